@@ -1,0 +1,543 @@
+/*
+ * tilejit: Warp-style tile kernels for C hosts, assembled at run time.
+ *
+ * Lifecycle
+ *   tj_context_create          one per thread that builds or launches (owns LLVM state)
+ *   tj_device_create           the CPU, or a CUDA device found at run time
+ *   tj_kernel_create           a kernel being built for one target and block_dim
+ *   tj_param / builder calls   values, arithmetic, control flow, tile builtins
+ *   tj_module_build            verify, optimise and compile kernels into a module
+ *   tj_array_create            memory on a device
+ *   tj_launch / tj_launch_tiled
+ *   *_destroy                  in any order, except that a device outlives its arrays
+ *
+ * Handles and who owns them
+ *
+ *   tj_context ─┬─ tj_device ── tj_array            (caller owns: create/destroy)
+ *               ├─ tj_kernel ── tj_val ...           (tj_val: owned by its kernel)
+ *               ├─ tj_func (a tj_kernel that is a callable function)
+ *               ├─ tj_module                        (caller owns; independent of kernels)
+ *               └─ tj_type                          (interned; owned by the context)
+ *
+ * Objects made in a context live until they are destroyed or the context is; destroying the
+ * context frees everything it owns. Strings passed in are copied. Strings handed out are
+ * borrowed: they live as long as the object that returned them.
+ *
+ * Errors
+ *   Builder calls (anything taking a tj_kernel first) are sticky: the first failure is
+ *   recorded on the kernel with a message naming the call (or builtin), the argument and the
+ *   reason; from then on every builder call on that kernel does nothing and returns NULL (or
+ *   false). A NULL tj_val argument means an earlier failure and is passed over quietly.
+ *   Build the whole kernel, then check tj_kernel_error() or the status of tj_module_build().
+ *   Runtime calls return a tj_status and keep a message on the device (tj_device_error) or
+ *   the context (tj_context_error). No call prints, aborts or exits.
+ *
+ * Threads
+ *   A context, and everything it owns, is used by one thread at a time; different contexts
+ *   may be used from different threads at once.
+ */
+#ifndef TILEJIT_H
+#define TILEJIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(TILEJIT_BUILDING)
+#define TJ_API __attribute__((visibility("default")))
+#else
+#define TJ_API
+#endif
+
+#define TJ_VERSION_MAJOR 0
+#define TJ_VERSION_MINOR 1
+#define TJ_VERSION_PATCH 0
+
+/* The library's version as "MAJOR.MINOR.PATCH (LLVM X.Y.Z)". */
+TJ_API const char *tj_version(void);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Handles                                                                                   */
+/* ---------------------------------------------------------------------------------------- */
+
+/* Owns the LLVM context, target machines, interned types and the compile cache. */
+typedef struct tj_context tj_context;
+/* The CPU or one CUDA device; caller-owned; keeps its last runtime error. */
+typedef struct tj_device tj_device;
+/* Memory on one device; caller-owned; must be destroyed before its device. */
+typedef struct tj_array tj_array;
+/* A scalar, composite or struct type; interned and owned by the context. */
+typedef struct tj_type tj_type;
+/* A kernel (or function) being built; caller-owned. */
+typedef struct tj_kernel tj_kernel;
+/* A user function: a tj_kernel built with the same calls, callable from kernels. */
+typedef struct tj_kernel tj_func;
+/* A value inside a kernel: scalar, composite, array, variable, tile or stack. Owned by its
+ * kernel; valid until the kernel is destroyed. */
+typedef struct tj_val tj_val;
+/* Compiled kernels for one target and option set; caller-owned; independent of the
+ * kernels it was built from. */
+typedef struct tj_module tj_module;
+
+/* ---------------------------------------------------------------------------------------- */
+/* Status                                                                                    */
+/* ---------------------------------------------------------------------------------------- */
+
+typedef enum tj_status {
+    TJ_OK = 0,
+    TJ_ERR_INVALID = 1,      /* an invalid argument: type, shape, value, name */
+    TJ_ERR_STATE = 2,        /* a call not valid now: unbalanced control flow, sealed kernel */
+    TJ_ERR_NOMEM = 3,        /* host or device memory exhausted */
+    TJ_ERR_NO_DEVICE = 4,    /* no CUDA driver, the toolkit's stub driver, or no GPU */
+    TJ_ERR_UNSUPPORTED = 5,  /* needs something absent here (libdevice, a target) */
+    TJ_ERR_LIMIT = 6,        /* over a resource limit (shared memory, block_dim) */
+    TJ_ERR_LLVM = 7,         /* LLVM rejected the module (an internal error) */
+    TJ_ERR_CUDA = 8,         /* a CUDA driver call failed */
+    TJ_ERR_LAUNCH = 9,       /* a bad launch: unknown kernel, arguments, dimensions */
+    TJ_ERR_KERNEL = 10,      /* a debug build's kernel check failed during the launch */
+    TJ_ERR_IO = 11,          /* a file could not be read or written */
+} tj_status;
+
+/* A constant name such as "TJ_ERR_INVALID"; "TJ_ERR_?" for unknown codes. */
+TJ_API const char *tj_status_name(tj_status status);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Context and errors                                                                        */
+/* ---------------------------------------------------------------------------------------- */
+
+/* Creates a context in '*out'. Fails with TJ_ERR_NOMEM or TJ_ERR_UNSUPPORTED (no usable
+ * host target); '*out' is then NULL. */
+TJ_API tj_status tj_context_create(tj_context **out);
+/* Destroys the context and everything it still owns. NULL does nothing. */
+TJ_API void tj_context_destroy(tj_context *ctx);
+/* The message of the last failed context-level call (build, type creation), or NULL.
+ * Owned by the context until the next failing call. */
+TJ_API const char *tj_context_error(const tj_context *ctx);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Devices and arrays                                                                        */
+/* ---------------------------------------------------------------------------------------- */
+
+typedef enum tj_device_kind {
+    TJ_DEVICE_CPU = 0,
+    TJ_DEVICE_CUDA = 1,
+} tj_device_kind;
+
+/* Number of CUDA devices in '*count': 0 when there is no driver or GPU (TJ_OK then). */
+TJ_API tj_status tj_cuda_device_count(tj_context *ctx, int *count);
+/* Opens a device. For TJ_DEVICE_CUDA, 'ordinal' picks the GPU; TJ_ERR_NO_DEVICE when there
+ * is none (a normal result: use the CPU). For TJ_DEVICE_CPU 'ordinal' must be 0. On failure
+ * '*out' is NULL and tj_context_error() says why. */
+TJ_API tj_status tj_device_create(tj_context *ctx, tj_device_kind kind, int ordinal,
+                                  tj_device **out);
+/* Opens the best device present: CUDA device 0, else the CPU. */
+TJ_API tj_status tj_device_create_default(tj_context *ctx, tj_device **out);
+/* Destroys the device and what it loaded. Its arrays must be destroyed first. NULL: nothing. */
+TJ_API void tj_device_destroy(tj_device *dev);
+TJ_API tj_device_kind tj_device_get_kind(const tj_device *dev);
+/* "cpu (N threads)" or the GPU's name. Borrowed from the device. */
+TJ_API const char *tj_device_get_name(const tj_device *dev);
+/* The default compile architecture: "sm_90" for an H200, the host CPU name for the CPU. */
+TJ_API const char *tj_device_get_arch(const tj_device *dev);
+/* The largest shared-memory budget a block may use on this device, in bytes. */
+TJ_API size_t tj_device_get_max_shared_bytes(const tj_device *dev);
+/* The message of the device's last failed call, or NULL. Borrowed from the device. */
+TJ_API const char *tj_device_error(const tj_device *dev);
+/* Sets the number of worker threads the CPU device uses (0: one per core). */
+TJ_API tj_status tj_device_set_cpu_threads(tj_device *dev, int nthreads);
+/* Waits for every launch on the device to finish. */
+TJ_API tj_status tj_device_synchronize(tj_device *dev);
+
+typedef enum tj_dtype {
+    TJ_DTYPE_BOOL = 1,
+    TJ_DTYPE_I8 = 2,
+    TJ_DTYPE_I16 = 3,
+    TJ_DTYPE_I32 = 4,
+    TJ_DTYPE_I64 = 5,
+    TJ_DTYPE_U8 = 6,
+    TJ_DTYPE_U16 = 7,
+    TJ_DTYPE_U32 = 8,
+    TJ_DTYPE_U64 = 9,
+    TJ_DTYPE_F16 = 10,
+    TJ_DTYPE_F32 = 11,
+    TJ_DTYPE_F64 = 12,
+} tj_dtype;
+
+/* Allocates a dense, row-major array of 'ndim' (1-4) dimensions of 'shape' elements of
+ * type 'elem' on 'dev', zero-filled. Each extent is in [0, INT32_MAX]. */
+TJ_API tj_status tj_array_create(tj_device *dev, const tj_type *elem, int ndim,
+                                 const int64_t *shape, tj_array **out);
+/* Frees the array. NULL does nothing. */
+TJ_API void tj_array_destroy(tj_array *arr);
+/* Copies 'bytes' (must equal tj_array_get_bytes) from host memory into the array. */
+TJ_API tj_status tj_array_copy_from_host(tj_array *arr, const void *src, size_t bytes);
+/* Copies the whole array into host memory at 'dst' ('bytes' must equal its size). */
+TJ_API tj_status tj_array_copy_to_host(const tj_array *arr, void *dst, size_t bytes);
+/* Sets every byte of the array to zero. */
+TJ_API tj_status tj_array_zero(tj_array *arr);
+TJ_API int tj_array_get_ndim(const tj_array *arr);
+/* Extent of dimension 'dim', or -1 when 'dim' is out of range. */
+TJ_API int64_t tj_array_get_shape(const tj_array *arr, int dim);
+TJ_API size_t tj_array_get_bytes(const tj_array *arr);
+TJ_API const tj_type *tj_array_get_type(const tj_array *arr);
+TJ_API tj_device *tj_array_get_device(const tj_array *arr);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Types                                                                                     */
+/* ---------------------------------------------------------------------------------------- */
+
+typedef enum tj_type_kind {
+    TJ_TYPE_VOID = 0,
+    TJ_TYPE_SCALAR = 1,
+    TJ_TYPE_VECTOR = 2,
+    TJ_TYPE_MATRIX = 3,
+    TJ_TYPE_QUAT = 4,
+    TJ_TYPE_STRUCT = 5,
+} tj_type_kind;
+
+/* The scalar type 'dtype'. Interned: equal types are the same pointer. NULL on a bad dtype. */
+TJ_API const tj_type *tj_context_get_type(tj_context *ctx, tj_dtype dtype);
+/* A vector of 'length' (2-4) components of the numeric scalar 'dtype'. */
+TJ_API const tj_type *tj_context_get_vector_type(tj_context *ctx, tj_dtype dtype, int length);
+/* A 'rows' x 'cols' matrix (each 1-4, not both 1) of the numeric scalar 'dtype'. */
+TJ_API const tj_type *tj_context_get_matrix_type(tj_context *ctx, tj_dtype dtype, int rows,
+                                                 int cols);
+/* A quaternion (x, y, z, w) of float 'dtype' (F16, F32 or F64). */
+TJ_API const tj_type *tj_context_get_quat_type(tj_context *ctx, tj_dtype dtype);
+
+typedef struct tj_field {
+    const char *name;
+    const tj_type *type;
+} tj_field;
+
+/* A new struct type with C layout. 'name' and the field names are copied; field types are
+ * scalars, composites or other structs. Structs are nominal: every call makes a new type.
+ * NULL (with tj_context_error) on a duplicate or empty name or a bad field. */
+TJ_API const tj_type *tj_context_new_struct_type(tj_context *ctx, const char *name,
+                                                 const tj_field *fields, size_t nfields);
+
+TJ_API tj_type_kind tj_type_get_kind(const tj_type *type);
+/* The scalar type of a scalar, or of the components of a composite; 0 for structs. */
+TJ_API tj_dtype tj_type_get_dtype(const tj_type *type);
+/* Size and alignment in memory (arrays, structs), in bytes. */
+TJ_API size_t tj_type_get_size(const tj_type *type);
+/* "float32", "vec3f", "mat33f", "quatf", or the struct's name. Borrowed. */
+TJ_API const char *tj_type_get_name(const tj_type *type);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Kernels and functions                                                                     */
+/* ---------------------------------------------------------------------------------------- */
+
+typedef enum tj_target {
+    TJ_TARGET_CPU = 0,
+    TJ_TARGET_CUDA = 1,
+} tj_target;
+
+typedef enum tj_cpu_mode {
+    TJ_CPU_WIDTH1 = 0,       /* every block has one lane (SPEC 1); the default */
+    TJ_CPU_COOPERATIVE = 1,  /* block_dim lanes really run, with real barriers */
+} tj_cpu_mode;
+
+/* What a kernel is built for; it fixes the tile shapes, so it is given at creation. A
+ * zero-initialised struct means: CPU, default block_dim, width-1 mode, release. */
+typedef struct tj_kernel_options {
+    tj_target target;
+    uint32_t block_dim;      /* threads per block; 0: 256 on CUDA, 1 on the CPU */
+    tj_cpu_mode cpu_mode;    /* CPU only */
+    bool debug;              /* check array and tile indices inside the kernel */
+} tj_kernel_options;
+
+/* Creates a kernel named 'name' (a C identifier). NULL 'opts' means the zero options.
+ * Bad options (block_dim over 1024, an invalid name) give a kernel whose error is set, so
+ * the failure shows at build time like any other builder error; NULL only when 'ctx' is
+ * NULL or memory runs out. */
+TJ_API tj_kernel *tj_kernel_create(tj_context *ctx, const char *name,
+                                   const tj_kernel_options *opts);
+/* Destroys the kernel and its values. Modules built from it stay valid. NULL: nothing. */
+TJ_API void tj_kernel_destroy(tj_kernel *k);
+/* TJ_OK, or the status of the kernel's first builder error. */
+TJ_API tj_status tj_kernel_status(const tj_kernel *k);
+/* The first builder error's message, or NULL. Owned by the kernel. */
+TJ_API const char *tj_kernel_error(const tj_kernel *k);
+/* The effective block width: 1 on the CPU in width-1 mode, else the block_dim. */
+TJ_API uint32_t tj_kernel_get_block_dim(const tj_kernel *k);
+/* The kernel's shared-memory budget in bytes so far (SPEC 3). */
+TJ_API size_t tj_kernel_get_shared_bytes(const tj_kernel *k);
+/* The kernel's LLVM IR before target lowering and optimisation, as text. Owned by the
+ * kernel until the next call; NULL when the kernel is in error. */
+TJ_API const char *tj_kernel_get_ir(tj_kernel *k);
+
+/* Creates a function returning 'ret' (NULL: nothing). Functions are built with the same
+ * calls as kernels and called with tj_call(); their options must equal the caller's.
+ * Kernels that call a function keep it alive until they are destroyed. */
+TJ_API tj_func *tj_func_create(tj_context *ctx, const char *name, const tj_type *ret,
+                               const tj_kernel_options *opts);
+/* Drops the caller's reference to a function. NULL does nothing. */
+TJ_API void tj_func_destroy(tj_func *f);
+
+/* Declares a scalar, composite or struct parameter. Parameters come before any other
+ * builder call on the kernel. */
+TJ_API tj_val *tj_param(tj_kernel *k, const char *name, const tj_type *type);
+/* Declares an array parameter of 'ndim' (1-4) dimensions of 'elem'. */
+TJ_API tj_val *tj_param_array(tj_kernel *k, const char *name, const tj_type *elem, int ndim);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Values                                                                                    */
+/* ---------------------------------------------------------------------------------------- */
+
+typedef enum tj_val_kind {
+    TJ_VAL_VOID = 0,     /* the result of a call to a function returning nothing */
+    TJ_VAL_SCALAR = 1,   /* scalar, composite or struct value */
+    TJ_VAL_ARRAY = 2,
+    TJ_VAL_VAR = 3,      /* a mutable local (tj_var_new) */
+    TJ_VAL_TILE = 4,
+    TJ_VAL_STACK = 5,
+} tj_val_kind;
+
+TJ_API tj_val_kind tj_val_get_kind(const tj_val *v);
+/* The value's type; for arrays, variables, tiles and stacks, their element type. */
+TJ_API const tj_type *tj_val_get_type(const tj_val *v);
+
+/* Integer constant of scalar 'dtype' (bool or integer); 'value' must fit the type, except
+ * that U64 takes the bit pattern of any int64_t. */
+TJ_API tj_val *tj_const_int(tj_kernel *k, tj_dtype dtype, int64_t value);
+/* Floating-point constant of 'dtype' (F16, F32, F64), rounded to that type. */
+TJ_API tj_val *tj_const_float(tj_kernel *k, tj_dtype dtype, double value);
+TJ_API tj_val *tj_const_bool(tj_kernel *k, bool value);
+/* The zero value of any scalar, composite or struct type. */
+TJ_API tj_val *tj_zero(tj_kernel *k, const tj_type *type);
+
+/* Builds a composite or struct of 'type' from 'elems': a vector or quaternion from its
+ * components, a matrix from rows*cols scalars in row-major order, a struct from its
+ * fields in order. One scalar fills every component of a vector or matrix. Elements must
+ * have the component (field) types exactly. */
+TJ_API tj_val *tj_compose(tj_kernel *k, const tj_type *type, tj_val *const *elems,
+                          size_t nelems);
+/* Component 'index' of a vector or quaternion, or row 'index' (a vector) of a matrix. */
+TJ_API tj_val *tj_extract(tj_kernel *k, tj_val *v, int index);
+/* A copy of 'v' with component (row) 'index' replaced by 'x'. */
+TJ_API tj_val *tj_insert(tj_kernel *k, tj_val *v, int index, tj_val *x);
+/* Field 'name' of a struct value. */
+TJ_API tj_val *tj_get_field(tj_kernel *k, tj_val *v, const char *name);
+/* A copy of struct 'v' with field 'name' replaced by 'x'. */
+TJ_API tj_val *tj_set_field(tj_kernel *k, tj_val *v, const char *name, tj_val *x);
+
+typedef enum tj_unop {
+    TJ_UN_NEG = 0,       /* -a: numeric scalars and composites */
+    TJ_UN_NOT = 1,       /* logical not: bool */
+    TJ_UN_BIT_NOT = 2,   /* ~a: integers */
+    TJ_UN_ABS = 3,       /* numeric scalars, componentwise on composites */
+    TJ_UN_SQRT = 4,      /* the rest: float scalars, componentwise on float composites */
+    TJ_UN_FLOOR = 5,
+    TJ_UN_CEIL = 6,
+    TJ_UN_ROUND = 7,     /* half away from zero, like C round() */
+    TJ_UN_TRUNC = 8,
+    TJ_UN_EXP = 9,
+    TJ_UN_LOG = 10,
+    TJ_UN_SIN = 11,
+    TJ_UN_COS = 12,
+    TJ_UN_TAN = 13,
+    TJ_UN_TANH = 14,
+    TJ_UN_LENGTH = 15,    /* Euclidean length of a float vector or quaternion */
+    TJ_UN_NORMALIZE = 16, /* a / length(a); the zero vector stays zero */
+    TJ_UN_TRANSPOSE = 17, /* matrices */
+} tj_unop;
+
+typedef enum tj_binop {
+    TJ_BIN_ADD = 0,      /* same numeric types (scalars or composites of one type) */
+    TJ_BIN_SUB = 1,
+    TJ_BIN_MUL = 2,      /* scalars; scalar*composite; matrix*vector; matrix*matrix */
+    TJ_BIN_DIV = 3,      /* scalars (integer division truncates); composite/scalar */
+    TJ_BIN_MOD = 4,      /* remainder with the sign of the dividend, like C */
+    TJ_BIN_MIN = 5,
+    TJ_BIN_MAX = 6,
+    TJ_BIN_AND = 7,      /* logical, bool */
+    TJ_BIN_OR = 8,
+    TJ_BIN_BIT_AND = 9,  /* integers */
+    TJ_BIN_BIT_OR = 10,
+    TJ_BIN_BIT_XOR = 11,
+    TJ_BIN_SHL = 12,
+    TJ_BIN_SHR = 13,     /* arithmetic for signed, logical for unsigned */
+    TJ_BIN_POW = 14,     /* float scalars (componentwise on composites) */
+    TJ_BIN_ATAN2 = 15,   /* atan2(a, b), float scalars */
+    TJ_BIN_DOT = 16,     /* vectors and quaternions -> scalar */
+    TJ_BIN_CROSS = 17,   /* 3-vectors */
+    TJ_BIN_CW_MUL = 18,  /* componentwise product of two equal composites */
+    TJ_BIN_CW_DIV = 19,
+} tj_binop;
+
+typedef enum tj_cmp {
+    TJ_CMP_EQ = 0,
+    TJ_CMP_NE = 1,
+    TJ_CMP_LT = 2,
+    TJ_CMP_LE = 3,
+    TJ_CMP_GT = 4,
+    TJ_CMP_GE = 5,
+} tj_cmp;
+
+TJ_API tj_val *tj_unary(tj_kernel *k, tj_unop op, tj_val *a);
+TJ_API tj_val *tj_binary(tj_kernel *k, tj_binop op, tj_val *a, tj_val *b);
+/* Compares two scalars of the same type (EQ and NE also composites); result is bool. */
+TJ_API tj_val *tj_compare(tj_kernel *k, tj_cmp op, tj_val *a, tj_val *b);
+/* a * b + c for float scalars or composites of one type, fused. */
+TJ_API tj_val *tj_fma(tj_kernel *k, tj_val *a, tj_val *b, tj_val *c);
+/* 'cond' (bool) ? 'a' : 'b'; 'a' and 'b' of the same type. */
+TJ_API tj_val *tj_select(tj_kernel *k, tj_val *cond, tj_val *a, tj_val *b);
+/* Converts a scalar to scalar type 'type' (C semantics; float to int truncates and
+ * saturates; to bool compares with zero), or a composite componentwise to a composite of
+ * the same shape. */
+TJ_API tj_val *tj_cast(tj_kernel *k, tj_val *v, const tj_type *type);
+
+/* A mutable local holding 'init' (scalar, composite or struct). */
+TJ_API tj_val *tj_var_new(tj_kernel *k, tj_val *init);
+/* The current value of variable 'var'. */
+TJ_API tj_val *tj_var_get(tj_kernel *k, tj_val *var);
+/* Stores 'value' (the variable's type exactly) into 'var'. */
+TJ_API bool tj_var_set(tj_kernel *k, tj_val *var, tj_val *value);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Threads, arrays and calls                                                                 */
+/* ---------------------------------------------------------------------------------------- */
+
+/* Fills 'out[0..ncoords)' (ncoords 1-4) with the thread's int32 coordinates over the
+ * launch dimensions, folding trailing launch dimensions away (SPEC 1). */
+TJ_API bool tj_tid(tj_kernel *k, int ncoords, tj_val **out);
+/* The effective block width as int32 (1 on the CPU in width-1 mode). */
+TJ_API tj_val *tj_block_dim(tj_kernel *k);
+/* Extent of dimension 'dim' of array 'arr', as int32. */
+TJ_API tj_val *tj_shape(tj_kernel *k, tj_val *arr, int dim);
+/* Reads arr[idx...]: one int32 index per dimension. */
+TJ_API tj_val *tj_load(tj_kernel *k, tj_val *arr, tj_val *const *idx, int nidx);
+/* Writes 'value' (the element type exactly) at arr[idx...]. */
+TJ_API bool tj_store(tj_kernel *k, tj_val *arr, tj_val *const *idx, int nidx, tj_val *value);
+/* Atomically combines 'value' into arr[idx...] and returns the old element. add takes
+ * numeric scalars and composites (componentwise, each component atomic on its own);
+ * min/max take numeric scalars. */
+TJ_API tj_val *tj_atomic_add(tj_kernel *k, tj_val *arr, tj_val *const *idx, int nidx,
+                             tj_val *value);
+TJ_API tj_val *tj_atomic_min(tj_kernel *k, tj_val *arr, tj_val *const *idx, int nidx,
+                             tj_val *value);
+TJ_API tj_val *tj_atomic_max(tj_kernel *k, tj_val *arr, tj_val *const *idx, int nidx,
+                             tj_val *value);
+
+/* Calls 'f' with 'args' (types and array ranks exactly as its parameters). Returns its
+ * result, or a TJ_VAL_VOID value when it returns nothing. */
+TJ_API tj_val *tj_call(tj_kernel *k, tj_func *f, tj_val *const *args, size_t nargs);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Control flow (begin/end pairs; every scope must be closed before building)               */
+/* ---------------------------------------------------------------------------------------- */
+/* A value can be used only inside the scope that made it (and scopes nested in it); use a
+ * variable (tj_var_new) to carry values out of a branch or a loop. */
+
+/* Opens the then-branch of 'cond' (bool). */
+TJ_API bool tj_if_begin(tj_kernel *k, tj_val *cond);
+/* Closes the then-branch and opens the else-branch of the innermost if. */
+TJ_API bool tj_else_begin(tj_kernel *k);
+TJ_API bool tj_if_end(tj_kernel *k);
+/* for i in range(start, stop, step): opens the body and returns 'i'. The three values are
+ * integers of one type; a step of 0 runs no iteration (a constant 0 is an error). */
+TJ_API tj_val *tj_for_begin(tj_kernel *k, tj_val *start, tj_val *stop, tj_val *step);
+TJ_API bool tj_for_end(tj_kernel *k);
+/* while cond: body. tj_while_begin opens the condition, which is computed by the calls that
+ * follow; tj_while_cond(cond) ends the condition and opens the body. */
+TJ_API bool tj_while_begin(tj_kernel *k);
+TJ_API bool tj_while_cond(tj_kernel *k, tj_val *cond);
+TJ_API bool tj_while_end(tj_kernel *k);
+/* Leave or restart the innermost loop. */
+TJ_API bool tj_break(tj_kernel *k);
+TJ_API bool tj_continue(tj_kernel *k);
+/* Returns 'value' (NULL in kernels and functions returning nothing). A function that runs
+ * off its end returns the zero value of its return type. */
+TJ_API bool tj_return(tj_kernel *k, tj_val *value);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Build options and modules                                                                 */
+/* ---------------------------------------------------------------------------------------- */
+
+typedef enum tj_opt_level {
+    TJ_OPT_DEFAULT = 0,  /* O3 */
+    TJ_OPT_O0 = 1,
+    TJ_OPT_O1 = 2,
+    TJ_OPT_O2 = 3,
+    TJ_OPT_O3 = 4,
+} tj_opt_level;
+
+/* How a module is compiled. A zero-initialised struct (or NULL) means O3 for the default
+ * architecture (that of 'device' when set, else sm_90 / the host CPU). */
+typedef struct tj_build_options {
+    const char *arch;          /* CUDA: "sm_XX" */
+    const tj_device *device;   /* take the architecture from this device */
+    tj_opt_level opt_level;
+    bool keep_ir;              /* keep the optimised LLVM IR (tj_module_get_ir) */
+} tj_build_options;
+
+/* Seals and compiles 'nkernels' kernels (one target, distinct names) into a new module.
+ * Fails with the first kernel's builder error (its message is also the context's error),
+ * or with a compile error in tj_context_error(). Building the same kernels with the same
+ * options again reuses the compiled code. */
+TJ_API tj_status tj_module_build(tj_context *ctx, tj_kernel *const *kernels, size_t nkernels,
+                                 const tj_build_options *opts, tj_module **out);
+/* tj_module_build of one kernel. */
+TJ_API tj_status tj_kernel_build(tj_kernel *k, const tj_build_options *opts, tj_module **out);
+/* Destroys the module. NULL does nothing. */
+TJ_API void tj_module_destroy(tj_module *m);
+TJ_API tj_target tj_module_get_target(const tj_module *m);
+/* The PTX text of a CUDA module (NULL for the CPU). Borrowed from the module. */
+TJ_API const char *tj_module_get_ptx(const tj_module *m);
+/* The optimised LLVM IR, when built with keep_ir (else NULL). Borrowed from the module. */
+TJ_API const char *tj_module_get_ir(const tj_module *m);
+/* Whether the module's code came from the compile cache. */
+TJ_API bool tj_module_is_cached(const tj_module *m);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Launch                                                                                    */
+/* ---------------------------------------------------------------------------------------- */
+
+typedef enum tj_arg_kind {
+    TJ_ARG_INT = 1,     /* integer parameters; the value must fit */
+    TJ_ARG_FLOAT = 2,   /* float parameters; rounded to the parameter's type */
+    TJ_ARG_BOOL = 3,
+    TJ_ARG_ARRAY = 4,   /* array parameters: same element type and rank */
+    TJ_ARG_BYTES = 5,   /* any parameter, given as 'type' and bytes in its memory layout */
+} tj_arg_kind;
+
+typedef struct tj_arg {
+    tj_arg_kind kind;
+    const tj_type *type;          /* TJ_ARG_BYTES only */
+    union {
+        int64_t i;
+        double f;
+        bool b;
+        const tj_array *array;
+        const void *bytes;
+    } u;
+} tj_arg;
+
+TJ_API tj_arg tj_arg_int(int64_t value);
+TJ_API tj_arg tj_arg_float(double value);
+TJ_API tj_arg tj_arg_bool(bool value);
+TJ_API tj_arg tj_arg_array(const tj_array *array);
+TJ_API tj_arg tj_arg_bytes(const tj_type *type, const void *bytes);
+
+/* Runs kernel 'name' of 'm' over 'ndim' (1-4) dimensions 'dim' with blocks of 'block_dim'
+ * threads, which must equal the kernel's block_dim (SPEC 1). The module's target must
+ * match the device. CUDA launches are asynchronous unless the kernel is a debug build; a
+ * debug launch waits and returns TJ_ERR_KERNEL with the first failed check's message. */
+TJ_API tj_status tj_launch(tj_device *dev, tj_module *m, const char *name, int ndim,
+                           const int64_t *dim, uint32_t block_dim, const tj_arg *args,
+                           size_t nargs);
+/* tj_launch over dims [dim..., block_dim] ('ndim' at most 3): 'dim' counts blocks. */
+TJ_API tj_status tj_launch_tiled(tj_device *dev, tj_module *m, const char *name, int ndim,
+                                 const int64_t *dim, uint32_t block_dim, const tj_arg *args,
+                                 size_t nargs);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TILEJIT_H */

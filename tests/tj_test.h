@@ -1,0 +1,33 @@
+/*
+ * tests/tj_test.h: helpers shared by the Check suites. tj_test.c has no dependency on
+ * libtilejit (the driver's unit tests link without it); the API helpers below are static.
+ */
+#ifndef TJ_TEST_H
+#define TJ_TEST_H
+
+#include <check.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Runs suite 's' and returns the process exit status.
+ *   no argument: every test case except the one named "cuda";
+ *   --cuda:      only "cuda", after probing for a GPU in a child process (CUDA must never
+ *                be initialised in the forking parent). Without a GPU it prints the reason
+ *                and returns 77 (skipped), or fails when TILEJIT_REQUIRE_GPU=1. */
+int tj_test_main(int argc, char **argv, Suite *s);
+
+/* Number of CUDA devices, probed in a child process; 0 without a driver or GPU. */
+int tj_test_gpu_count(void);
+
+/* The ptxas to use ($TILEJIT_PTXAS, $CUDA_HOME/bin, /usr/local/cuda/bin, PATH), or NULL. */
+const char *tj_test_ptxas_path(void);
+
+/* Assembles 'ptx' with ptxas -arch='arch' when ptxas exists. Returns true when it
+ * assembled, or when there is no ptxas (then '*ran' is false); on failure 'log' holds
+ * ptxas's output. 'ran' may be NULL. */
+bool tj_test_ptxas(const char *ptx, const char *arch, bool *ran, char *log, size_t nlog);
+
+/* Relative difference test for floats: |a - b| <= tol * max(1, |a|, |b|). */
+bool tj_test_close(double a, double b, double tol);
+
+#endif /* TJ_TEST_H */
