@@ -1,0 +1,268 @@
+/*
+ * jit/arrays.c: thread coordinates (tid with the folding rule of SPEC 1, block_dim) and
+ * array parameters: shapes, element reads and writes, atomics. Debug builds check every
+ * index and skip the access that fails (SPEC 5): a load then gives zero.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+bool
+tj_tid(tj_kernel *k, int ncoords, tj_val **out)
+{
+    if (!tji_enter(k, "tj_tid"))
+        return false;
+    if (ncoords < 1 || ncoords > TJI_MAX_DIMS || !out)
+        return tji_fail(k, TJ_ERR_INVALID, "tj_tid: argument 'ncoords': %d is not in [1, 4]",
+                        ncoords);
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    LLVMValueRef lin = tji_emit_linear_tid(k);
+    LLVMValueRef dims[TJI_MAX_DIMS];
+    for (int d = 0; d < TJI_MAX_DIMS; d++)
+        dims[d] = LLVMBuildZExt(b, tji_emit_ts_load(k, TJI_TS_DIM0 + d), tji_i64(c), "");
+    /* Fold the launch dimensions the kernel does not read (unused ones are 1). */
+    for (int d = ncoords; d < TJI_MAX_DIMS; d++)
+        lin = LLVMBuildUDiv(b, lin, dims[d], "");
+    for (int d = ncoords - 1; d >= 0; d--) {
+        LLVMValueRef coord = d == 0 ? lin : LLVMBuildURem(b, lin, dims[d], "");
+        if (d > 0)
+            lin = LLVMBuildUDiv(b, lin, dims[d], "");
+        out[d] = tji_scalar(k, tji_type_scalar(c, TJ_DTYPE_I32),
+                            LLVMBuildTrunc(b, coord, tji_i32(c), "tid"));
+        if (!out[d])
+            return false;
+    }
+    if (ncoords > k->max_tid)
+        k->max_tid = ncoords;
+    return true;
+}
+
+tj_val *
+tj_block_dim(tj_kernel *k)
+{
+    if (!tji_enter(k, "tj_block_dim"))
+        return NULL;
+    return tji_scalar(k, tji_type_scalar(k->ctx, TJ_DTYPE_I32),
+                      tji_const_i32(k->ctx, k->block_dim));
+}
+
+static bool
+check_array(tj_kernel *k, const char *fn, tj_val *arr)
+{
+    char d[64];
+    if (!tji_use(k, arr, fn, "arr"))
+        return false;
+    if (arr->kind != TJ_VAL_ARRAY)
+        return tji_fail(k, TJ_ERR_INVALID, "%s: argument 'arr': %s is not an array", fn,
+                        tji_val_describe(arr, d, sizeof d));
+    return true;
+}
+
+tj_val *
+tj_shape(tj_kernel *k, tj_val *arr, int dim)
+{
+    if (!tji_enter(k, "tj_shape") || !check_array(k, "tj_shape", arr))
+        return NULL;
+    if (dim < 0 || dim >= arr->u.arr.ndim) {
+        tji_fail(k, TJ_ERR_INVALID, "tj_shape: argument 'dim': %d is out of range for a %d-dim "
+                 "array", dim, arr->u.arr.ndim);
+        return NULL;
+    }
+    return tji_scalar(k, tji_type_scalar(k->ctx, TJ_DTYPE_I32), arr->u.arr.shape[dim]);
+}
+
+/* Validates the indices of an element access. */
+static bool
+check_indices(tj_kernel *k, const char *fn, tj_val *arr, tj_val *const *idx, int nidx)
+{
+    char d[64];
+    if (!check_array(k, fn, arr))
+        return false;
+    if (nidx != arr->u.arr.ndim || (nidx > 0 && !idx))
+        return tji_fail(k, TJ_ERR_INVALID,
+                        "%s: array '%s' has %d dimensions, got %d indices", fn,
+                        arr->u.arr.name ? arr->u.arr.name : "?", arr->u.arr.ndim, nidx);
+    for (int i = 0; i < nidx; i++) {
+        if (!tji_use(k, idx[i], fn, "idx"))
+            return false;
+        const tj_type *t = idx[i]->type;
+        if (idx[i]->kind != TJ_VAL_SCALAR || !tji_type_is_scalar(t) ||
+            !tji_dtype_is_int(t->dtype))
+            return tji_fail(k, TJ_ERR_INVALID, "%s: argument 'idx': index %d is %s, not an integer",
+                            fn, i, tji_val_describe(idx[i], d, sizeof d));
+    }
+    return true;
+}
+
+/* The element address; in debug builds also the condition that every index is in range
+ * (its failure reported), else NULL. */
+static LLVMValueRef
+elem_ptr(tj_kernel *k, tj_val *arr, tj_val *const *idx, int nidx, LLVMValueRef *ok)
+{
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    const tji_array_val *a = &arr->u.arr;
+    LLVMValueRef off = tji_const_i64(c, 0);
+    *ok = NULL;
+    int site = -1;
+    if (k->opts.debug)
+        site = tji_kernel_add_site(k, "array '%s'", a->name ? a->name : "?");
+    for (int d = 0; d < nidx; d++) {
+        const tj_type *t = idx[d]->type;
+        LLVMValueRef i64 = LLVMBuildIntCast2(b, idx[d]->ll, tji_i64(c),
+                                             tji_dtype_is_signed(t->dtype), "");
+        off = LLVMBuildAdd(b, off, LLVMBuildMul(b, i64, a->strides[d], ""), "");
+        if (site < 0)
+            continue;
+        LLVMValueRef hi = LLVMBuildZExt(b, a->shape[d], tji_i64(c), "");
+        LLVMValueRef in = LLVMBuildICmp(b, LLVMIntULT, i64, hi, "");
+        tji_emit_report(k, LLVMBuildNot(b, in, ""), site, i64, tji_const_i64(c, 0), hi, d);
+        *ok = *ok ? LLVMBuildAnd(b, *ok, in, "") : in;
+    }
+    return LLVMBuildGEP2(b, tji_i8(c), a->data, &off, 1, "elem");
+}
+
+tj_val *
+tj_load(tj_kernel *k, tj_val *arr, tj_val *const *idx, int nidx)
+{
+    if (!tji_enter(k, "tj_load") || !check_indices(k, "tj_load", arr, idx, nidx))
+        return NULL;
+    LLVMValueRef ok;
+    LLVMValueRef p = elem_ptr(k, arr, idx, nidx, &ok);
+    const tj_type *t = arr->type;
+    if (!ok)
+        return tji_scalar(k, t, tji_emit_load(k, t, p));
+    tji_cond cond;
+    tji_emit_cond_begin(k, ok, &cond);
+    LLVMValueRef v = tji_emit_load(k, t, p);
+    tji_emit_cond_end(k, &cond);
+    LLVMValueRef phi = LLVMBuildPhi(k->llb, t->llreg, "");
+    LLVMValueRef vals[] = {v, LLVMConstNull(t->llreg)};
+    LLVMBasicBlockRef bbs[] = {cond.then_bb, cond.from_bb};
+    LLVMAddIncoming(phi, vals, bbs, 2);
+    return tji_scalar(k, t, phi);
+}
+
+static bool
+check_value(tj_kernel *k, const char *fn, tj_val *arr, tj_val *value)
+{
+    char d[64];
+    if (!tji_use(k, value, fn, "value"))
+        return false;
+    if (value->kind != TJ_VAL_SCALAR || value->type != arr->type)
+        return tji_fail(k, TJ_ERR_INVALID, "%s: argument 'value': %s, the array holds %s", fn,
+                        tji_val_describe(value, d, sizeof d), arr->type->name);
+    return true;
+}
+
+bool
+tj_store(tj_kernel *k, tj_val *arr, tj_val *const *idx, int nidx, tj_val *value)
+{
+    if (!tji_enter(k, "tj_store") || !check_indices(k, "tj_store", arr, idx, nidx) ||
+        !check_value(k, "tj_store", arr, value))
+        return false;
+    LLVMValueRef ok;
+    LLVMValueRef p = elem_ptr(k, arr, idx, nidx, &ok);
+    tji_cond cond;
+    if (ok)
+        tji_emit_cond_begin(k, ok, &cond);
+    tji_emit_store(k, arr->type, value->ll, p);
+    if (ok)
+        tji_emit_cond_end(k, &cond);
+    return true;
+}
+
+/* ---- atomics --------------------------------------------------------------------------- */
+
+typedef enum { ATOM_ADD, ATOM_MIN, ATOM_MAX } atom_op;
+
+static LLVMAtomicRMWBinOp
+rmw_op(atom_op op, tj_dtype dt)
+{
+    bool fl = tji_dtype_is_float(dt), sg = tji_dtype_is_signed(dt);
+    switch (op) {
+    case ATOM_ADD:
+        return fl ? LLVMAtomicRMWBinOpFAdd : LLVMAtomicRMWBinOpAdd;
+    case ATOM_MIN:
+        return fl ? LLVMAtomicRMWBinOpFMin : sg ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin;
+    default:
+        return fl ? LLVMAtomicRMWBinOpFMax : sg ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax;
+    }
+}
+
+/* One atomic read-modify-write per component; returns the old value. */
+static LLVMValueRef
+emit_atomic(tj_kernel *k, atom_op op, const tj_type *t, LLVMValueRef p, LLVMValueRef v)
+{
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    if (tji_type_is_scalar(t)) {
+        LLVMValueRef r = LLVMBuildAtomicRMW(b, rmw_op(op, t->dtype), p, v,
+                                            LLVMAtomicOrderingMonotonic, 0);
+        LLVMSetAlignment(r, (unsigned)t->align);
+        return r;
+    }
+    LLVMTypeRef el = tji_dtype_llvm(c, t->dtype);
+    LLVMValueRef old = LLVMGetUndef(t->llreg);
+    for (int i = 0; i < t->ncomp; i++) {
+        LLVMValueRef ci = tji_const_i32(c, i);
+        LLVMValueRef ep = LLVMBuildGEP2(b, el, p, &ci, 1, "");
+        LLVMValueRef r = LLVMBuildAtomicRMW(b, rmw_op(op, t->dtype), ep,
+                                            LLVMBuildExtractElement(b, v, ci, ""),
+                                            LLVMAtomicOrderingMonotonic, 0);
+        LLVMSetAlignment(r, (unsigned)t->align);
+        old = LLVMBuildInsertElement(b, old, r, ci, "");
+    }
+    return old;
+}
+
+static tj_val *
+atomic_common(tj_kernel *k, const char *fn, atom_op op, tj_val *arr, tj_val *const *idx,
+              int nidx, tj_val *value)
+{
+    if (!tji_enter(k, fn) || !check_indices(k, fn, arr, idx, nidx) ||
+        !check_value(k, fn, arr, value))
+        return NULL;
+    const tj_type *t = arr->type;
+    bool ok_type = op == ATOM_ADD ? tji_type_is_numeric(t)
+                                  : tji_type_is_scalar(t) && t->dtype != TJ_DTYPE_BOOL;
+    int bits = tji_dtype_bits(t->dtype);
+    if (!ok_type || (bits < 32 && !(t->dtype == TJ_DTYPE_F16 && op == ATOM_ADD))) {
+        tji_fail(k, TJ_ERR_INVALID, "%s: arrays of %s are not supported%s", fn, t->name,
+                 bits < 32 ? " (atomics need 32- or 64-bit elements, or float16 add)" : "");
+        return NULL;
+    }
+    LLVMValueRef ok;
+    LLVMValueRef p = elem_ptr(k, arr, idx, nidx, &ok);
+    if (!ok)
+        return tji_scalar(k, t, emit_atomic(k, op, t, p, value->ll));
+    tji_cond cond;
+    tji_emit_cond_begin(k, ok, &cond);
+    LLVMValueRef r = emit_atomic(k, op, t, p, value->ll);
+    tji_emit_cond_end(k, &cond);
+    LLVMValueRef phi = LLVMBuildPhi(k->llb, t->llreg, "");
+    LLVMValueRef vals[] = {r, LLVMConstNull(t->llreg)};
+    LLVMBasicBlockRef bbs[] = {cond.then_bb, cond.from_bb};
+    LLVMAddIncoming(phi, vals, bbs, 2);
+    return tji_scalar(k, t, phi);
+}
+
+tj_val *
+tj_atomic_add(tj_kernel *k, tj_val *arr, tj_val *const *idx, int nidx, tj_val *value)
+{
+    return atomic_common(k, "tj_atomic_add", ATOM_ADD, arr, idx, nidx, value);
+}
+
+tj_val *
+tj_atomic_min(tj_kernel *k, tj_val *arr, tj_val *const *idx, int nidx, tj_val *value)
+{
+    return atomic_common(k, "tj_atomic_min", ATOM_MIN, arr, idx, nidx, value);
+}
+
+tj_val *
+tj_atomic_max(tj_kernel *k, tj_val *arr, tj_val *const *idx, int nidx, tj_val *value)
+{
+    return atomic_common(k, "tj_atomic_max", ATOM_MAX, arr, idx, nidx, value);
+}

@@ -1,0 +1,419 @@
+/*
+ * jit/control.c: structured control flow as begin/end pairs: if/else, for-range, while,
+ * break, continue, return, and calls to user functions. Each begin opens a scope; values
+ * made inside a scope are not usable after it ends (kernel.c checks). After a break,
+ * continue or return the builder continues in a fresh block that nothing reaches, so
+ * later calls in the same scope are harmless dead code.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+static LLVMBasicBlockRef
+new_block(tj_kernel *k, const char *name)
+{
+    return LLVMAppendBasicBlockInContext(k->ctx->llctx, k->llfn, name);
+}
+
+/* Ends the current block with a jump and continues in a block nothing reaches. */
+static void
+jump_and_continue_dead(tj_kernel *k, LLVMBasicBlockRef to)
+{
+    if (to)
+        LLVMBuildBr(k->llb, to);
+    LLVMPositionBuilderAtEnd(k->llb, new_block(k, "dead"));
+    k->reachable = false;
+}
+
+static tji_scope *
+push_scope(tj_kernel *k, const char *fn, tji_scope_kind kind)
+{
+    if (k->nscopes == TJI_MAX_SCOPES) {
+        tji_fail(k, TJ_ERR_LIMIT, "%s: blocks nest deeper than %d", fn, TJI_MAX_SCOPES);
+        return NULL;
+    }
+    tji_scope *s = &k->scopes[k->nscopes++];
+    *s = (tji_scope){.kind = kind, .id = k->next_scope_id++, .reachable_at_start = k->reachable};
+    return s;
+}
+
+static tji_scope *
+top_scope(tj_kernel *k, const char *fn, tji_scope_kind a, tji_scope_kind b, const char *need)
+{
+    tji_scope *s = k->nscopes ? &k->scopes[k->nscopes - 1] : NULL;
+    if (!s || (s->kind != a && s->kind != b)) {
+        tji_fail(k, TJ_ERR_STATE, "%s: no open %s to close here", fn, need);
+        return NULL;
+    }
+    return s;
+}
+
+static bool
+check_bool(tj_kernel *k, const char *fn, tj_val *cond)
+{
+    char d[64];
+    if (!tji_use(k, cond, fn, "cond"))
+        return false;
+    if (cond->kind != TJ_VAL_SCALAR || cond->type->kind != TJ_TYPE_SCALAR ||
+        cond->type->dtype != TJ_DTYPE_BOOL)
+        return tji_fail(k, TJ_ERR_INVALID, "%s: argument 'cond': %s is not bool", fn,
+                        tji_val_describe(cond, d, sizeof d));
+    return true;
+}
+
+/* ---- if/else --------------------------------------------------------------------------- */
+
+bool
+tj_if_begin(tj_kernel *k, tj_val *cond)
+{
+    if (!tji_enter(k, "tj_if_begin") || !check_bool(k, "tj_if_begin", cond))
+        return false;
+    tji_scope *s = push_scope(k, "tj_if_begin", TJI_SCOPE_THEN);
+    if (!s)
+        return false;
+    LLVMBasicBlockRef then = new_block(k, "if.then");
+    s->other = new_block(k, "if.else");
+    s->merge = new_block(k, "if.end");
+    LLVMBuildCondBr(k->llb, cond->ll, then, s->other);
+    LLVMPositionBuilderAtEnd(k->llb, then);
+    return true;
+}
+
+bool
+tj_else_begin(tj_kernel *k)
+{
+    if (!tji_enter(k, "tj_else_begin"))
+        return false;
+    tji_scope *s = top_scope(k, "tj_else_begin", TJI_SCOPE_THEN, TJI_SCOPE_THEN, "tj_if_begin");
+    if (!s)
+        return false;
+    LLVMBuildBr(k->llb, s->merge);
+    s->then_reachable = k->reachable;
+    s->kind = TJI_SCOPE_ELSE;
+    s->id = k->next_scope_id++; /* then-branch values are not visible in the else-branch */
+    LLVMPositionBuilderAtEnd(k->llb, s->other);
+    k->reachable = s->reachable_at_start;
+    return true;
+}
+
+bool
+tj_if_end(tj_kernel *k)
+{
+    if (!tji_enter(k, "tj_if_end"))
+        return false;
+    tji_scope *s = top_scope(k, "tj_if_end", TJI_SCOPE_THEN, TJI_SCOPE_ELSE, "tj_if_begin");
+    if (!s)
+        return false;
+    LLVMBuildBr(k->llb, s->merge);
+    if (s->kind == TJI_SCOPE_THEN) {
+        /* no else: the else block just falls through */
+        LLVMPositionBuilderAtEnd(k->llb, s->other);
+        LLVMBuildBr(k->llb, s->merge);
+        k->reachable = true;
+    } else {
+        k->reachable = k->reachable || s->then_reachable;
+    }
+    k->reachable = k->reachable && s->reachable_at_start;
+    LLVMPositionBuilderAtEnd(k->llb, s->merge);
+    k->nscopes--;
+    return true;
+}
+
+/* ---- for-range ------------------------------------------------------------------------- */
+
+static bool
+check_range(tj_kernel *k, tj_val *start, tj_val *stop, tj_val *step)
+{
+    static const char *fn = "tj_for_begin";
+    char d[64];
+    if (!tji_use(k, start, fn, "start") || !tji_use(k, stop, fn, "stop") ||
+        !tji_use(k, step, fn, "step"))
+        return false;
+    tj_val *vs[] = {start, stop, step};
+    const char *names[] = {"start", "stop", "step"};
+    for (int i = 0; i < 3; i++) {
+        const tj_type *t = vs[i]->type;
+        if (vs[i]->kind != TJ_VAL_SCALAR || !tji_type_is_scalar(t) || !tji_dtype_is_int(t->dtype))
+            return tji_fail(k, TJ_ERR_INVALID, "%s: argument '%s': %s is not an integer", fn,
+                            names[i], tji_val_describe(vs[i], d, sizeof d));
+        if (t != start->type)
+            return tji_fail(k, TJ_ERR_INVALID,
+                            "%s: argument '%s': %s differs from 'start' (%s)", fn, names[i],
+                            t->name, start->type->name);
+    }
+    int64_t c;
+    if (tji_val_const_int(step, &c) && c == 0)
+        return tji_fail(k, TJ_ERR_INVALID, "%s: argument 'step': the step is 0", fn);
+    return true;
+}
+
+tj_val *
+tj_for_begin(tj_kernel *k, tj_val *start, tj_val *stop, tj_val *step)
+{
+    if (!tji_enter(k, "tj_for_begin") || !check_range(k, start, stop, step))
+        return NULL;
+    tji_scope *s = push_scope(k, "tj_for_begin", TJI_SCOPE_FOR);
+    if (!s)
+        return NULL;
+    LLVMBuilderRef b = k->llb;
+    const tj_type *t = start->type;
+    bool sg = tji_dtype_is_signed(t->dtype);
+    s->counter = tji_alloca(k, t->llreg, "for.i");
+    s->counter_type = t;
+    s->step = step->ll;
+    LLVMBuildStore(b, start->ll, s->counter);
+    LLVMBasicBlockRef head = new_block(k, "for.head"), body = new_block(k, "for.body");
+    s->other = head;
+    s->cont = new_block(k, "for.next");
+    s->merge = new_block(k, "for.end");
+    LLVMBuildBr(b, head);
+    LLVMPositionBuilderAtEnd(b, head);
+    LLVMValueRef i = LLVMBuildLoad2(b, t->llreg, s->counter, "i");
+    /* Python's range: step > 0 runs while i < stop, step < 0 while i > stop. */
+    LLVMValueRef zero = LLVMConstNull(t->llreg);
+    LLVMValueRef up = LLVMBuildICmp(b, sg ? LLVMIntSGT : LLVMIntNE, step->ll, zero, "");
+    LLVMValueRef lt = LLVMBuildICmp(b, sg ? LLVMIntSLT : LLVMIntULT, i, stop->ll, "");
+    LLVMValueRef gt = LLVMBuildICmp(b, sg ? LLVMIntSGT : LLVMIntUGT, i, stop->ll, "");
+    LLVMValueRef down = LLVMBuildICmp(b, LLVMIntSLT, step->ll, zero, "");
+    LLVMValueRef go = LLVMBuildSelect(b, up, lt, LLVMBuildAnd(b, down, gt, ""), "");
+    LLVMBuildCondBr(b, go, body, s->merge);
+    LLVMPositionBuilderAtEnd(b, body);
+    return tji_scalar(k, t, i);
+}
+
+bool
+tj_for_end(tj_kernel *k)
+{
+    if (!tji_enter(k, "tj_for_end"))
+        return false;
+    tji_scope *s = top_scope(k, "tj_for_end", TJI_SCOPE_FOR, TJI_SCOPE_FOR, "tj_for_begin");
+    if (!s)
+        return false;
+    LLVMBuilderRef b = k->llb;
+    LLVMBuildBr(b, s->cont);
+    LLVMPositionBuilderAtEnd(b, s->cont);
+    LLVMValueRef i = LLVMBuildLoad2(b, s->counter_type->llreg, s->counter, "");
+    LLVMBuildStore(b, LLVMBuildAdd(b, i, s->step, ""), s->counter);
+    LLVMBuildBr(b, s->other);
+    LLVMPositionBuilderAtEnd(b, s->merge);
+    k->reachable = s->reachable_at_start;
+    k->nscopes--;
+    return true;
+}
+
+/* ---- while ----------------------------------------------------------------------------- */
+
+bool
+tj_while_begin(tj_kernel *k)
+{
+    if (!tji_enter(k, "tj_while_begin"))
+        return false;
+    tji_scope *s = push_scope(k, "tj_while_begin", TJI_SCOPE_WHILE_COND);
+    if (!s)
+        return false;
+    s->cont = new_block(k, "while.cond");
+    s->merge = new_block(k, "while.end");
+    LLVMBuildBr(k->llb, s->cont);
+    LLVMPositionBuilderAtEnd(k->llb, s->cont);
+    return true;
+}
+
+bool
+tj_while_cond(tj_kernel *k, tj_val *cond)
+{
+    if (!tji_enter(k, "tj_while_cond"))
+        return false;
+    tji_scope *s = top_scope(k, "tj_while_cond", TJI_SCOPE_WHILE_COND, TJI_SCOPE_WHILE_COND,
+                             "tj_while_begin");
+    if (!s || !check_bool(k, "tj_while_cond", cond))
+        return false;
+    LLVMBasicBlockRef body = new_block(k, "while.body");
+    LLVMBuildCondBr(k->llb, cond->ll, body, s->merge);
+    LLVMPositionBuilderAtEnd(k->llb, body);
+    s->kind = TJI_SCOPE_WHILE_BODY;
+    return true;
+}
+
+bool
+tj_while_end(tj_kernel *k)
+{
+    if (!tji_enter(k, "tj_while_end"))
+        return false;
+    tji_scope *s = top_scope(k, "tj_while_end", TJI_SCOPE_WHILE_BODY, TJI_SCOPE_WHILE_BODY,
+                             "tj_while_cond");
+    if (!s)
+        return false;
+    LLVMBuildBr(k->llb, s->cont);
+    LLVMPositionBuilderAtEnd(k->llb, s->merge);
+    k->reachable = s->reachable_at_start;
+    k->nscopes--;
+    return true;
+}
+
+/* ---- break, continue, return ----------------------------------------------------------- */
+
+static tji_scope *
+innermost_loop(tj_kernel *k, const char *fn)
+{
+    for (int i = k->nscopes - 1; i >= 0; i--) {
+        tji_scope *s = &k->scopes[i];
+        if (s->kind == TJI_SCOPE_WHILE_COND) {
+            tji_fail(k, TJ_ERR_STATE, "%s: inside a while condition", fn);
+            return NULL;
+        }
+        if (s->kind == TJI_SCOPE_FOR || s->kind == TJI_SCOPE_WHILE_BODY)
+            return s;
+    }
+    tji_fail(k, TJ_ERR_STATE, "%s: not inside a loop", fn);
+    return NULL;
+}
+
+bool
+tj_break(tj_kernel *k)
+{
+    if (!tji_enter(k, "tj_break"))
+        return false;
+    tji_scope *s = innermost_loop(k, "tj_break");
+    if (!s)
+        return false;
+    jump_and_continue_dead(k, s->merge);
+    return true;
+}
+
+bool
+tj_continue(tj_kernel *k)
+{
+    if (!tji_enter(k, "tj_continue"))
+        return false;
+    tji_scope *s = innermost_loop(k, "tj_continue");
+    if (!s)
+        return false;
+    jump_and_continue_dead(k, s->cont);
+    return true;
+}
+
+bool
+tj_return(tj_kernel *k, tj_val *value)
+{
+    char d[64];
+    if (!tji_enter(k, "tj_return"))
+        return false;
+    bool is_void = k->ret->kind == TJ_TYPE_VOID;
+    if (is_void && value)
+        return tji_fail(k, TJ_ERR_INVALID, "tj_return: '%s' returns nothing, got a value",
+                        k->name);
+    if (!is_void) {
+        if (!value)
+            return tji_fail(k, TJ_ERR_INVALID, "tj_return: '%s' returns %s, got no value",
+                            k->name, k->ret->name);
+        if (!tji_use(k, value, "tj_return", "value"))
+            return false;
+        if (value->kind != TJ_VAL_SCALAR || value->type != k->ret)
+            return tji_fail(k, TJ_ERR_INVALID, "tj_return: argument 'value': %s, '%s' returns %s",
+                            tji_val_describe(value, d, sizeof d), k->name, k->ret->name);
+    }
+    if (is_void)
+        LLVMBuildRetVoid(k->llb);
+    else
+        LLVMBuildRet(k->llb, value->ll);
+    jump_and_continue_dead(k, NULL);
+    return true;
+}
+
+/* ---- calls ----------------------------------------------------------------------------- */
+
+static bool
+same_options(const tj_kernel *a, const tj_kernel *b)
+{
+    return a->opts.target == b->opts.target && a->block_dim == b->block_dim &&
+           a->opts.cpu_mode == b->opts.cpu_mode && a->opts.debug == b->opts.debug;
+}
+
+static bool
+check_call(tj_kernel *k, tj_func *f, tj_val *const *args, size_t nargs)
+{
+    char d[64];
+    if (!f || !f->is_func || f->ctx != k->ctx)
+        return tji_fail(k, TJ_ERR_INVALID, "tj_call: argument 'f' is not a function of this "
+                        "context");
+    if (!same_options(k, f))
+        return tji_fail(k, TJ_ERR_INVALID,
+                        "tj_call: function '%s' was created with other options than '%s' "
+                        "(target, block_dim, CPU mode and debug must match)",
+                        f->name, k->name);
+    if (nargs != (size_t)f->nparams || (nargs && !args))
+        return tji_fail(k, TJ_ERR_INVALID, "tj_call: function '%s' takes %d arguments, got %zu",
+                        f->name, f->nparams, nargs);
+    for (size_t i = 0; i < nargs; i++) {
+        const tji_param *p = &f->params[i];
+        if (!tji_use(k, args[i], "tj_call", p->name))
+            return false;
+        bool ok = p->is_array ? args[i]->kind == TJ_VAL_ARRAY && args[i]->type == p->type &&
+                                    args[i]->u.arr.ndim == p->ndim
+                              : args[i]->kind == TJ_VAL_SCALAR && args[i]->type == p->type;
+        if (!ok)
+            return tji_fail(k, TJ_ERR_INVALID,
+                            "tj_call: function '%s': argument '%s': %s, expected %s%s", f->name,
+                            p->name, tji_val_describe(args[i], d, sizeof d),
+                            p->is_array ? "an array of " : "", p->type->name);
+    }
+    return true;
+}
+
+static bool
+add_callee(tj_kernel *k, tj_func *f)
+{
+    for (int i = 0; i < k->ncallees; i++)
+        if (k->callees[i] == f)
+            return true;
+    if (k->ncallees == k->cap_callees) {
+        int cap = k->cap_callees ? 2 * k->cap_callees : 4;
+        tj_kernel **c = tji_realloc(k->ctx, k->callees, (size_t)cap * sizeof *c);
+        if (!c)
+            return tji_fail(k, TJ_ERR_NOMEM, "tj_call: out of memory");
+        k->callees = c;
+        k->cap_callees = cap;
+    }
+    k->callees[k->ncallees++] = f;
+    f->refs++;
+    return true;
+}
+
+tj_val *
+tj_call(tj_kernel *k, tj_func *f, tj_val *const *args, size_t nargs)
+{
+    if (!tji_enter(k, "tj_call") || !check_call(k, f, args, nargs))
+        return NULL;
+    if (f != k && !add_callee(k, f))
+        return NULL;
+    if (!f->body_started && f->status == TJ_OK && !tji_enter(f, "tj_call"))
+        return NULL;
+    if (f->status != TJ_OK) {
+        tji_fail(k, f->status, "tj_call: function '%s' has an error: %s", f->name, f->err);
+        return NULL;
+    }
+    LLVMTypeRef fty = LLVMGlobalGetValueType(f->llfn);
+    LLVMValueRef callee = LLVMGetNamedFunction(k->llmod, f->symbol);
+    if (!callee)
+        callee = LLVMAddFunction(k->llmod, f->symbol, fty);
+    LLVMValueRef llargs[1 + 64 * 9];
+    unsigned n = 0;
+    llargs[n++] = k->ts;
+    for (size_t i = 0; i < nargs; i++) {
+        if (!args[i]->k || args[i]->kind != TJ_VAL_ARRAY) {
+            llargs[n++] = args[i]->ll;
+            continue;
+        }
+        const tji_array_val *a = &args[i]->u.arr;
+        llargs[n++] = a->data;
+        for (int d = 0; d < a->ndim; d++)
+            llargs[n++] = a->shape[d];
+        for (int d = 0; d < a->ndim; d++)
+            llargs[n++] = a->strides[d];
+    }
+    LLVMValueRef r = LLVMBuildCall2(k->llb, fty, callee, llargs, n, "");
+    if (f->ret->kind == TJ_TYPE_VOID)
+        return tji_val_new(k, TJ_VAL_VOID, f->ret, NULL);
+    return tji_scalar(k, f->ret, r);
+}

@@ -1,0 +1,279 @@
+/*
+ * jit/emit.c: LLVM-C helpers shared by jit/ and builtins/: common types and constants,
+ * intrinsic and named calls, loads and stores between memory and register forms, the
+ * thread state, barriers, conditional regions and kernel-error reports. Everything here
+ * emits target-neutral IR: what differs per target is a hook (tj.hook.*) that
+ * target_*.c defines.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+LLVMTypeRef
+tji_i1(tj_context *c)
+{
+    return LLVMInt1TypeInContext(c->llctx);
+}
+
+LLVMTypeRef
+tji_i8(tj_context *c)
+{
+    return LLVMInt8TypeInContext(c->llctx);
+}
+
+LLVMTypeRef
+tji_i32(tj_context *c)
+{
+    return LLVMInt32TypeInContext(c->llctx);
+}
+
+LLVMTypeRef
+tji_i64(tj_context *c)
+{
+    return LLVMInt64TypeInContext(c->llctx);
+}
+
+LLVMTypeRef
+tji_ptr(tj_context *c)
+{
+    return LLVMPointerTypeInContext(c->llctx, 0);
+}
+
+LLVMTypeRef
+tji_void(tj_context *c)
+{
+    return LLVMVoidTypeInContext(c->llctx);
+}
+
+LLVMValueRef
+tji_const_i32(tj_context *c, int64_t v)
+{
+    return LLVMConstInt(tji_i32(c), (unsigned long long)v, 1);
+}
+
+LLVMValueRef
+tji_const_i64(tj_context *c, int64_t v)
+{
+    return LLVMConstInt(tji_i64(c), (unsigned long long)v, 1);
+}
+
+void
+tji_add_fn_attr(tj_context *c, LLVMValueRef fn, const char *name)
+{
+    unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(c->llctx, kind, 0));
+}
+
+LLVMTypeRef
+tji_ts_type(tj_context *c)
+{
+    LLVMTypeRef p = tji_ptr(c), i64 = tji_i64(c), i32 = tji_i32(c);
+    LLVMTypeRef fields[TJI_TS_NFIELDS] = {p, p, p, i64, i64, i32, i32, i32, i32, i32};
+    return LLVMStructTypeInContext(c->llctx, fields, TJI_TS_NFIELDS, 0);
+}
+
+LLVMTypeRef
+tji_errrec_type(tj_context *c)
+{
+    LLVMTypeRef i32 = tji_i32(c), i64 = tji_i64(c);
+    LLVMTypeRef fields[] = {i32, i32, i64, i64, i64, i64, i32, i32};
+    static_assert(sizeof(tji_error_record) == 48, "tji_error_record layout");
+    return LLVMStructTypeInContext(c->llctx, fields, TJI_NELEMS(fields), 0);
+}
+
+LLVMValueRef
+tji_emit_intrinsic(tj_kernel *k, const char *name, LLVMTypeRef *tys, unsigned ntys,
+                   LLVMValueRef *args, unsigned nargs)
+{
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    TJI_ASSERT(id != 0);
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(k->llmod, id, tys, ntys);
+    LLVMTypeRef fty = LLVMIntrinsicGetType(k->ctx->llctx, id, tys, ntys);
+    return LLVMBuildCall2(k->llb, fty, fn, args, nargs, "");
+}
+
+LLVMValueRef
+tji_emit_call_named(tj_kernel *k, const char *name, LLVMTypeRef ret, LLVMValueRef *args,
+                    unsigned nargs)
+{
+    LLVMTypeRef tys[8];
+    TJI_ASSERT(nargs <= 8);
+    for (unsigned i = 0; i < nargs; i++)
+        tys[i] = LLVMTypeOf(args[i]);
+    LLVMTypeRef fty = LLVMFunctionType(ret, tys, nargs, 0);
+    LLVMValueRef fn = LLVMGetNamedFunction(k->llmod, name);
+    if (!fn)
+        fn = LLVMAddFunction(k->llmod, name, fty);
+    return LLVMBuildCall2(k->llb, fty, fn, args, nargs, "");
+}
+
+LLVMValueRef
+tji_emit_load(tj_kernel *k, const tj_type *type, LLVMValueRef ptr)
+{
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    if (type->kind == TJ_TYPE_SCALAR) {
+        LLVMValueRef v = LLVMBuildLoad2(b, type->llmem, ptr, "");
+        if (type->dtype == TJ_DTYPE_BOOL)
+            v = LLVMBuildICmp(b, LLVMIntNE, v, LLVMConstInt(tji_i8(c), 0, 0), "");
+        return v;
+    }
+    if (type->kind == TJ_TYPE_STRUCT) {
+        LLVMValueRef agg = LLVMGetUndef(type->llreg);
+        for (size_t i = 0; i < type->nfields; i++) {
+            LLVMValueRef fp = LLVMBuildStructGEP2(b, type->llmem, ptr, (unsigned)i, "");
+            LLVMValueRef fv = tji_emit_load(k, type->fields[i].type, fp);
+            agg = LLVMBuildInsertValue(b, agg, fv, (unsigned)i, "");
+        }
+        return agg;
+    }
+    LLVMTypeRef el = tji_dtype_llvm(c, type->dtype);
+    LLVMValueRef vec = LLVMGetUndef(type->llreg);
+    for (int i = 0; i < type->ncomp; i++) {
+        LLVMValueRef idx[] = {tji_const_i32(c, i)};
+        LLVMValueRef ep = LLVMBuildGEP2(b, el, ptr, idx, 1, "");
+        LLVMValueRef ev = LLVMBuildLoad2(b, el, ep, "");
+        vec = LLVMBuildInsertElement(b, vec, ev, tji_const_i32(c, i), "");
+    }
+    return vec;
+}
+
+void
+tji_emit_store(tj_kernel *k, const tj_type *type, LLVMValueRef value, LLVMValueRef ptr)
+{
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    if (type->kind == TJ_TYPE_SCALAR) {
+        if (type->dtype == TJ_DTYPE_BOOL)
+            value = LLVMBuildZExt(b, value, tji_i8(c), "");
+        LLVMBuildStore(b, value, ptr);
+        return;
+    }
+    if (type->kind == TJ_TYPE_STRUCT) {
+        for (size_t i = 0; i < type->nfields; i++) {
+            LLVMValueRef fp = LLVMBuildStructGEP2(b, type->llmem, ptr, (unsigned)i, "");
+            LLVMValueRef fv = LLVMBuildExtractValue(b, value, (unsigned)i, "");
+            tji_emit_store(k, type->fields[i].type, fv, fp);
+        }
+        return;
+    }
+    LLVMTypeRef el = tji_dtype_llvm(c, type->dtype);
+    for (int i = 0; i < type->ncomp; i++) {
+        LLVMValueRef idx[] = {tji_const_i32(c, i)};
+        LLVMValueRef ep = LLVMBuildGEP2(b, el, ptr, idx, 1, "");
+        LLVMBuildStore(b, LLVMBuildExtractElement(b, value, tji_const_i32(c, i), ""), ep);
+    }
+}
+
+LLVMValueRef
+tji_emit_ts_load(tj_kernel *k, int field)
+{
+    tj_context *c = k->ctx;
+    LLVMTypeRef tsty = tji_ts_type(c);
+    LLVMValueRef p = LLVMBuildStructGEP2(k->llb, tsty, k->ts, (unsigned)field, "");
+    return LLVMBuildLoad2(k->llb, LLVMStructGetTypeAtIndex(tsty, (unsigned)field), p, "");
+}
+
+LLVMValueRef
+tji_emit_linear_tid(tj_kernel *k)
+{
+    LLVMBuilderRef b = k->llb;
+    LLVMValueRef block = tji_emit_ts_load(k, TJI_TS_BLOCK);
+    LLVMValueRef lane = LLVMBuildZExt(b, tji_emit_ts_load(k, TJI_TS_LANE), tji_i64(k->ctx), "");
+    LLVMValueRef base = LLVMBuildMul(b, block, tji_const_i64(k->ctx, k->block_dim), "");
+    return LLVMBuildAdd(b, base, lane, "");
+}
+
+void
+tji_emit_barrier(tj_kernel *k)
+{
+    LLVMValueRef args[] = {k->ts};
+    tji_emit_call_named(k, "tj.hook.barrier", tji_void(k->ctx), args, 1);
+}
+
+void
+tji_emit_cond_begin(tj_kernel *k, LLVMValueRef cond, tji_cond *c)
+{
+    c->from_bb = LLVMGetInsertBlock(k->llb);
+    c->then_bb = LLVMAppendBasicBlockInContext(k->ctx->llctx, k->llfn, "cond.then");
+    c->done_bb = LLVMAppendBasicBlockInContext(k->ctx->llctx, k->llfn, "cond.done");
+    LLVMBuildCondBr(k->llb, cond, c->then_bb, c->done_bb);
+    LLVMPositionBuilderAtEnd(k->llb, c->then_bb);
+}
+
+void
+tji_emit_cond_end(tj_kernel *k, tji_cond *c)
+{
+    c->then_bb = LLVMGetInsertBlock(k->llb); /* the region may have added blocks */
+    LLVMBuildBr(k->llb, c->done_bb);
+    LLVMPositionBuilderAtEnd(k->llb, c->done_bb);
+}
+
+/* The report helper, defined once per module: claims the record with a compare-and-swap
+ * and fills it. Cold and out of line so that checks cost little code. */
+static LLVMValueRef
+report_fn(tj_kernel *k)
+{
+    static const char name[] = "tj.report";
+    tj_context *c = k->ctx;
+    LLVMValueRef fn = LLVMGetNamedFunction(k->llmod, name);
+    if (fn)
+        return fn;
+    LLVMTypeRef i32 = tji_i32(c), i64 = tji_i64(c);
+    LLVMTypeRef ps[] = {tji_ptr(c), i32, i64, i64, i64, i32};
+    fn = LLVMAddFunction(k->llmod, name, LLVMFunctionType(tji_void(c), ps, 6, 0));
+    LLVMSetLinkage(fn, LLVMLinkOnceODRLinkage);
+    tji_add_fn_attr(c, fn, "noinline");
+    tji_add_fn_attr(c, fn, "cold");
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c->llctx, fn, "entry");
+    LLVMBasicBlockRef fill = LLVMAppendBasicBlockInContext(c->llctx, fn, "fill");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, fn, "done");
+    LLVMPositionBuilderAtEnd(b, entry);
+    LLVMTypeRef tsty = tji_ts_type(c), recty = tji_errrec_type(c);
+    LLVMValueRef ts = LLVMGetParam(fn, 0);
+    LLVMValueRef errp = LLVMBuildLoad2(b, tji_ptr(c),
+                                       LLVMBuildStructGEP2(b, tsty, ts, TJI_TS_ERR, ""), "");
+    LLVMValueRef cas = LLVMBuildAtomicCmpXchg(b, errp, LLVMConstInt(i32, 0, 0),
+                                              LLVMConstInt(i32, 1, 0),
+                                              LLVMAtomicOrderingMonotonic,
+                                              LLVMAtomicOrderingMonotonic, 0);
+    LLVMValueRef won = LLVMBuildExtractValue(b, cas, 1, "");
+    LLVMBuildCondBr(b, won, fill, done);
+    LLVMPositionBuilderAtEnd(b, fill);
+    /* record fields: flag, site, value, lo, hi, block, lane, dim */
+    LLVMValueRef block = LLVMBuildLoad2(b, i64,
+                                        LLVMBuildStructGEP2(b, tsty, ts, TJI_TS_BLOCK, ""), "");
+    LLVMValueRef lane = LLVMBuildLoad2(b, i32,
+                                       LLVMBuildStructGEP2(b, tsty, ts, TJI_TS_LANE, ""), "");
+    LLVMValueRef vals[] = {NULL, LLVMGetParam(fn, 1), LLVMGetParam(fn, 2), LLVMGetParam(fn, 3),
+                           LLVMGetParam(fn, 4), block, lane, LLVMGetParam(fn, 5)};
+    for (unsigned i = 1; i < TJI_NELEMS(vals); i++) {
+        LLVMValueRef fp = LLVMBuildStructGEP2(b, recty, errp, i, "");
+        LLVMValueRef st = LLVMBuildStore(b, vals[i], fp);
+        LLVMSetVolatile(st, 1);
+    }
+    LLVMBuildBr(b, done);
+    LLVMPositionBuilderAtEnd(b, done);
+    LLVMBuildRetVoid(b);
+    LLVMDisposeBuilder(b);
+    return fn;
+}
+
+void
+tji_emit_report(tj_kernel *k, LLVMValueRef bad, int site, LLVMValueRef value, LLVMValueRef lo,
+                LLVMValueRef hi, int dim)
+{
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    LLVMValueRef fn = report_fn(k);
+    tji_cond cond;
+    tji_emit_cond_begin(k, bad, &cond);
+    LLVMValueRef args[] = {k->ts, tji_const_i32(c, site),
+                           LLVMBuildSExt(b, value, tji_i64(c), ""),
+                           LLVMBuildSExt(b, lo, tji_i64(c), ""),
+                           LLVMBuildSExt(b, hi, tji_i64(c), ""), tji_const_i32(c, dim)};
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, args, 6, "");
+    tji_emit_cond_end(k, &cond);
+}

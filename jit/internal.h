@@ -1,0 +1,488 @@
+/*
+ * jit/internal.h: private structures of the JIT and the tji_ functions shared between its
+ * files, grouped under the file that defines them. LLVM-C appears only in jit/ and
+ * builtins/. Nothing here is exported from libtilejit.so.
+ */
+#ifndef TILEJIT_INTERNAL_H
+#define TILEJIT_INTERNAL_H
+
+#include <assert.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <llvm-c/Core.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+
+#include "driver.h"
+#include "tilejit.h"
+
+#define TJI_ASSERT(c) assert(c)
+#define TJI_ERR_BYTES 512
+#define TJI_MAX_DIMS 4
+#define TJI_MAX_SCOPES 64
+#define TJI_MAX_BLOCK_DIM 1024
+#define TJI_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define TJI_NELEMS(a) (sizeof(a) / sizeof((a)[0]))
+
+typedef struct tji_arena_chunk tji_arena_chunk;
+typedef struct tji_cache_entry tji_cache_entry;
+typedef struct tji_target tji_target;
+
+/* ---------------------------------------------------------------------------------------- */
+/* context.c: the context, allocation, context-level errors                                  */
+/* ---------------------------------------------------------------------------------------- */
+
+/* A bump allocator for objects that die together (a kernel's values). */
+typedef struct tji_arena {
+    tj_context *ctx;
+    tji_arena_chunk *head;
+} tji_arena;
+
+struct tj_context {
+    LLVMContextRef llctx;
+    LLVMTargetMachineRef tm_host;       /* created with the context */
+    LLVMTargetMachineRef tm_nvptx[4];   /* per architecture, created on first use */
+    char nvptx_arch[4][16];
+    LLVMOrcLLJITRef jit;                /* created on the first CPU build */
+    tj_type *types;                     /* interned types (a list) */
+    tji_cache_entry *cache;             /* compiled modules (cache.c) */
+    LLVMMemoryBufferRef libdevice;      /* libdevice bitcode, read on first use */
+    bool libdevice_missing;
+    uint64_t next_id;                   /* for unique symbol names */
+    tj_kernel *kernels;                 /* live kernels and functions (freed with us) */
+    tj_module *modules;
+    tj_device *devices;
+    long fail_alloc_after;              /* test hook: fail the Nth allocation (0: never) */
+    tj_status status;
+    char err[TJI_ERR_BYTES];
+};
+
+TJI_HIDDEN void *tji_alloc(tj_context *ctx, size_t bytes);
+TJI_HIDDEN void *tji_calloc(tj_context *ctx, size_t n, size_t bytes);
+TJI_HIDDEN void *tji_realloc(tj_context *ctx, void *p, size_t bytes);
+TJI_HIDDEN char *tji_strdup(tj_context *ctx, const char *s);
+TJI_HIDDEN void tji_free(void *p);
+TJI_HIDDEN void *tji_arena_alloc(tji_arena *a, size_t bytes);
+TJI_HIDDEN char *tji_arena_strdup(tji_arena *a, const char *s);
+TJI_HIDDEN void tji_arena_release(tji_arena *a);
+/* Records a context-level error (the last one wins) and returns 'st'. */
+TJI_HIDDEN tj_status tji_ctx_fail(tj_context *ctx, tj_status st, const char *fmt, ...)
+    TJI_PRINTF(3, 4);
+TJI_HIDDEN void tji_ctx_clear_error(tj_context *ctx);
+/* Converts and disposes an LLVM error handle into a context error. */
+TJI_HIDDEN tj_status tji_ctx_fail_llvm(tj_context *ctx, LLVMErrorRef e, const char *what);
+TJI_HIDDEN bool tji_is_identifier(const char *s);
+/* Intrusive doubly linked lists of the context's objects. */
+#define TJI_LIST_ADD(head, obj)                                                                \
+    do {                                                                                       \
+        (obj)->prev = NULL;                                                                    \
+        (obj)->next = (head);                                                                  \
+        if (head)                                                                              \
+            (head)->prev = (obj);                                                              \
+        (head) = (obj);                                                                        \
+    } while (0)
+#define TJI_LIST_REMOVE(head, obj)                                                             \
+    do {                                                                                       \
+        if ((obj)->prev)                                                                       \
+            (obj)->prev->next = (obj)->next;                                                   \
+        else                                                                                   \
+            (head) = (obj)->next;                                                              \
+        if ((obj)->next)                                                                       \
+            (obj)->next->prev = (obj)->prev;                                                   \
+    } while (0)
+TJI_HIDDEN void tji_kernel_free(tj_kernel *k);
+
+/* ---------------------------------------------------------------------------------------- */
+/* types.c: interned types and their LLVM forms                                              */
+/* ---------------------------------------------------------------------------------------- */
+
+typedef struct tji_field {
+    char *name;
+    const tj_type *type;
+    size_t offset;
+} tji_field;
+
+struct tj_type {
+    tj_type_kind kind;
+    tj_dtype dtype;          /* scalar, or the components' scalar; 0 for structs and void */
+    int rows, cols;          /* vector: (n, 1); quaternion: (4, 1); matrix; scalar: (1, 1) */
+    int ncomp;               /* rows * cols */
+    size_t size, align;      /* memory layout, C rules */
+    LLVMTypeRef llreg;       /* in registers: i1 for bool, <n x T> for composites */
+    LLVMTypeRef llmem;       /* in memory: i8 for bool, [n x T] for composites */
+    char *name;
+    tji_field *fields;
+    size_t nfields;
+    tj_type *next;
+};
+
+TJI_HIDDEN void tji_types_release(tj_context *ctx);
+TJI_HIDDEN const tj_type *tji_type_void(tj_context *ctx);
+TJI_HIDDEN const tj_type *tji_type_scalar(tj_context *ctx, tj_dtype dt);
+/* A composite of the same shape as 'like' with component type 'dt'. */
+TJI_HIDDEN const tj_type *tji_type_with_dtype(tj_context *ctx, const tj_type *like,
+                                              tj_dtype dt);
+TJI_HIDDEN const char *tji_dtype_name(tj_dtype dt);
+TJI_HIDDEN bool tji_dtype_valid(tj_dtype dt);
+TJI_HIDDEN bool tji_dtype_is_float(tj_dtype dt);
+TJI_HIDDEN bool tji_dtype_is_int(tj_dtype dt);     /* integers, not bool */
+TJI_HIDDEN bool tji_dtype_is_signed(tj_dtype dt);
+TJI_HIDDEN int tji_dtype_bits(tj_dtype dt);
+TJI_HIDDEN LLVMTypeRef tji_dtype_llvm(tj_context *ctx, tj_dtype dt);
+TJI_HIDDEN bool tji_type_is_scalar(const tj_type *t);
+TJI_HIDDEN bool tji_type_is_composite(const tj_type *t);  /* vector, matrix, quaternion */
+TJI_HIDDEN bool tji_type_is_numeric(const tj_type *t);    /* scalar or composite, not bool */
+TJI_HIDDEN const tji_field *tji_type_field(const tj_type *t, const char *name, size_t *index);
+
+/* ---------------------------------------------------------------------------------------- */
+/* kernel.c: kernels and functions, parameters, the sticky error model, scopes                */
+/* ---------------------------------------------------------------------------------------- */
+
+/* One declared parameter. In LLVM a scalar is one argument (register form); an array is
+ * data pointer, int32 shape per dimension, int64 byte stride per dimension. */
+typedef struct tji_param {
+    char *name;
+    bool is_array;
+    const tj_type *type;     /* the array's element type for arrays */
+    int ndim;
+    tj_val *val;
+} tji_param;
+
+typedef enum tji_scope_kind {
+    TJI_SCOPE_BODY = 0,
+    TJI_SCOPE_THEN,
+    TJI_SCOPE_ELSE,
+    TJI_SCOPE_FOR,
+    TJI_SCOPE_WHILE_COND,
+    TJI_SCOPE_WHILE_BODY,
+} tji_scope_kind;
+
+typedef struct tji_scope {
+    tji_scope_kind kind;
+    int id;
+    bool reachable_at_start;
+    bool then_reachable;          /* if: whether the then-branch's end was reachable */
+    LLVMBasicBlockRef merge;      /* if: after the if; loops: the exit */
+    LLVMBasicBlockRef cont;       /* loops: where continue goes */
+    LLVMBasicBlockRef other;      /* if: the else block; for: the loop head */
+    LLVMValueRef counter;         /* for: alloca of the loop variable */
+    const tj_type *counter_type;
+    LLVMValueRef step;
+} tji_scope;
+
+/* A check site for debug builds: what a failing index names in the launch's message. */
+typedef struct tji_site {
+    char *what;                   /* "array 'x'", "tile_view offset" */
+} tji_site;
+
+struct tj_kernel {
+    tj_context *ctx;
+    bool is_func;
+    int refs;                     /* functions: the creator's reference plus each caller's */
+    bool user_released;
+    char *name;
+    char *symbol;                 /* the body's LLVM name: unique in the context */
+    tj_kernel_options opts;       /* as given, defaults resolved */
+    uint32_t block_dim;           /* effective block width B */
+    const tj_type *ret;           /* void type for kernels */
+    tj_status status;
+    char err[TJI_ERR_BYTES];
+    tji_arena arena;
+    LLVMModuleRef llmod;
+    LLVMBuilderRef llb;
+    LLVMValueRef llfn;            /* the body function, made with the first body call */
+    LLVMValueRef ts;              /* its thread-state argument */
+    LLVMBasicBlockRef alloca_bb;  /* allocas go here, before the first body block */
+    tji_param *params;
+    int nparams, cap_params;
+    bool body_started;
+    bool sealed;                  /* built: no more builder calls */
+    bool reachable;               /* whether the insertion point may execute */
+    tji_scope scopes[TJI_MAX_SCOPES];
+    int nscopes;
+    int next_scope_id;
+    tj_kernel **callees;          /* functions called (each holds a reference) */
+    int ncallees, cap_callees;
+    int max_tid;                  /* most tid() coordinates read */
+    size_t shared_bytes;          /* owned shared memory, SPEC 3 */
+    tji_site *sites;
+    int nsites, cap_sites;
+    char *ir_text;
+    tj_kernel *prev, *next;       /* the context's list */
+};
+
+/* The entry guard of every builder call: false (and nothing done) for a NULL kernel, a
+ * kernel in error, or a sealed one; starts the body on the first non-parameter call. */
+TJI_HIDDEN bool tji_enter(tj_kernel *k, const char *fn);
+/* Records the kernel's first error; always returns false. */
+TJI_HIDDEN bool tji_fail(tj_kernel *k, tj_status st, const char *fmt, ...) TJI_PRINTF(3, 4);
+/* Checks a value argument: false quietly for NULL (an earlier failure), false with an error
+ * for a value of another kernel or out of scope. */
+TJI_HIDDEN bool tji_use(tj_kernel *k, const tj_val *v, const char *fn, const char *arg);
+TJI_HIDDEN int tji_scope_current(const tj_kernel *k);
+TJI_HIDDEN tj_val *tji_val_new(tj_kernel *k, tj_val_kind kind, const tj_type *type,
+                               LLVMValueRef ll);
+/* An alloca in the function's entry block (so it dominates every use), zero-initialised. */
+TJI_HIDDEN LLVMValueRef tji_alloca(tj_kernel *k, LLVMTypeRef ty, const char *name);
+/* Finishes the body: closes the function (implicit return). Fails on open scopes. */
+TJI_HIDDEN bool tji_kernel_seal(tj_kernel *k);
+TJI_HIDDEN int tji_kernel_add_site(tj_kernel *k, const char *fmt, ...) TJI_PRINTF(2, 3);
+TJI_HIDDEN void tji_func_release(tj_kernel *f);
+
+/* ---------------------------------------------------------------------------------------- */
+/* values.c, arith.c, arrays.c, control.c: the value handles                                 */
+/* ---------------------------------------------------------------------------------------- */
+
+typedef struct tji_array_val {
+    int ndim;
+    LLVMValueRef data;
+    LLVMValueRef shape[TJI_MAX_DIMS];    /* i32 */
+    LLVMValueRef strides[TJI_MAX_DIMS];  /* i64, bytes */
+    const char *name;
+} tji_array_val;
+
+struct tj_val {
+    tj_kernel *k;
+    tj_val_kind kind;
+    const tj_type *type;
+    int scope;                   /* defining scope's id; -1: usable everywhere */
+    LLVMValueRef ll;             /* SCALAR: the value; VAR: its alloca */
+    union {
+        tji_array_val arr;
+    } u;
+};
+
+/* Whether 'v' is a compile-time integer constant; its value in '*out'. */
+TJI_HIDDEN bool tji_val_const_int(const tj_val *v, int64_t *out);
+/* A description such as "float32", "vec3f", "array of float32 (2 dims)" for messages. */
+TJI_HIDDEN const char *tji_val_describe(const tj_val *v, char *buf, size_t n);
+TJI_HIDDEN tj_val *tji_scalar(tj_kernel *k, const tj_type *t, LLVMValueRef ll);
+
+/* ---------------------------------------------------------------------------------------- */
+/* emit.c: LLVM-C helpers shared by jit/ and builtins/                                       */
+/* ---------------------------------------------------------------------------------------- */
+
+TJI_HIDDEN LLVMTypeRef tji_i1(tj_context *c);
+TJI_HIDDEN LLVMTypeRef tji_i8(tj_context *c);
+TJI_HIDDEN LLVMTypeRef tji_i32(tj_context *c);
+TJI_HIDDEN LLVMTypeRef tji_i64(tj_context *c);
+TJI_HIDDEN LLVMTypeRef tji_ptr(tj_context *c);
+TJI_HIDDEN LLVMTypeRef tji_void(tj_context *c);
+TJI_HIDDEN LLVMValueRef tji_const_i32(tj_context *c, int64_t v);
+TJI_HIDDEN LLVMValueRef tji_const_i64(tj_context *c, int64_t v);
+/* Adds the enum attribute 'name' ("noinline", "alwaysinline") to function 'fn'. */
+TJI_HIDDEN void tji_add_fn_attr(tj_context *c, LLVMValueRef fn, const char *name);
+/* Calls intrinsic 'name' overloaded on 'tys'. */
+TJI_HIDDEN LLVMValueRef tji_emit_intrinsic(tj_kernel *k, const char *name,
+                                           LLVMTypeRef *tys, unsigned ntys,
+                                           LLVMValueRef *args, unsigned nargs);
+/* Declares (once) and calls an external function of the module. */
+TJI_HIDDEN LLVMValueRef tji_emit_call_named(tj_kernel *k, const char *name, LLVMTypeRef ret,
+                                            LLVMValueRef *args, unsigned nargs);
+/* Loads a value of 'type' in memory form from 'ptr' and returns its register form; stores
+ * the reverse. */
+TJI_HIDDEN LLVMValueRef tji_emit_load(tj_kernel *k, const tj_type *type, LLVMValueRef ptr);
+TJI_HIDDEN void tji_emit_store(tj_kernel *k, const tj_type *type, LLVMValueRef value,
+                               LLVMValueRef ptr);
+/* The thread-state field 'field' (TJI_TS_*) as a value. */
+TJI_HIDDEN LLVMValueRef tji_emit_ts_load(tj_kernel *k, int field);
+/* Linear thread index of the lane: block * B + lane, as i64. */
+TJI_HIDDEN LLVMValueRef tji_emit_linear_tid(tj_kernel *k);
+TJI_HIDDEN void tji_emit_barrier(tj_kernel *k);
+/* Opens a conditional region: code emitted until tji_emit_cond_end runs only when 'cond'
+ * holds. Returns the block to continue in. Used for checks and one-lane sections. */
+typedef struct tji_cond {
+    LLVMBasicBlockRef then_bb, done_bb, from_bb;
+} tji_cond;
+TJI_HIDDEN void tji_emit_cond_begin(tj_kernel *k, LLVMValueRef cond, tji_cond *c);
+TJI_HIDDEN void tji_emit_cond_end(tj_kernel *k, tji_cond *c);
+/* Records a kernel error at check site 'site' when 'bad' holds (debug builds). */
+TJI_HIDDEN void tji_emit_report(tj_kernel *k, LLVMValueRef bad, int site, LLVMValueRef value,
+                                LLVMValueRef lo, LLVMValueRef hi, int dim);
+
+/* The thread state: the hidden first argument of every body and function. Filled by the
+ * target's kernel entry; read by target-neutral code. */
+enum {
+    TJI_TS_WORKER = 0,   /* ptr: the CPU worker (NULL on the GPU) */
+    TJI_TS_ARENA = 1,    /* ptr: the block's shared memory */
+    TJI_TS_ERR = 2,      /* ptr: the launch's tji_error_record */
+    TJI_TS_BLOCK = 3,    /* i64 */
+    TJI_TS_N = 4,        /* i64: threads in the launch */
+    TJI_TS_LANE = 5,     /* i32 */
+    TJI_TS_DIM0 = 6,     /* i32 x 4: launch dimensions, unused ones 1 */
+    TJI_TS_NFIELDS = 10,
+};
+TJI_HIDDEN LLVMTypeRef tji_ts_type(tj_context *c);
+TJI_HIDDEN LLVMTypeRef tji_errrec_type(tj_context *c);
+
+/* ---------------------------------------------------------------------------------------- */
+/* module.c, target_*.c, passes.c, libdevice.c, cache.c                                      */
+/* ---------------------------------------------------------------------------------------- */
+
+/* One scalar leaf of a kernel's argument buffer (the same for both targets). */
+typedef struct tji_slot {
+    size_t offset;
+    tj_dtype dtype;              /* 0 for a pointer */
+} tji_slot;
+
+typedef struct tji_kparam {
+    char *name;
+    bool is_array;
+    const tj_type *type;
+    int ndim;
+    int first_slot, nslots;
+} tji_kparam;
+
+/* What a module keeps of each kernel: enough to check arguments and launch. */
+typedef struct tji_kdesc {
+    char *name;
+    char *entry;                 /* the entry's symbol */
+    tj_target target;
+    uint32_t block_dim;          /* as requested */
+    uint32_t block_width;        /* effective */
+    bool cooperative, debug;
+    int max_tid;
+    size_t shared_bytes;
+    tji_kparam *params;
+    int nparams;
+    tji_slot *slots;             /* the 5 hidden slots (n, dims) come first */
+    int nslots;
+    size_t args_bytes;
+    char **sites;
+    int nsites;
+    tji_cpu_entry cpu_entry;     /* CPU modules, once loaded */
+} tji_kdesc;
+
+#define TJI_HIDDEN_SLOTS 5
+
+struct tji_target {
+    const char *name;
+    tj_target kind;
+    /* Adds kernel entries and hook bodies, resolves math calls; the module then holds only
+     * target code. */
+    tj_status (*lower)(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n,
+                       tji_kdesc *descs, LLVMTargetMachineRef tm);
+};
+
+TJI_HIDDEN extern const tji_target tji_target_nvptx;
+TJI_HIDDEN extern const tji_target tji_target_host;
+
+struct tj_module {
+    tj_context *ctx;
+    tj_target target;
+    tji_kdesc *kernels;
+    int nkernels;
+    tji_cache_entry *code;       /* owned by the context's cache */
+    char *ir;                    /* keep_ir */
+    bool cached;
+    uint8_t key[16];
+    tj_module *prev, *next;      /* the context's list */
+};
+
+TJI_HIDDEN const tji_kdesc *tji_module_find(const tj_module *m, const char *name, int *index);
+/* In a linked module, kernel 'name's body is called "tjk.<name>". */
+#define TJI_BODY_PREFIX "tjk."
+/* Renames math calls tj.math.<fn>.f32 to <prefix><fn>f and .f64 to <prefix><fn> (libm,
+ * libdevice); returns how many. */
+TJI_HIDDEN int tji_rename_math(LLVMModuleRef m, const char *prefix);
+/* Emits, at the builder's position in a kernel entry, the common part: fills the thread
+ * state 'ts' from the argument buffer 'args' and 'fields' (worker, arena, err, block, -,
+ * lane; TJI_TS_N is read from 'args'), skips lanes past the end of the launch, and calls
+ * the kernel's body. */
+TJI_HIDDEN void tji_emit_entry_common(tj_context *ctx, LLVMModuleRef m, LLVMBuilderRef b,
+                                      const tji_kdesc *kd, LLVMValueRef ts, LLVMValueRef args,
+                                      const LLVMValueRef fields[TJI_TS_LANE + 1]);
+
+/* passes.c */
+TJI_HIDDEN tj_status tji_tm_host(tj_context *ctx, LLVMTargetMachineRef *out);
+TJI_HIDDEN tj_status tji_tm_nvptx(tj_context *ctx, const char *arch, LLVMTargetMachineRef *out);
+TJI_HIDDEN tj_status tji_optimize(tj_context *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm,
+                                  tj_opt_level level);
+TJI_HIDDEN tj_status tji_emit_code(tj_context *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm,
+                                   bool assembly, LLVMMemoryBufferRef *out);
+TJI_HIDDEN void tji_llvm_init(void);
+
+/* libdevice.c */
+/* Links the libdevice functions that 'm' declares (and what they call). */
+TJI_HIDDEN tj_status tji_libdevice_link(tj_context *ctx, LLVMModuleRef m);
+TJI_HIDDEN void tji_libdevice_release(tj_context *ctx);
+
+/* cache.c: compiled code keyed by a 128-bit hash of the module and options */
+struct tji_cache_entry {
+    uint8_t key[16];
+    tj_target target;
+    char *ptx;                          /* CUDA */
+    size_t ptx_len;
+    LLVMOrcResourceTrackerRef rt;       /* CPU: the loaded object */
+    char **symbols;                     /* CPU: entry symbols, in kernel order */
+    uint64_t *addrs;                    /* CPU: their addresses */
+    int nsymbols;
+    tji_cache_entry *next;
+};
+TJI_HIDDEN void tji_hash128(const void *data, size_t n, const uint8_t *seed16, uint8_t out[16]);
+TJI_HIDDEN tji_cache_entry *tji_cache_find(tj_context *ctx, const uint8_t key[16]);
+TJI_HIDDEN tji_cache_entry *tji_cache_add(tj_context *ctx, const uint8_t key[16],
+                                          tj_target target);
+TJI_HIDDEN void tji_cache_remove(tj_context *ctx, tji_cache_entry *e);
+TJI_HIDDEN void tji_cache_release(tj_context *ctx);
+TJI_HIDDEN tj_status tji_jit_get(tj_context *ctx, LLVMOrcLLJITRef *out);
+/* Adds object 'obj' (taken over) to the JIT under entry 'e' and looks up 'names'. */
+TJI_HIDDEN tj_status tji_cache_load_object(tj_context *ctx, tji_cache_entry *e,
+                                           LLVMMemoryBufferRef obj, const char *const *names,
+                                           int nnames);
+
+/* llvm_compat.c: everything that depends on the LLVM version */
+TJI_HIDDEN const char *tji_compat_barrier_intrinsic(void);
+TJI_HIDDEN void tji_compat_mark_kernel(LLVMValueRef fn);
+
+/* ---------------------------------------------------------------------------------------- */
+/* device.c, launch.c                                                                        */
+/* ---------------------------------------------------------------------------------------- */
+
+typedef struct tji_loaded {
+    uint8_t key[16];
+    tji_cuda_module *mod;
+    tji_cuda_function **fns;
+    int nfns;
+    uint64_t err_ptr;            /* the module's tj_err record */
+    struct tji_loaded *next;
+} tji_loaded;
+
+struct tj_device {
+    tj_context *ctx;
+    tj_device_kind kind;
+    tji_cpu_pool *pool;          /* CPU */
+    tji_cuda *cuda;              /* CUDA */
+    tji_loaded *loaded;          /* CUDA modules loaded on the device */
+    tj_array *arrays;            /* live arrays, freed with the device */
+    char name[300];
+    char arch[64];
+    char err[TJI_ERR_BYTES];
+    bool has_err;
+    tj_device *prev, *next;      /* the context's list */
+};
+
+struct tj_array {
+    tj_device *dev;
+    const tj_type *type;
+    int ndim;
+    int64_t shape[TJI_MAX_DIMS];
+    int64_t strides[TJI_MAX_DIMS];
+    size_t bytes;
+    void *host;                  /* CPU */
+    uint64_t dptr;               /* CUDA */
+    tj_array *prev, *next;
+};
+
+TJI_HIDDEN tj_status tji_dev_fail(tj_device *dev, tj_status st, const char *fmt, ...)
+    TJI_PRINTF(3, 4);
+/* The kernel-error message of a failed check, from a record the launch filled. */
+TJI_HIDDEN void tji_format_kernel_error(const tji_kdesc *kd, const tji_error_record *rec,
+                                        char *buf, size_t n);
+
+#endif /* TILEJIT_INTERNAL_H */

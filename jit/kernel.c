@@ -1,0 +1,504 @@
+/*
+ * jit/kernel.c: kernels and functions being built: creation and options, parameters, the
+ * body function, the sticky error model (STYLE 2.5), value handles and scope checks, and
+ * sealing. Each kernel owns one LLVM module holding its body function, whose first
+ * argument is the thread state (internal.h); module.c adds the target's entry at build.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+
+#include "internal.h"
+
+bool
+tji_fail(tj_kernel *k, tj_status st, const char *fmt, ...)
+{
+    if (!k || k->status != TJ_OK)
+        return false;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(k->err, sizeof k->err, fmt, ap);
+    va_end(ap);
+    k->status = st;
+    return false;
+}
+
+int
+tji_scope_current(const tj_kernel *k)
+{
+    return k->nscopes > 0 ? k->scopes[k->nscopes - 1].id : 0;
+}
+
+static bool
+scope_visible(const tj_kernel *k, int id)
+{
+    if (id < 0)
+        return true;
+    for (int i = k->nscopes - 1; i >= 0; i--)
+        if (k->scopes[i].id == id)
+            return true;
+    return id == 0;
+}
+
+bool
+tji_use(tj_kernel *k, const tj_val *v, const char *fn, const char *arg)
+{
+    if (!v)
+        return false;
+    if (v->k != k) {
+        const char *owner = v->k ? v->k->name : "?";
+        return tji_fail(k, TJ_ERR_INVALID,
+                        "%s: argument '%s': the value belongs to %s '%s', not to '%s'", fn,
+                        arg, v->k && v->k->is_func ? "function" : "kernel", owner, k->name);
+    }
+    if (!scope_visible(k, v->scope))
+        return tji_fail(k, TJ_ERR_STATE,
+                        "%s: argument '%s': the value was made inside a block that has ended "
+                        "(use a variable to carry it out)",
+                        fn, arg);
+    return true;
+}
+
+tj_val *
+tji_val_new(tj_kernel *k, tj_val_kind kind, const tj_type *type, LLVMValueRef ll)
+{
+    tj_val *v = tji_arena_alloc(&k->arena, sizeof *v);
+    if (!v) {
+        tji_fail(k, TJ_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    v->k = k;
+    v->kind = kind;
+    v->type = type;
+    v->ll = ll;
+    v->scope = tji_scope_current(k);
+    return v;
+}
+
+tj_val *
+tji_scalar(tj_kernel *k, const tj_type *t, LLVMValueRef ll)
+{
+    return tji_val_new(k, TJ_VAL_SCALAR, t, ll);
+}
+
+LLVMValueRef
+tji_alloca(tj_kernel *k, LLVMTypeRef ty, const char *name)
+{
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(k->ctx->llctx);
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(k->alloca_bb);
+    if (term)
+        LLVMPositionBuilderBefore(b, term);
+    else
+        LLVMPositionBuilderAtEnd(b, k->alloca_bb);
+    LLVMValueRef a = LLVMBuildAlloca(b, ty, name);
+    LLVMBuildStore(b, LLVMConstNull(ty), a);
+    LLVMDisposeBuilder(b);
+    return a;
+}
+
+static void
+apply_defaults(tj_kernel_options *o)
+{
+    if (o->block_dim == 0)
+        o->block_dim = o->target == TJ_TARGET_CUDA ? 256 : 1;
+}
+
+static bool
+check_options(tj_kernel *k, const char *fn)
+{
+    const tj_kernel_options *o = &k->opts;
+    if (o->target != TJ_TARGET_CPU && o->target != TJ_TARGET_CUDA)
+        return tji_fail(k, TJ_ERR_INVALID, "%s: option 'target': %d is not a target", fn,
+                        (int)o->target);
+    if (o->block_dim > TJI_MAX_BLOCK_DIM)
+        return tji_fail(k, TJ_ERR_LIMIT,
+                        "%s: option 'block_dim': %u is above the maximum of %d", fn,
+                        o->block_dim, TJI_MAX_BLOCK_DIM);
+    if (o->cpu_mode != TJ_CPU_WIDTH1 && o->cpu_mode != TJ_CPU_COOPERATIVE)
+        return tji_fail(k, TJ_ERR_INVALID, "%s: option 'cpu_mode': %d is not a CPU mode", fn,
+                        (int)o->cpu_mode);
+    return true;
+}
+
+static tj_kernel *
+kernel_new(tj_context *ctx, const char *name, const tj_kernel_options *opts, bool is_func,
+           const tj_type *ret)
+{
+    const char *fn = is_func ? "tj_func_create" : "tj_kernel_create";
+    tj_kernel *k = tji_calloc(ctx, 1, sizeof *k);
+    if (!k)
+        return NULL;
+    k->ctx = ctx;
+    k->is_func = is_func;
+    k->refs = 1;
+    k->arena.ctx = ctx;
+    k->opts = opts ? *opts : (tj_kernel_options){0};
+    apply_defaults(&k->opts);
+    bool coop = k->opts.target == TJ_TARGET_CUDA || k->opts.cpu_mode == TJ_CPU_COOPERATIVE;
+    k->block_dim = coop ? k->opts.block_dim : 1;
+    k->ret = ret ? ret : tji_type_void(ctx);
+    k->reachable = true;
+    k->name = tji_strdup(ctx, tji_is_identifier(name) ? name : "invalid");
+    char sym[256];
+    snprintf(sym, sizeof sym, "%s.%llu.%s", is_func ? "tjf" : "tjk",
+             (unsigned long long)ctx->next_id++, k->name ? k->name : "");
+    k->symbol = tji_strdup(ctx, sym);
+    if (!k->name || !k->symbol || !k->ret) {
+        tji_free(k->name);
+        tji_free(k->symbol);
+        tji_free(k);
+        return NULL;
+    }
+    k->llmod = LLVMModuleCreateWithNameInContext(k->symbol, ctx->llctx);
+    k->llb = LLVMCreateBuilderInContext(ctx->llctx);
+    TJI_LIST_ADD(ctx->kernels, k);
+    if (!tji_is_identifier(name))
+        tji_fail(k, TJ_ERR_INVALID, "%s: argument 'name': '%s' is not an identifier", fn,
+                 name ? name : "(null)");
+    else if (ret && (ret->kind == TJ_TYPE_VOID && ret != tji_type_void(ctx)))
+        tji_fail(k, TJ_ERR_INVALID, "%s: argument 'ret': not a type", fn);
+    else
+        check_options(k, fn);
+    return k;
+}
+
+tj_kernel *
+tj_kernel_create(tj_context *ctx, const char *name, const tj_kernel_options *opts)
+{
+    if (!ctx)
+        return NULL;
+    return kernel_new(ctx, name, opts, false, NULL);
+}
+
+tj_func *
+tj_func_create(tj_context *ctx, const char *name, const tj_type *ret,
+               const tj_kernel_options *opts)
+{
+    if (!ctx)
+        return NULL;
+    return kernel_new(ctx, name, opts, true, ret);
+}
+
+void
+tji_kernel_free(tj_kernel *k)
+{
+    tj_context *ctx = k->ctx;
+    TJI_LIST_REMOVE(ctx->kernels, k);
+    for (int i = 0; i < k->ncallees; i++) {
+        tj_kernel *f = k->callees[i];
+        /* Only drop references to functions still alive (context teardown frees all). */
+        for (tj_kernel *p = ctx->kernels; p; p = p->next)
+            if (p == f) {
+                tji_func_release(f);
+                break;
+            }
+    }
+    tji_free(k->callees);
+    for (int i = 0; i < k->nparams; i++)
+        tji_free(k->params[i].name);
+    tji_free(k->params);
+    for (int i = 0; i < k->nsites; i++)
+        tji_free(k->sites[i].what);
+    tji_free(k->sites);
+    if (k->ir_text)
+        LLVMDisposeMessage(k->ir_text);
+    LLVMDisposeBuilder(k->llb);
+    LLVMDisposeModule(k->llmod);
+    tji_arena_release(&k->arena);
+    tji_free(k->name);
+    tji_free(k->symbol);
+    tji_free(k);
+}
+
+void
+tji_func_release(tj_kernel *f)
+{
+    if (--f->refs == 0)
+        tji_kernel_free(f);
+}
+
+void
+tj_kernel_destroy(tj_kernel *k)
+{
+    if (!k)
+        return;
+    if (k->is_func) {
+        tj_func_destroy(k);
+        return;
+    }
+    tji_kernel_free(k);
+}
+
+void
+tj_func_destroy(tj_func *f)
+{
+    if (!f || f->user_released)
+        return;
+    f->user_released = true;
+    tji_func_release(f);
+}
+
+tj_status
+tj_kernel_status(const tj_kernel *k)
+{
+    return k ? k->status : TJ_ERR_INVALID;
+}
+
+const char *
+tj_kernel_error(const tj_kernel *k)
+{
+    return k && k->status != TJ_OK ? k->err : NULL;
+}
+
+uint32_t
+tj_kernel_get_block_dim(const tj_kernel *k)
+{
+    return k ? k->block_dim : 0;
+}
+
+size_t
+tj_kernel_get_shared_bytes(const tj_kernel *k)
+{
+    return k ? k->shared_bytes : 0;
+}
+
+/* ---- parameters and the body function ------------------------------------------------- */
+
+static tj_val *
+add_param(tj_kernel *k, const char *fn, const char *name, const tj_type *type, bool is_array,
+          int ndim)
+{
+    if (!k || k->status != TJ_OK)
+        return NULL;
+    if (k->sealed) {
+        tji_fail(k, TJ_ERR_STATE, "%s: '%s' has been built; it takes no more calls", fn,
+                 k->name);
+        return NULL;
+    }
+    if (k->body_started) {
+        tji_fail(k, TJ_ERR_STATE, "%s: parameter '%s' comes after the body has started", fn,
+                 name ? name : "(null)");
+        return NULL;
+    }
+    if (!tji_is_identifier(name)) {
+        tji_fail(k, TJ_ERR_INVALID, "%s: argument 'name': '%s' is not an identifier", fn,
+                 name ? name : "(null)");
+        return NULL;
+    }
+    for (int i = 0; i < k->nparams; i++)
+        if (strcmp(k->params[i].name, name) == 0) {
+            tji_fail(k, TJ_ERR_INVALID, "%s: parameter '%s' is declared twice", fn, name);
+            return NULL;
+        }
+    if (!type || type->kind == TJ_TYPE_VOID) {
+        tji_fail(k, TJ_ERR_INVALID, "%s: parameter '%s': argument 'type' is not a type", fn,
+                 name);
+        return NULL;
+    }
+    if (is_array && (ndim < 1 || ndim > TJI_MAX_DIMS)) {
+        tji_fail(k, TJ_ERR_INVALID, "%s: parameter '%s': argument 'ndim': %d is not in [1, 4]",
+                 fn, name, ndim);
+        return NULL;
+    }
+    if (k->nparams == k->cap_params) {
+        int cap = k->cap_params ? 2 * k->cap_params : 8;
+        tji_param *p = tji_realloc(k->ctx, k->params, (size_t)cap * sizeof *p);
+        if (!p) {
+            tji_fail(k, TJ_ERR_NOMEM, "%s: out of memory", fn);
+            return NULL;
+        }
+        k->params = p;
+        k->cap_params = cap;
+    }
+    tji_param *p = &k->params[k->nparams];
+    *p = (tji_param){.name = tji_strdup(k->ctx, name), .is_array = is_array, .type = type,
+                     .ndim = ndim};
+    p->val = tji_val_new(k, is_array ? TJ_VAL_ARRAY : TJ_VAL_SCALAR, type, NULL);
+    if (!p->name || !p->val) {
+        tji_free(p->name);
+        tji_fail(k, TJ_ERR_NOMEM, "%s: out of memory", fn);
+        return NULL;
+    }
+    p->val->scope = -1;
+    if (is_array) {
+        p->val->u.arr.ndim = ndim;
+        p->val->u.arr.name = p->name;
+    }
+    k->nparams++;
+    return p->val;
+}
+
+tj_val *
+tj_param(tj_kernel *k, const char *name, const tj_type *type)
+{
+    return add_param(k, "tj_param", name, type, false, 0);
+}
+
+tj_val *
+tj_param_array(tj_kernel *k, const char *name, const tj_type *elem, int ndim)
+{
+    return add_param(k, "tj_param_array", name, elem, true, ndim);
+}
+
+/* LLVM parameter types of the body: ts, then each parameter flattened. */
+static int
+body_param_types(tj_kernel *k, LLVMTypeRef *tys, int cap)
+{
+    tj_context *c = k->ctx;
+    int n = 0;
+    tys[n++] = tji_ptr(c);
+    for (int i = 0; i < k->nparams && n < cap; i++) {
+        const tji_param *p = &k->params[i];
+        if (!p->is_array) {
+            tys[n++] = p->type->llreg;
+            continue;
+        }
+        tys[n++] = tji_ptr(c);
+        for (int d = 0; d < p->ndim; d++)
+            tys[n++] = tji_i32(c);
+        for (int d = 0; d < p->ndim; d++)
+            tys[n++] = tji_i64(c);
+    }
+    return n;
+}
+
+static void
+bind_params(tj_kernel *k)
+{
+    unsigned a = 1;
+    for (int i = 0; i < k->nparams; i++) {
+        tji_param *p = &k->params[i];
+        if (!p->is_array) {
+            p->val->ll = LLVMGetParam(k->llfn, a++);
+            LLVMSetValueName2(p->val->ll, p->name, strlen(p->name));
+            continue;
+        }
+        tji_array_val *arr = &p->val->u.arr;
+        arr->data = p->val->ll = LLVMGetParam(k->llfn, a++);
+        LLVMSetValueName2(arr->data, p->name, strlen(p->name));
+        for (int d = 0; d < p->ndim; d++)
+            arr->shape[d] = LLVMGetParam(k->llfn, a++);
+        for (int d = 0; d < p->ndim; d++)
+            arr->strides[d] = LLVMGetParam(k->llfn, a++);
+    }
+}
+
+static bool
+begin_body(tj_kernel *k)
+{
+    enum { MAXP = 1 + 64 * 9 };
+    LLVMTypeRef tys[MAXP];
+    if (k->nparams > 64)
+        return tji_fail(k, TJ_ERR_LIMIT, "'%s' has %d parameters; the limit is 64", k->name,
+                        k->nparams);
+    int n = body_param_types(k, tys, MAXP);
+    LLVMTypeRef fty = LLVMFunctionType(k->ret->llreg, tys, (unsigned)n, 0);
+    k->llfn = LLVMAddFunction(k->llmod, k->symbol, fty);
+    k->ts = LLVMGetParam(k->llfn, 0);
+    LLVMSetValueName2(k->ts, "ts", 2);
+    tj_context *c = k->ctx;
+    k->alloca_bb = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "entry");
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "body");
+    LLVMPositionBuilderAtEnd(k->llb, k->alloca_bb);
+    LLVMBuildBr(k->llb, body);
+    LLVMPositionBuilderAtEnd(k->llb, body);
+    bind_params(k);
+    k->body_started = true;
+    k->next_scope_id = 1;
+    return true;
+}
+
+bool
+tji_enter(tj_kernel *k, const char *fn)
+{
+    if (!k || k->status != TJ_OK)
+        return false;
+    if (k->sealed)
+        return tji_fail(k, TJ_ERR_STATE, "%s: '%s' has been built; it takes no more calls", fn,
+                        k->name);
+    return k->body_started || begin_body(k);
+}
+
+/* ---- sealing -------------------------------------------------------------------------- */
+
+static const char *
+scope_name(tji_scope_kind kind)
+{
+    switch (kind) {
+    case TJI_SCOPE_THEN:
+        return "tj_if_begin";
+    case TJI_SCOPE_ELSE:
+        return "tj_else_begin";
+    case TJI_SCOPE_FOR:
+        return "tj_for_begin";
+    case TJI_SCOPE_WHILE_COND:
+    case TJI_SCOPE_WHILE_BODY:
+        return "tj_while_begin";
+    default:
+        return "?";
+    }
+}
+
+bool
+tji_kernel_seal(tj_kernel *k)
+{
+    if (k->sealed)
+        return k->status == TJ_OK;
+    if (k->status != TJ_OK)
+        return false;
+    if (k->nscopes > 0)
+        return tji_fail(k, TJ_ERR_STATE, "'%s' has an unterminated block: %s without its end",
+                        k->name, scope_name(k->scopes[k->nscopes - 1].kind));
+    if (!k->body_started && !begin_body(k))
+        return false;
+    if (k->ret->kind == TJ_TYPE_VOID)
+        LLVMBuildRetVoid(k->llb);
+    else
+        LLVMBuildRet(k->llb, LLVMConstNull(k->ret->llreg));
+    LLVMSetLinkage(k->llfn, LLVMExternalLinkage);
+    k->sealed = true;
+    char *msg = NULL;
+    if (LLVMVerifyModule(k->llmod, LLVMReturnStatusAction, &msg)) {
+        tji_fail(k, TJ_ERR_LLVM, "internal error: the IR of '%s' does not verify: %.300s",
+                 k->name, msg ? msg : "");
+        LLVMDisposeMessage(msg);
+        return false;
+    }
+    LLVMDisposeMessage(msg);
+    return true;
+}
+
+int
+tji_kernel_add_site(tj_kernel *k, const char *fmt, ...)
+{
+    if (k->nsites == k->cap_sites) {
+        int cap = k->cap_sites ? 2 * k->cap_sites : 8;
+        tji_site *s = tji_realloc(k->ctx, k->sites, (size_t)cap * sizeof *s);
+        if (!s)
+            return -1;
+        k->sites = s;
+        k->cap_sites = cap;
+    }
+    char buf[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    k->sites[k->nsites].what = tji_strdup(k->ctx, buf);
+    if (!k->sites[k->nsites].what)
+        return -1;
+    return k->nsites++;
+}
+
+const char *
+tj_kernel_get_ir(tj_kernel *k)
+{
+    if (!k || k->status != TJ_OK)
+        return NULL;
+    if (k->ir_text)
+        LLVMDisposeMessage(k->ir_text);
+    k->ir_text = LLVMPrintModuleToString(k->llmod);
+    return k->ir_text;
+}

@@ -1,0 +1,116 @@
+/*
+ * jit/libdevice.c: GPU math from libdevice ($CUDA_HOME/nvvm/libdevice/libdevice.10.bc),
+ * read once per context and linked lazily: each build parses only the function index of
+ * the bitcode, drops the __nv_ functions the module does not call (no __nv_ function calls
+ * another), and links the rest, so only used bodies are materialised.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Linker.h>
+
+#include "internal.h"
+
+static bool
+find_libdevice(char *path, size_t n)
+{
+    const char *homes[] = {getenv("CUDA_HOME"), getenv("CUDA_PATH"), "/usr/local/cuda"};
+    for (size_t i = 0; i < TJI_NELEMS(homes); i++) {
+        if (!homes[i] || !*homes[i])
+            continue;
+        snprintf(path, n, "%s/nvvm/libdevice/libdevice.10.bc", homes[i]);
+        if (access(path, R_OK) == 0)
+            return true;
+    }
+    return false;
+}
+
+static tj_status
+load_buffer(tj_context *ctx, const char *first_fn)
+{
+    if (ctx->libdevice)
+        return TJ_OK;
+    char path[4096];
+    if (ctx->libdevice_missing || !find_libdevice(path, sizeof path)) {
+        ctx->libdevice_missing = true;
+        return tji_ctx_fail(ctx, TJ_ERR_UNSUPPORTED,
+                            "the kernel calls %s, which needs libdevice on the GPU, and "
+                            "libdevice.10.bc was not found under $CUDA_HOME/nvvm/libdevice or "
+                            "/usr/local/cuda/nvvm/libdevice",
+                            first_fn);
+    }
+    char *msg = NULL;
+    if (LLVMCreateMemoryBufferWithContentsOfFile(path, &ctx->libdevice, &msg)) {
+        tji_ctx_fail(ctx, TJ_ERR_IO, "cannot read %s: %s", path, msg ? msg : "");
+        LLVMDisposeMessage(msg);
+        ctx->libdevice = NULL;
+        return TJ_ERR_IO;
+    }
+    return TJ_OK;
+}
+
+static bool
+is_needed(LLVMModuleRef m, const char *name)
+{
+    LLVMValueRef f = LLVMGetNamedFunction(m, name);
+    return f && LLVMIsDeclaration(f);
+}
+
+static const char *
+first_math_decl(LLVMModuleRef m)
+{
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        size_t len;
+        const char *name = LLVMGetValueName2(f, &len);
+        if (LLVMIsDeclaration(f) && strncmp(name, "__nv_", 5) == 0)
+            return name;
+    }
+    return NULL;
+}
+
+tj_status
+tji_libdevice_link(tj_context *ctx, LLVMModuleRef m)
+{
+    const char *first = first_math_decl(m);
+    if (!first)
+        return TJ_OK;
+    tj_status st = load_buffer(ctx, first + 5);
+    if (st != TJ_OK)
+        return st;
+    LLVMMemoryBufferRef view = LLVMCreateMemoryBufferWithMemoryRange(
+        LLVMGetBufferStart(ctx->libdevice), LLVMGetBufferSize(ctx->libdevice), "libdevice", 0);
+    LLVMModuleRef lib = NULL;
+    if (LLVMGetBitcodeModuleInContext2(ctx->llctx, view, &lib)) {
+        LLVMDisposeMemoryBuffer(view);
+        return tji_ctx_fail(ctx, TJ_ERR_IO, "libdevice.10.bc is not valid bitcode");
+    }
+    /* 'lib' owns 'view' now. Drop every unused __nv_ function before materialising. */
+    LLVMValueRef f = LLVMGetFirstFunction(lib);
+    while (f) {
+        LLVMValueRef next = LLVMGetNextFunction(f);
+        size_t len;
+        const char *name = LLVMGetValueName2(f, &len);
+        if (strncmp(name, "__nv_", 5) == 0 && !is_needed(m, name))
+            LLVMDeleteFunction(f);
+        f = next;
+    }
+    LLVMSetTarget(lib, LLVMGetTarget(m));
+    LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(m));
+    if (LLVMLinkModules2(m, lib)) /* takes 'lib' over */
+        return tji_ctx_fail(ctx, TJ_ERR_LLVM, "internal error: linking libdevice failed");
+    const char *missing = first_math_decl(m);
+    if (missing)
+        return tji_ctx_fail(ctx, TJ_ERR_UNSUPPORTED, "libdevice has no function %s", missing);
+    return TJ_OK;
+}
+
+void
+tji_libdevice_release(tj_context *ctx)
+{
+    if (ctx->libdevice)
+        LLVMDisposeMemoryBuffer(ctx->libdevice);
+    ctx->libdevice = NULL;
+}

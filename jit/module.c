@@ -1,0 +1,620 @@
+/*
+ * jit/module.c: building a module from sealed kernels.
+ *
+ *   kernels ──seal──▶ clone + link into one LLVM module, with every function they call
+ *     ──target.lower──▶ kernel entries, hook bodies, math symbols (libdevice, lazily)
+ *     ──verify (a status, never an abort)──▶ 128-bit key ──▶ in-memory cache hit?
+ *     ──O3──▶ PTX text (NVPTX) | object file ──▶ ORC LLJIT (host)
+ *
+ * A module keeps a descriptor per kernel (parameters, argument-buffer layout, block
+ * width, shared bytes, debug check sites) and refers to compiled code that the context's
+ * cache owns; it keeps nothing of the kernels.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Linker.h>
+
+#include "internal.h"
+
+/* ---- checks ---------------------------------------------------------------------------- */
+
+static tj_status
+check_kernels(tj_context *ctx, tj_kernel *const *ks, size_t n)
+{
+    if (!ks || n == 0)
+        return tji_ctx_fail(ctx, TJ_ERR_INVALID, "tj_module_build: no kernels given");
+    for (size_t i = 0; i < n; i++) {
+        const tj_kernel *k = ks[i];
+        if (!k || k->ctx != ctx || k->is_func)
+            return tji_ctx_fail(ctx, TJ_ERR_INVALID,
+                                "tj_module_build: kernels[%zu] is not a kernel of this context",
+                                i);
+        if (k->status != TJ_OK)
+            return tji_ctx_fail(ctx, k->status, "kernel '%s': %s", k->name, k->err);
+        if (k->opts.target != ks[0]->opts.target ||
+            (k->opts.target == TJ_TARGET_CPU && k->opts.cpu_mode != ks[0]->opts.cpu_mode))
+            return tji_ctx_fail(ctx, TJ_ERR_INVALID,
+                                "tj_module_build: kernels '%s' and '%s' have different targets "
+                                "or CPU modes; build them into separate modules",
+                                ks[0]->name, k->name);
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(ks[j]->name, k->name) == 0)
+                return tji_ctx_fail(ctx, TJ_ERR_INVALID,
+                                    "tj_module_build: two kernels are named '%s'", k->name);
+    }
+    return TJ_OK;
+}
+
+/* Seals a kernel and, depth first, the functions it calls. */
+static tj_status
+seal_tree(tj_context *ctx, tj_kernel *k)
+{
+    if (k->sealed && k->status == TJ_OK)
+        return TJ_OK;
+    if (!tji_kernel_seal(k))
+        return tji_ctx_fail(ctx, k->status, "%s '%s': %s", k->is_func ? "function" : "kernel",
+                            k->name, k->err);
+    for (int i = 0; i < k->ncallees; i++) {
+        tj_status st = seal_tree(ctx, k->callees[i]);
+        if (st != TJ_OK)
+            return st;
+    }
+    return TJ_OK;
+}
+
+/* ---- descriptors and the argument buffer ------------------------------------------------ */
+
+static size_t
+align_up(size_t x, size_t a)
+{
+    return (x + a - 1) / a * a;
+}
+
+static bool
+push_slot(tji_kdesc *kd, int *cap, size_t offset, tj_dtype dt)
+{
+    if (kd->nslots == *cap) {
+        *cap = *cap ? 2 * *cap : 16;
+        tji_slot *s = realloc(kd->slots, (size_t)*cap * sizeof *s);
+        if (!s)
+            return false;
+        kd->slots = s;
+    }
+    kd->slots[kd->nslots++] = (tji_slot){.offset = offset, .dtype = dt};
+    return true;
+}
+
+/* The scalar leaves of a value of 'type' stored at 'base'. */
+static bool
+push_leaves(tji_kdesc *kd, int *cap, const tj_type *type, size_t base)
+{
+    if (type->kind == TJ_TYPE_STRUCT) {
+        for (size_t i = 0; i < type->nfields; i++)
+            if (!push_leaves(kd, cap, type->fields[i].type, base + type->fields[i].offset))
+                return false;
+        return true;
+    }
+    size_t esz = type->size / (size_t)type->ncomp;
+    for (int i = 0; i < type->ncomp; i++)
+        if (!push_slot(kd, cap, base + (size_t)i * esz, type->dtype))
+            return false;
+    return true;
+}
+
+/* Lays out the argument buffer: n (i64), four dims (i32), then each parameter. */
+static bool
+layout_args(tji_kdesc *kd)
+{
+    int cap = 0;
+    static const tj_dtype hidden[TJI_HIDDEN_SLOTS] = {TJ_DTYPE_I64, TJ_DTYPE_I32, TJ_DTYPE_I32,
+                                                      TJ_DTYPE_I32, TJ_DTYPE_I32};
+    size_t off = 0;
+    for (int i = 0; i < TJI_HIDDEN_SLOTS; i++) {
+        if (!push_slot(kd, &cap, off, hidden[i]))
+            return false;
+        off += i == 0 ? 8 : 4;
+    }
+    for (int i = 0; i < kd->nparams; i++) {
+        tji_kparam *p = &kd->params[i];
+        p->first_slot = kd->nslots;
+        if (p->is_array) {
+            off = align_up(off, 8);
+            if (!push_slot(kd, &cap, off, 0))
+                return false;
+            off += 8;
+            for (int d = 0; d < p->ndim; d++, off += 4)
+                if (!push_slot(kd, &cap, off, TJ_DTYPE_I32))
+                    return false;
+            off = align_up(off, 8);
+            for (int d = 0; d < p->ndim; d++, off += 8)
+                if (!push_slot(kd, &cap, off, TJ_DTYPE_I64))
+                    return false;
+        } else {
+            off = align_up(off, p->type->align);
+            if (!push_leaves(kd, &cap, p->type, off))
+                return false;
+            off += p->type->size;
+        }
+        p->nslots = kd->nslots - p->first_slot;
+    }
+    kd->args_bytes = align_up(off, 16);
+    return true;
+}
+
+static void
+free_desc(tji_kdesc *kd)
+{
+    free(kd->name);
+    free(kd->entry);
+    for (int i = 0; i < kd->nparams; i++)
+        free(kd->params[i].name);
+    free(kd->params);
+    free(kd->slots);
+    for (int i = 0; i < kd->nsites; i++)
+        free(kd->sites[i]);
+    free(kd->sites);
+}
+
+static bool
+fill_desc(tji_kdesc *kd, const tj_kernel *k)
+{
+    *kd = (tji_kdesc){.target = k->opts.target, .block_dim = k->opts.block_dim,
+                      .block_width = k->block_dim,
+                      .cooperative = k->opts.target == TJ_TARGET_CPU &&
+                                     k->opts.cpu_mode == TJ_CPU_COOPERATIVE,
+                      .debug = k->opts.debug, .max_tid = k->max_tid,
+                      .shared_bytes = k->shared_bytes, .nparams = k->nparams,
+                      .nsites = k->nsites};
+    kd->name = strdup(k->name);
+    kd->entry = strdup(k->name);
+    kd->params = calloc((size_t)k->nparams + 1, sizeof *kd->params);
+    kd->sites = calloc((size_t)k->nsites + 1, sizeof *kd->sites);
+    if (!kd->name || !kd->entry || !kd->params || !kd->sites)
+        return false;
+    for (int i = 0; i < k->nparams; i++) {
+        const tji_param *p = &k->params[i];
+        kd->params[i] = (tji_kparam){.name = strdup(p->name), .is_array = p->is_array,
+                                     .type = p->type, .ndim = p->ndim};
+        if (!kd->params[i].name)
+            return false;
+    }
+    for (int i = 0; i < k->nsites; i++)
+        if (!(kd->sites[i] = strdup(k->sites[i].what)))
+            return false;
+    return layout_args(kd);
+}
+
+/* ---- linking ---------------------------------------------------------------------------- */
+
+static bool
+link_clone(LLVMModuleRef dst, LLVMModuleRef src)
+{
+    LLVMModuleRef clone = LLVMCloneModule(src);
+    return !LLVMLinkModules2(dst, clone); /* takes 'clone' over */
+}
+
+static bool
+in_list(tj_kernel *const *list, int n, const tj_kernel *k)
+{
+    for (int i = 0; i < n; i++)
+        if (list[i] == k)
+            return true;
+    return false;
+}
+
+/* Links each kernel and, once each, every function reachable from them. */
+static tj_status
+link_all(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n)
+{
+    tj_kernel *seen[256];
+    int nseen = 0;
+    tj_kernel *todo[256];
+    int ntodo = 0;
+    for (size_t i = 0; i < n; i++)
+        todo[ntodo++] = ks[i];
+    while (ntodo > 0) {
+        tj_kernel *k = todo[--ntodo];
+        if (in_list(seen, nseen, k))
+            continue;
+        if (nseen == (int)TJI_NELEMS(seen))
+            return tji_ctx_fail(ctx, TJ_ERR_LIMIT, "tj_module_build: more than %d functions",
+                                (int)TJI_NELEMS(seen));
+        seen[nseen++] = k;
+        if (!link_clone(m, k->llmod))
+            return tji_ctx_fail(ctx, TJ_ERR_LLVM, "internal error: linking '%s' failed",
+                                k->name);
+        /* Canonical names, so that equal kernels give equal text and equal cache keys. */
+        char canon[256];
+        if (k->is_func)
+            snprintf(canon, sizeof canon, "tjf.%d.%s", nseen, k->name);
+        else
+            snprintf(canon, sizeof canon, "tjk.%s", k->name);
+        LLVMValueRef body = LLVMGetNamedFunction(m, k->symbol);
+        if (body)
+            LLVMSetValueName2(body, canon, strlen(canon));
+        for (int i = 0; i < k->ncallees; i++)
+            if (!in_list(seen, nseen, k->callees[i]) && ntodo < (int)TJI_NELEMS(todo))
+                todo[ntodo++] = k->callees[i];
+    }
+    return TJ_OK;
+}
+
+/* Everything but the entries becomes internal, so unused code disappears. */
+static void
+internalize(LLVMModuleRef m, const tji_kdesc *descs, int n)
+{
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        if (LLVMIsDeclaration(f))
+            continue;
+        size_t len;
+        const char *name = LLVMGetValueName2(f, &len);
+        bool entry = false;
+        for (int i = 0; i < n && !entry; i++)
+            entry = strcmp(name, descs[i].entry) == 0;
+        if (!entry)
+            LLVMSetLinkage(f, LLVMInternalLinkage);
+    }
+}
+
+/* ---- entries (shared by the targets) --------------------------------------------------- */
+
+/* Loads parameter 'p' of 'kd' from the argument buffer into body arguments 'out'. */
+static unsigned
+load_param(tj_kernel *kb, const tji_kdesc *kd, const tji_kparam *p, LLVMValueRef args,
+           LLVMValueRef *out)
+{
+    tj_context *c = kb->ctx;
+    LLVMBuilderRef b = kb->llb;
+    unsigned n = 0;
+    for (int s = 0; s < (p->is_array ? p->nslots : 1); s++) {
+        const tji_slot *sl = &kd->slots[p->first_slot + s];
+        LLVMValueRef off = tji_const_i64(c, (int64_t)sl->offset);
+        LLVMValueRef ptr = LLVMBuildGEP2(b, tji_i8(c), args, &off, 1, "");
+        if (!p->is_array)
+            out[n++] = tji_emit_load(kb, p->type, ptr);
+        else
+            out[n++] = LLVMBuildLoad2(b, sl->dtype ? tji_dtype_llvm(c, sl->dtype) : tji_ptr(c),
+                                      ptr, "");
+    }
+    return n;
+}
+
+void
+tji_emit_entry_common(tj_context *ctx, LLVMModuleRef m, LLVMBuilderRef b, const tji_kdesc *kd,
+                      LLVMValueRef ts, LLVMValueRef args,
+                      const LLVMValueRef fields[TJI_TS_LANE + 1])
+{
+    /* A throwaway kernel shell lets the load helpers of emit.c work on this builder. */
+    tj_kernel shell = {.ctx = ctx, .llmod = m, .llb = b};
+    LLVMTypeRef tsty = tji_ts_type(ctx);
+    LLVMValueRef n = LLVMBuildLoad2(b, tji_i64(ctx), args, "n");
+    for (int f = TJI_TS_WORKER; f <= TJI_TS_LANE; f++) {
+        LLVMValueRef v = f == TJI_TS_N ? n : fields[f];
+        LLVMBuildStore(b, v, LLVMBuildStructGEP2(b, tsty, ts, (unsigned)f, ""));
+    }
+    for (int d = 0; d < TJI_MAX_DIMS; d++) {
+        LLVMValueRef off = tji_const_i64(ctx, 8 + 4 * d);
+        LLVMValueRef dv = LLVMBuildLoad2(b, tji_i32(ctx),
+                                         LLVMBuildGEP2(b, tji_i8(ctx), args, &off, 1, ""), "");
+        LLVMBuildStore(b, dv, LLVMBuildStructGEP2(b, tsty, ts, (unsigned)(TJI_TS_DIM0 + d), ""));
+    }
+    char body_sym[256];
+    snprintf(body_sym, sizeof body_sym, TJI_BODY_PREFIX "%s", kd->name);
+    LLVMValueRef fn = LLVMGetNamedFunction(m, body_sym);
+    LLVMValueRef bargs[1 + 64 * 9];
+    unsigned na = 0;
+    bargs[na++] = ts;
+    for (int i = 0; i < kd->nparams; i++)
+        na += load_param(&shell, kd, &kd->params[i], args, bargs + na);
+    /* Lanes past the end of the launch (a partial last block) do nothing. */
+    LLVMValueRef lin = LLVMBuildMul(b, fields[TJI_TS_BLOCK],
+                                    tji_const_i64(ctx, kd->block_width), "");
+    lin = LLVMBuildAdd(b, lin, LLVMBuildZExt(b, fields[TJI_TS_LANE], tji_i64(ctx), ""), "");
+    LLVMValueRef live = LLVMBuildICmp(b, LLVMIntULT, lin, n, "");
+    LLVMValueRef cur = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
+    LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(ctx->llctx, cur, "run");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(ctx->llctx, cur, "done");
+    LLVMBuildCondBr(b, live, run, done);
+    LLVMPositionBuilderAtEnd(b, run);
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, bargs, na, "");
+    LLVMBuildBr(b, done);
+    LLVMPositionBuilderAtEnd(b, done);
+}
+
+int
+tji_rename_math(LLVMModuleRef m, const char *prefix)
+{
+    int n = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        size_t len;
+        const char *name = LLVMGetValueName2(f, &len);
+        if (strncmp(name, "tj.math.", 8) != 0 || len < 13)
+            continue;
+        char target[64];
+        bool f32 = strcmp(name + len - 4, ".f32") == 0;
+        snprintf(target, sizeof target, "%s%.*s%s", prefix, (int)(len - 12), name + 8,
+                 f32 ? "f" : "");
+        LLVMSetValueName2(f, target, strlen(target));
+        n++;
+    }
+    return n;
+}
+
+/* ---- the build -------------------------------------------------------------------------- */
+
+static tj_status
+resolve_target(tj_context *ctx, tj_target target, const tj_build_options *o,
+               LLVMTargetMachineRef *tm, const char **arch)
+{
+    if (target == TJ_TARGET_CPU) {
+        if (o->device && tj_device_get_kind(o->device) != TJ_DEVICE_CPU)
+            return tji_ctx_fail(ctx, TJ_ERR_INVALID,
+                                "tj_module_build: option 'device' is a GPU, the kernels are "
+                                "built for the CPU");
+        *tm = ctx->tm_host;
+        *arch = "host";
+        return TJ_OK;
+    }
+    *arch = o->arch ? o->arch : "sm_90";
+    if (!o->arch && o->device) {
+        if (tj_device_get_kind(o->device) != TJ_DEVICE_CUDA)
+            return tji_ctx_fail(ctx, TJ_ERR_INVALID,
+                                "tj_module_build: option 'device' is the CPU, the kernels are "
+                                "built for CUDA");
+        *arch = tj_device_get_arch(o->device);
+    }
+    return tji_tm_nvptx(ctx, *arch, tm);
+}
+
+static tj_status
+verify(tj_context *ctx, LLVMModuleRef m)
+{
+    char *msg = NULL;
+    if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
+        tji_ctx_fail(ctx, TJ_ERR_LLVM, "internal error: the module does not verify: %.400s",
+                     msg ? msg : "");
+        LLVMDisposeMessage(msg);
+        return TJ_ERR_LLVM;
+    }
+    LLVMDisposeMessage(msg);
+    return TJ_OK;
+}
+
+/* The cache key: the lowered module's text plus everything else that changes the code. */
+static void
+module_key(LLVMModuleRef m, const char *arch, const tj_build_options *o, tj_target target,
+           uint8_t key[16])
+{
+    char *text = LLVMPrintModuleToString(m);
+    char extra[256];
+    snprintf(extra, sizeof extra, "tilejit %s|%s|%d|opt%d", tj_version(), arch, (int)target,
+             (int)o->opt_level);
+    uint8_t seed[16];
+    tji_hash128(extra, strlen(extra), NULL, seed);
+    tji_hash128(text, strlen(text), seed, key);
+    LLVMDisposeMessage(text);
+}
+
+typedef struct build {
+    tj_context *ctx;
+    tj_target target;
+    const tj_build_options *o;
+    LLVMTargetMachineRef tm;
+    const char *arch;
+    LLVMModuleRef m;
+    tji_kdesc *descs;
+    int n;
+    uint8_t key[16];
+} build;
+
+static void
+entry_symbols(build *bd)
+{
+    if (bd->target != TJ_TARGET_CPU)
+        return;
+    /* CPU entries share the JIT's namespace: name them after the key. */
+    for (int i = 0; i < bd->n; i++) {
+        char sym[256];
+        snprintf(sym, sizeof sym, "tj_%02x%02x%02x%02x%02x%02x%02x%02x_%s", bd->key[0],
+                 bd->key[1], bd->key[2], bd->key[3], bd->key[4], bd->key[5], bd->key[6],
+                 bd->key[7], bd->descs[i].name);
+        LLVMValueRef f = LLVMGetNamedFunction(bd->m, bd->descs[i].entry);
+        LLVMSetValueName2(f, sym, strlen(sym));
+        char *s = strdup(sym);
+        if (s) {
+            free(bd->descs[i].entry);
+            bd->descs[i].entry = s;
+        }
+    }
+}
+
+static tj_status
+compile(build *bd, tji_cache_entry **out)
+{
+    tj_context *ctx = bd->ctx;
+    tj_status st = tji_optimize(ctx, bd->m, bd->tm, bd->o->opt_level);
+    if (st != TJ_OK)
+        return st;
+    LLVMMemoryBufferRef buf = NULL;
+    st = tji_emit_code(ctx, bd->m, bd->tm, bd->target == TJ_TARGET_CUDA, &buf);
+    if (st != TJ_OK)
+        return st;
+    tji_cache_entry *e = tji_cache_add(ctx, bd->key, bd->target);
+    if (!e) {
+        LLVMDisposeMemoryBuffer(buf);
+        return tji_ctx_fail(ctx, TJ_ERR_NOMEM, "tj_module_build: out of memory");
+    }
+    if (bd->target == TJ_TARGET_CUDA) {
+        size_t len = LLVMGetBufferSize(buf);
+        e->ptx = malloc(len + 1);
+        if (e->ptx) {
+            memcpy(e->ptx, LLVMGetBufferStart(buf), len);
+            e->ptx[len] = 0;
+            e->ptx_len = len;
+        }
+        LLVMDisposeMemoryBuffer(buf);
+        st = e->ptx ? TJ_OK : tji_ctx_fail(ctx, TJ_ERR_NOMEM, "tj_module_build: out of memory");
+    } else {
+        const char *names[64];
+        for (int i = 0; i < bd->n && i < 64; i++)
+            names[i] = bd->descs[i].entry;
+        st = tji_cache_load_object(ctx, e, buf, names, bd->n); /* takes 'buf' over */
+    }
+    if (st != TJ_OK) {
+        tji_cache_remove(ctx, e); /* never leave a half-made entry to be found */
+        return st;
+    }
+    *out = e;
+    return TJ_OK;
+}
+
+static tj_status
+finish_module(build *bd, tji_cache_entry *e, bool cached, tj_module **out)
+{
+    tj_module *mod = calloc(1, sizeof *mod);
+    if (!mod)
+        return tji_ctx_fail(bd->ctx, TJ_ERR_NOMEM, "tj_module_build: out of memory");
+    mod->ctx = bd->ctx;
+    mod->target = bd->target;
+    mod->kernels = bd->descs;
+    mod->nkernels = bd->n;
+    mod->code = e;
+    mod->cached = cached;
+    memcpy(mod->key, bd->key, sizeof mod->key);
+    if (bd->target == TJ_TARGET_CPU)
+        for (int i = 0; i < bd->n; i++)
+            mod->kernels[i].cpu_entry = (tji_cpu_entry)(uintptr_t)e->addrs[i];
+    if (bd->o->keep_ir) {
+        char *ir = LLVMPrintModuleToString(bd->m);
+        mod->ir = ir ? strdup(ir) : NULL;
+        LLVMDisposeMessage(ir);
+    }
+    bd->descs = NULL;
+    TJI_LIST_ADD(bd->ctx->modules, mod);
+    *out = mod;
+    return TJ_OK;
+}
+
+static tj_status
+build_run(build *bd, tj_kernel *const *ks, size_t n, tj_module **out)
+{
+    tj_context *ctx = bd->ctx;
+    const tji_target *tgt = bd->target == TJ_TARGET_CUDA ? &tji_target_nvptx : &tji_target_host;
+    tj_status st = link_all(ctx, bd->m, ks, n);
+    if (st == TJ_OK)
+        st = tgt->lower(ctx, bd->m, ks, n, bd->descs, bd->tm);
+    if (st != TJ_OK)
+        return st;
+    internalize(bd->m, bd->descs, bd->n);
+    if ((st = verify(ctx, bd->m)) != TJ_OK)
+        return st;
+    module_key(bd->m, bd->arch, bd->o, bd->target, bd->key);
+    entry_symbols(bd);
+    tji_cache_entry *e = tji_cache_find(ctx, bd->key);
+    bool cached = e != NULL;
+    if (e && bd->o->keep_ir)
+        st = tji_optimize(ctx, bd->m, bd->tm, bd->o->opt_level);
+    else if (!e)
+        st = compile(bd, &e);
+    if (st != TJ_OK)
+        return st;
+    return finish_module(bd, e, cached, out);
+}
+
+tj_status
+tj_module_build(tj_context *ctx, tj_kernel *const *kernels, size_t nkernels,
+                const tj_build_options *opts, tj_module **out)
+{
+    if (!ctx || !out)
+        return TJ_ERR_INVALID;
+    *out = NULL;
+    tji_ctx_clear_error(ctx);
+    tj_build_options zero = {0};
+    build bd = {.ctx = ctx, .o = opts ? opts : &zero, .n = (int)nkernels};
+    tj_status st = check_kernels(ctx, kernels, nkernels);
+    for (size_t i = 0; st == TJ_OK && i < nkernels; i++)
+        st = seal_tree(ctx, kernels[i]);
+    if (st != TJ_OK)
+        return st;
+    if (nkernels > 64)
+        return tji_ctx_fail(ctx, TJ_ERR_LIMIT, "tj_module_build: more than 64 kernels");
+    if ((unsigned)bd.o->opt_level > TJ_OPT_O3)
+        return tji_ctx_fail(ctx, TJ_ERR_INVALID, "tj_module_build: option 'opt_level': %d",
+                            (int)bd.o->opt_level);
+    bd.target = kernels[0]->opts.target;
+    if ((st = resolve_target(ctx, bd.target, bd.o, &bd.tm, &bd.arch)) != TJ_OK)
+        return st;
+    bd.descs = calloc(nkernels, sizeof *bd.descs);
+    bool ok = bd.descs != NULL;
+    for (size_t i = 0; ok && i < nkernels; i++)
+        ok = fill_desc(&bd.descs[i], kernels[i]);
+    bd.m = LLVMModuleCreateWithNameInContext("tilejit", ctx->llctx);
+    st = ok ? build_run(&bd, kernels, nkernels, out)
+            : tji_ctx_fail(ctx, TJ_ERR_NOMEM, "tj_module_build: out of memory");
+    LLVMDisposeModule(bd.m);
+    for (int i = 0; bd.descs && i < bd.n; i++)
+        free_desc(&bd.descs[i]);
+    free(bd.descs);
+    return st;
+}
+
+tj_status
+tj_kernel_build(tj_kernel *k, const tj_build_options *opts, tj_module **out)
+{
+    if (!k)
+        return TJ_ERR_INVALID;
+    return tj_module_build(k->ctx, &k, 1, opts, out);
+}
+
+void
+tj_module_destroy(tj_module *m)
+{
+    if (!m)
+        return;
+    TJI_LIST_REMOVE(m->ctx->modules, m);
+    for (int i = 0; i < m->nkernels; i++)
+        free_desc(&m->kernels[i]);
+    free(m->kernels);
+    free(m->ir);
+    free(m);
+}
+
+tj_target
+tj_module_get_target(const tj_module *m)
+{
+    return m ? m->target : TJ_TARGET_CPU;
+}
+
+const char *
+tj_module_get_ptx(const tj_module *m)
+{
+    return m && m->target == TJ_TARGET_CUDA ? m->code->ptx : NULL;
+}
+
+const char *
+tj_module_get_ir(const tj_module *m)
+{
+    return m ? m->ir : NULL;
+}
+
+bool
+tj_module_is_cached(const tj_module *m)
+{
+    return m && m->cached;
+}
+
+const tji_kdesc *
+tji_module_find(const tj_module *m, const char *name, int *index)
+{
+    for (int i = 0; m && name && i < m->nkernels; i++) {
+        if (strcmp(m->kernels[i].name, name) == 0) {
+            if (index)
+                *index = i;
+            return &m->kernels[i];
+        }
+    }
+    return NULL;
+}

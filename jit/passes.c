@@ -1,0 +1,135 @@
+/*
+ * jit/passes.c: one-time LLVM target setup, the target machines of a context (the host,
+ * and NVPTX per architecture), the optimisation pipeline and code emission. LLVM prints to
+ * stderr on unknown CPUs, so architectures are checked against our list first.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <llvm-c/Error.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "internal.h"
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+static void
+init_targets(void)
+{
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+    LLVMInitializeX86TargetInfo();
+    LLVMInitializeX86Target();
+    LLVMInitializeX86TargetMC();
+    LLVMInitializeX86AsmPrinter();
+    LLVMInitializeX86AsmParser();
+}
+
+void
+tji_llvm_init(void)
+{
+    pthread_once(&init_once, init_targets);
+}
+
+tj_status
+tji_tm_host(tj_context *ctx, LLVMTargetMachineRef *out)
+{
+    char *triple = LLVMGetDefaultTargetTriple();
+    char *err = NULL;
+    LLVMTargetRef t;
+    if (LLVMGetTargetFromTriple(triple, &t, &err)) {
+        tji_ctx_fail(ctx, TJ_ERR_UNSUPPORTED, "no LLVM target for the host (%s): %s", triple,
+                     err ? err : "");
+        LLVMDisposeMessage(err);
+        LLVMDisposeMessage(triple);
+        return TJ_ERR_UNSUPPORTED;
+    }
+    char *cpu = LLVMGetHostCPUName();
+    char *features = LLVMGetHostCPUFeatures();
+    *out = LLVMCreateTargetMachine(t, triple, cpu, features, LLVMCodeGenLevelAggressive,
+                                   LLVMRelocPIC, LLVMCodeModelSmall);
+    LLVMDisposeMessage(cpu);
+    LLVMDisposeMessage(features);
+    LLVMDisposeMessage(triple);
+    return *out ? TJ_OK : tji_ctx_fail(ctx, TJ_ERR_UNSUPPORTED, "cannot create the host target");
+}
+
+/* The architectures LLVM 19's NVPTX backend knows. */
+static const char *const nvptx_archs[] = {
+    "sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70", "sm_72", "sm_75",
+    "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a",
+};
+
+tj_status
+tji_tm_nvptx(tj_context *ctx, const char *arch, LLVMTargetMachineRef *out)
+{
+    bool known = false;
+    for (size_t i = 0; i < TJI_NELEMS(nvptx_archs); i++)
+        known = known || strcmp(arch, nvptx_archs[i]) == 0;
+    if (!known)
+        return tji_ctx_fail(ctx, TJ_ERR_INVALID,
+                            "tj_module_build: option 'arch': '%s' is not an architecture LLVM "
+                            "19 can target (sm_50 to sm_90a)",
+                            arch);
+    size_t slot = TJI_NELEMS(ctx->tm_nvptx);
+    for (size_t i = 0; i < TJI_NELEMS(ctx->tm_nvptx); i++) {
+        if (ctx->tm_nvptx[i] && strcmp(ctx->nvptx_arch[i], arch) == 0) {
+            *out = ctx->tm_nvptx[i];
+            return TJ_OK;
+        }
+        if (!ctx->tm_nvptx[i] && slot == TJI_NELEMS(ctx->tm_nvptx))
+            slot = i;
+    }
+    if (slot == TJI_NELEMS(ctx->tm_nvptx)) { /* full: replace the last one */
+        slot = TJI_NELEMS(ctx->tm_nvptx) - 1;
+        LLVMDisposeTargetMachine(ctx->tm_nvptx[slot]);
+        ctx->tm_nvptx[slot] = NULL;
+    }
+    LLVMTargetRef t;
+    char *err = NULL;
+    if (LLVMGetTargetFromTriple("nvptx64-nvidia-cuda", &t, &err)) {
+        tji_ctx_fail(ctx, TJ_ERR_UNSUPPORTED, "no NVPTX target in this LLVM: %s", err ? err : "");
+        LLVMDisposeMessage(err);
+        return TJ_ERR_UNSUPPORTED;
+    }
+    ctx->tm_nvptx[slot] = LLVMCreateTargetMachine(t, "nvptx64-nvidia-cuda", arch, "",
+                                                  LLVMCodeGenLevelAggressive, LLVMRelocDefault,
+                                                  LLVMCodeModelDefault);
+    if (!ctx->tm_nvptx[slot])
+        return tji_ctx_fail(ctx, TJ_ERR_UNSUPPORTED, "cannot create the NVPTX target for %s",
+                            arch);
+    snprintf(ctx->nvptx_arch[slot], sizeof ctx->nvptx_arch[slot], "%s", arch);
+    *out = ctx->tm_nvptx[slot];
+    return TJ_OK;
+}
+
+tj_status
+tji_optimize(tj_context *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm, tj_opt_level level)
+{
+    static const char *const pipelines[] = {
+        [TJ_OPT_DEFAULT] = "default<O3>", [TJ_OPT_O0] = "default<O0>",
+        [TJ_OPT_O1] = "default<O1>",      [TJ_OPT_O2] = "default<O2>",
+        [TJ_OPT_O3] = "default<O3>",
+    };
+    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef e = LLVMRunPasses(m, pipelines[level], tm, po);
+    LLVMDisposePassBuilderOptions(po);
+    return e ? tji_ctx_fail_llvm(ctx, e, "optimisation") : TJ_OK;
+}
+
+tj_status
+tji_emit_code(tj_context *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm, bool assembly,
+              LLVMMemoryBufferRef *out)
+{
+    char *err = NULL;
+    if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, assembly ? LLVMAssemblyFile : LLVMObjectFile,
+                                            &err, out)) {
+        tji_ctx_fail(ctx, TJ_ERR_LLVM, "code generation failed: %s", err ? err : "");
+        LLVMDisposeMessage(err);
+        return TJ_ERR_LLVM;
+    }
+    return TJ_OK;
+}

@@ -1,0 +1,111 @@
+/*
+ * jit/target_host.c: the host CPU target. Lowers a linked kernel module to one entry per
+ * kernel with the signature of tji_cpu_entry (driver.h): it loops over its range of blocks
+ * for one lane. The barrier hook is empty in width-1 mode and calls the worker's barrier
+ * (a fiber switch) in cooperative mode. Math calls become libm calls, bound as absolute
+ * symbols in the JIT (cache.c).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* tji_cpu_worker fields read here (driver.h). */
+enum { W_ARENA = 0, W_BARRIER = 1, W_ERR = 2 };
+
+static LLVMTypeRef
+worker_type(tj_context *ctx)
+{
+    LLVMTypeRef p = tji_ptr(ctx);
+    LLVMTypeRef fields[] = {p, p, p};
+    return LLVMStructTypeInContext(ctx->llctx, fields, 3, 0);
+}
+
+static LLVMValueRef
+load_worker_field(tj_context *ctx, LLVMBuilderRef b, LLVMValueRef w, unsigned field)
+{
+    LLVMValueRef p = LLVMBuildStructGEP2(b, worker_type(ctx), w, field, "");
+    return LLVMBuildLoad2(b, tji_ptr(ctx), p, "");
+}
+
+/* void entry(ptr w, ptr args, i64 b0, i64 b1, i32 lane): for b in [b0, b1) run the body. */
+static void
+make_entry(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd)
+{
+    LLVMTypeRef tys[] = {tji_ptr(ctx), tji_ptr(ctx), tji_i64(ctx), tji_i64(ctx), tji_i32(ctx)};
+    LLVMValueRef fn = LLVMAddFunction(m, kd->entry, LLVMFunctionType(tji_void(ctx), tys, 5, 0));
+    LLVMValueRef w = LLVMGetParam(fn, 0), args = LLVMGetParam(fn, 1);
+    LLVMValueRef b0 = LLVMGetParam(fn, 2), b1 = LLVMGetParam(fn, 3), lane = LLVMGetParam(fn, 4);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
+    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(ctx->llctx, fn, "entry");
+    LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(ctx->llctx, fn, "head");
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(ctx->llctx, fn, "body");
+    LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(ctx->llctx, fn, "exit");
+    LLVMPositionBuilderAtEnd(b, entry);
+    LLVMValueRef ts = LLVMBuildAlloca(b, tji_ts_type(ctx), "ts");
+    LLVMValueRef arena = load_worker_field(ctx, b, w, W_ARENA);
+    LLVMValueRef err = load_worker_field(ctx, b, w, W_ERR);
+    LLVMBuildBr(b, head);
+    LLVMPositionBuilderAtEnd(b, head);
+    LLVMValueRef blk = LLVMBuildPhi(b, tji_i64(ctx), "block");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, blk, b1, ""), body, exit);
+    LLVMPositionBuilderAtEnd(b, body);
+    LLVMValueRef fields[TJI_TS_LANE + 1] = {
+        [TJI_TS_WORKER] = w, [TJI_TS_ARENA] = arena, [TJI_TS_ERR] = err,
+        [TJI_TS_BLOCK] = blk, [TJI_TS_LANE] = lane,
+    };
+    tji_emit_entry_common(ctx, m, b, kd, ts, args, fields);
+    LLVMValueRef next = LLVMBuildAdd(b, blk, tji_const_i64(ctx, 1), "");
+    LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
+    LLVMBuildBr(b, head);
+    LLVMValueRef in_vals[] = {b0, next};
+    LLVMBasicBlockRef in_bbs[] = {entry, latch};
+    LLVMAddIncoming(blk, in_vals, in_bbs, 2);
+    LLVMPositionBuilderAtEnd(b, exit);
+    LLVMBuildRetVoid(b);
+    LLVMDisposeBuilder(b);
+}
+
+static void
+define_barrier(tj_context *ctx, LLVMModuleRef m, bool cooperative)
+{
+    LLVMValueRef hook = LLVMGetNamedFunction(m, "tj.hook.barrier");
+    if (!hook || !LLVMIsDeclaration(hook))
+        return;
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx->llctx, hook, "entry"));
+    if (cooperative) {
+        LLVMValueRef ts = LLVMGetParam(hook, 0);
+        LLVMValueRef wp = LLVMBuildStructGEP2(b, tji_ts_type(ctx), ts, TJI_TS_WORKER, "");
+        LLVMValueRef w = LLVMBuildLoad2(b, tji_ptr(ctx), wp, "");
+        LLVMValueRef fnp = load_worker_field(ctx, b, w, W_BARRIER);
+        LLVMTypeRef pt = tji_ptr(ctx);
+        LLVMBuildCall2(b, LLVMFunctionType(tji_void(ctx), &pt, 1, 0), fnp, &w, 1, "");
+    }
+    LLVMBuildRetVoid(b);
+    LLVMDisposeBuilder(b);
+    LLVMSetLinkage(hook, LLVMInternalLinkage);
+}
+
+static tj_status
+lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdesc *descs,
+      LLVMTargetMachineRef tm)
+{
+    char *triple = LLVMGetTargetMachineTriple(tm);
+    LLVMSetTarget(m, triple);
+    LLVMDisposeMessage(triple);
+    LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
+    LLVMSetModuleDataLayout(m, dl);
+    LLVMDisposeTargetData(dl);
+    for (size_t i = 0; i < n; i++)
+        make_entry(ctx, m, &descs[i]);
+    define_barrier(ctx, m, n > 0 && ks[0]->opts.cpu_mode == TJ_CPU_COOPERATIVE);
+    tji_rename_math(m, "");
+    return TJ_OK;
+}
+
+const tji_target tji_target_host = {
+    .name = "host",
+    .kind = TJ_TARGET_CPU,
+    .lower = lower,
+};

@@ -1,0 +1,111 @@
+/*
+ * jit/target_nvptx.c: the NVPTX target. Lowers a linked kernel module for the GPU: one
+ * ptx_kernel entry per kernel (reading %ctaid.x and %tid.x), the hook bodies (barrier),
+ * the block's dynamic shared memory and the kernel-error record as globals, and math calls
+ * resolved to libdevice. No CUDA driver calls here.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define SMEM_NAME "__tj_smem"
+#define ERR_NAME "__tj_err"
+
+static LLVMValueRef
+sreg(LLVMModuleRef m, LLVMBuilderRef b, const char *name)
+{
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
+    return LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, NULL, 0, "");
+}
+
+static LLVMTypeRef
+slot_type(tj_context *ctx, const tji_slot *s)
+{
+    if (!s->dtype)
+        return tji_ptr(ctx);
+    return s->dtype == TJ_DTYPE_BOOL ? tji_i8(ctx) : tji_dtype_llvm(ctx, s->dtype);
+}
+
+static void
+make_entry(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd, LLVMValueRef smem,
+           LLVMValueRef err)
+{
+    LLVMTypeRef tys[1 + 64 * 9 + TJI_HIDDEN_SLOTS];
+    for (int i = 0; i < kd->nslots; i++)
+        tys[i] = slot_type(ctx, &kd->slots[i]);
+    LLVMTypeRef fty = LLVMFunctionType(tji_void(ctx), tys, (unsigned)kd->nslots, 0);
+    LLVMValueRef fn = LLVMAddFunction(m, kd->entry, fty);
+    tji_compat_mark_kernel(fn);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx->llctx, fn, "entry"));
+    LLVMValueRef ts = LLVMBuildAlloca(b, tji_ts_type(ctx), "ts");
+    LLVMValueRef args = LLVMBuildArrayAlloca(b, tji_i8(ctx),
+                                             tji_const_i64(ctx, (int64_t)kd->args_bytes), "args");
+    LLVMSetAlignment(args, 16);
+    for (int i = 0; i < kd->nslots; i++) {
+        LLVMValueRef off = tji_const_i64(ctx, (int64_t)kd->slots[i].offset);
+        LLVMValueRef p = LLVMBuildGEP2(b, tji_i8(ctx), args, &off, 1, "");
+        LLVMBuildStore(b, LLVMGetParam(fn, (unsigned)i), p);
+    }
+    LLVMValueRef fields[TJI_TS_LANE + 1] = {
+        [TJI_TS_WORKER] = LLVMConstNull(tji_ptr(ctx)),
+        [TJI_TS_ARENA] = LLVMConstAddrSpaceCast(smem, tji_ptr(ctx)),
+        [TJI_TS_ERR] = LLVMConstAddrSpaceCast(err, tji_ptr(ctx)),
+        [TJI_TS_BLOCK] = LLVMBuildZExt(b, sreg(m, b, "llvm.nvvm.read.ptx.sreg.ctaid.x"),
+                                       tji_i64(ctx), "block"),
+        [TJI_TS_LANE] = sreg(m, b, "llvm.nvvm.read.ptx.sreg.tid.x"),
+    };
+    tji_emit_entry_common(ctx, m, b, kd, ts, args, fields);
+    LLVMBuildRetVoid(b);
+    LLVMDisposeBuilder(b);
+}
+
+static void
+define_barrier(tj_context *ctx, LLVMModuleRef m)
+{
+    LLVMValueRef hook = LLVMGetNamedFunction(m, "tj.hook.barrier");
+    if (!hook || !LLVMIsDeclaration(hook))
+        return;
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx->llctx, hook, "entry"));
+    const char *name = tji_compat_barrier_intrinsic();
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef bar = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(bar), bar, NULL, 0, "");
+    LLVMBuildRetVoid(b);
+    LLVMDisposeBuilder(b);
+    LLVMSetLinkage(hook, LLVMInternalLinkage);
+}
+
+static tj_status
+lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdesc *descs,
+      LLVMTargetMachineRef tm)
+{
+    LLVMSetTarget(m, "nvptx64-nvidia-cuda");
+    LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
+    LLVMSetModuleDataLayout(m, dl);
+    LLVMDisposeTargetData(dl);
+    LLVMValueRef smem = LLVMAddGlobalInAddressSpace(m, LLVMArrayType2(tji_i8(ctx), 0), SMEM_NAME, 3);
+    LLVMSetLinkage(smem, LLVMExternalLinkage);
+    LLVMSetAlignment(smem, 16);
+    LLVMValueRef err = LLVMAddGlobalInAddressSpace(m, tji_errrec_type(ctx), ERR_NAME, 1);
+    LLVMSetInitializer(err, LLVMConstNull(tji_errrec_type(ctx)));
+    LLVMSetAlignment(err, 8);
+    for (size_t i = 0; i < n; i++)
+        make_entry(ctx, m, &descs[i], smem, err);
+    define_barrier(ctx, m);
+    LLVMAddModuleFlag(m, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16,
+                      LLVMValueAsMetadata(tji_const_i32(ctx, 0)));
+    if (tji_rename_math(m, "__nv_") > 0)
+        return tji_libdevice_link(ctx, m);
+    (void)ks;
+    return TJ_OK;
+}
+
+const tji_target tji_target_nvptx = {
+    .name = "nvptx",
+    .kind = TJ_TARGET_CUDA,
+    .lower = lower,
+};
