@@ -1,0 +1,100 @@
+/*
+ * tests/tj_api_test.h: helpers for suites that use the public API (not the INTERNAL ones):
+ * a per-test context and devices, builds that fail the test with the library's message,
+ * and PTX checks with ptxas. Static inline so unused helpers cost nothing.
+ */
+#ifndef TJ_API_TEST_H
+#define TJ_API_TEST_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tilejit.h"
+#include "tj_test.h"
+
+/* Per-test state, made by tjt_setup() (a checked fixture) and freed by tjt_teardown(). */
+typedef struct tjt_state {
+    tj_context *ctx;
+    tj_device *cpu;
+    tj_device *gpu;      /* only after tjt_gpu() */
+} tjt_state;
+
+static tjt_state tjt;
+
+static inline void
+tjt_setup(void)
+{
+    memset(&tjt, 0, sizeof tjt);
+    ck_assert_int_eq(tj_context_create(&tjt.ctx), TJ_OK);
+    ck_assert_int_eq(tj_device_create(tjt.ctx, TJ_DEVICE_CPU, 0, &tjt.cpu), TJ_OK);
+}
+
+static inline void
+tjt_teardown(void)
+{
+    tj_context_destroy(tjt.ctx);
+    memset(&tjt, 0, sizeof tjt);
+}
+
+/* The CUDA device for "cuda" test cases (tj_test_main has checked that one exists). */
+static inline tj_device *
+tjt_gpu(void)
+{
+    if (!tjt.gpu) {
+        tj_status st = tj_device_create(tjt.ctx, TJ_DEVICE_CUDA, 0, &tjt.gpu);
+        ck_assert_msg(st == TJ_OK, "no CUDA device: %s", tj_context_error(tjt.ctx));
+    }
+    return tjt.gpu;
+}
+
+static inline const tj_type *
+tjt_type(tj_dtype dt)
+{
+    return tj_context_get_type(tjt.ctx, dt);
+}
+
+/* Asserts that PTX text assembles with ptxas -arch=sm_90 (when ptxas exists). */
+static inline void
+tjt_check_ptx(const char *ptx)
+{
+    char log[4096];
+    ck_assert_ptr_nonnull(ptx);
+    bool ok = tj_test_ptxas(ptx, "sm_90", NULL, log, sizeof log);
+    ck_assert_msg(ok, "ptxas rejected the PTX:\n%s", log);
+}
+
+/* Builds 'k' (asserting success with the library's message); for CUDA modules also checks
+ * the PTX with ptxas. */
+static inline tj_module *
+tjt_build(tj_kernel *k)
+{
+    tj_module *m = NULL;
+    tj_status st = tj_kernel_build(k, NULL, &m);
+    ck_assert_msg(st == TJ_OK, "build failed (%s): %s", tj_status_name(st),
+                  tj_context_error(tjt.ctx) ? tj_context_error(tjt.ctx) : "?");
+    if (tj_module_get_target(m) == TJ_TARGET_CUDA)
+        tjt_check_ptx(tj_module_get_ptx(m));
+    return m;
+}
+
+/* Asserts a launch status of TJ_OK with the device's message otherwise. */
+#define tjt_ok(dev, expr)                                                                      \
+    do {                                                                                       \
+        tj_status tjt_st_ = (expr);                                                            \
+        ck_assert_msg(tjt_st_ == TJ_OK, "%s -> %s: %s", #expr, tj_status_name(tjt_st_),       \
+                      tj_device_error(dev) ? tj_device_error(dev) : "?");                      \
+    } while (0)
+
+/* A 1-D array on 'dev' filled from 'host' ('n' elements of 'elem'). */
+static inline tj_array *
+tjt_array(tj_device *dev, const tj_type *elem, int64_t n, const void *host)
+{
+    tj_array *a = NULL;
+    tjt_ok(dev, tj_array_create(dev, elem, 1, &n, &a));
+    if (host)
+        tjt_ok(dev, tj_array_copy_from_host(a, host, tj_array_get_bytes(a)));
+    return a;
+}
+
+#endif /* TJ_API_TEST_H */
