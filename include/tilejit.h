@@ -456,6 +456,115 @@ TJ_API bool tj_continue(tj_kernel *k);
 TJ_API bool tj_return(tj_kernel *k, tj_val *value);
 
 /* ---------------------------------------------------------------------------------------- */
+/* Tiles: values and storage (builtins/layout.c)                                             */
+/* ---------------------------------------------------------------------------------------- */
+/* A tile is a block-cooperative value (SPEC 3, 4): an element type (scalar, composite or
+ * struct), a compile-time shape of 1-4 positive extents, and a storage. Every lane of the
+ * block must reach every tile builtin (they are cooperative). A register tile is spread
+ * over the lanes; a shared tile lives in the block's shared memory. Builtins that need
+ * random access move a register tile to shared memory ("promote" it) where it was made. */
+
+typedef enum tj_storage {
+    TJ_STORAGE_REGISTER = 0,
+    TJ_STORAGE_SHARED = 1,
+} tj_storage;
+
+/* Rank (1-4) of tile 't', or 0 when 't' is not a tile. */
+TJ_API int tj_tile_get_rank(const tj_val *t);
+/* Extent of dimension 'dim' of tile 't', or 0. */
+TJ_API int tj_tile_get_shape(const tj_val *t, int dim);
+TJ_API tj_storage tj_tile_get_storage(const tj_val *t);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Tiles: memory (builtins/memory.c)                                                         */
+/* ---------------------------------------------------------------------------------------- */
+
+/* A tile of 'rank' extents 'shape' of zeros (ones) of type 'elem' (numeric for ones). */
+TJ_API tj_val *tj_tile_zeros(tj_kernel *k, const tj_type *elem, int rank, const int *shape,
+                             tj_storage storage);
+TJ_API tj_val *tj_tile_ones(tj_kernel *k, const tj_type *elem, int rank, const int *shape,
+                            tj_storage storage);
+/* The 1-D tile start, start + step, ... of scalar type 'elem' with int((stop - start) /
+ * step) elements (truncated, unlike NumPy); integer types need integral values. */
+TJ_API tj_val *tj_tile_arange(tj_kernel *k, double start, double stop, double step,
+                              const tj_type *elem, tj_storage storage);
+/* Loads the 'rank'-dim tile 'shape' of array 'arr' (of the same rank) whose element
+ * (0, ...) is arr[offset...]; 'offset' holds one integer per dimension (NULL: zeros).
+ * Elements outside the array, on either side, load as zero. */
+TJ_API tj_val *tj_tile_load(tj_kernel *k, tj_val *arr, int rank, const int *shape,
+                            tj_val *const *offset, tj_storage storage);
+/* Stores tile 't' into array 'arr' (same rank and element type) at 'offset' (NULL:
+ * zeros); elements outside the array are dropped. */
+TJ_API bool tj_tile_store(tj_kernel *k, tj_val *arr, tj_val *t, tj_val *const *offset);
+/* A dense view of 't' with a new shape of the same size; one extent may be -1. The source
+ * must be dense (a register tile or a dense shared tile). */
+TJ_API tj_val *tj_tile_reshape(tj_kernel *k, tj_val *t, int rank, const int *shape);
+/* Copies 'src' into 'dst' (promoted to shared memory) at 'offset' (NULL: zeros; one
+ * integer per dimension of 'dst', which has the rank of 'src'). 'src' is read completely
+ * before anything is written, so overlapping copies behave like NumPy. Elements that fall
+ * outside 'dst' are dropped. */
+TJ_API bool tj_tile_assign(tj_kernel *k, tj_val *dst, tj_val *src, tj_val *const *offset);
+/* Element 'idx' (one integer per dimension) of tile 't', the same value in every lane. */
+TJ_API tj_val *tj_tile_extract(tj_kernel *k, tj_val *t, tj_val *const *idx, int nidx);
+/* Atomically adds tile 't' into array 'arr' at 'offset' (NULL: zeros) and returns a tile
+ * of the previous values; elements outside the array are dropped. */
+TJ_API tj_val *tj_tile_atomic_add(tj_kernel *k, tj_val *arr, tj_val *t, tj_val *const *offset);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Tiles: tile and untile (builtins/tile.c)                                                  */
+/* ---------------------------------------------------------------------------------------- */
+
+/* Each lane's value 'x' becomes the last dimension of a tile (SPEC 4): a scalar gives
+ * shape (B,), a vector of length N (N, B), a quaternion (4, B), an R x C matrix (R, C, B);
+ * with 'preserve_type' the element type stays that of 'x' and the shape is (B,). B is the
+ * effective block width (1 on the CPU in width-1 mode). */
+TJ_API tj_val *tj_tile(tj_kernel *k, tj_val *x, bool preserve_type);
+/* The inverse of tj_tile: the last dimension of 't' must be B; rank 1 gives the element
+ * (scalar or composite), rank 2 a vector, rank 3 a matrix. */
+TJ_API tj_val *tj_untile(tj_kernel *k, tj_val *t);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Tiles: views (builtins/view.c)                                                            */
+/* ---------------------------------------------------------------------------------------- */
+
+/* An omitted slice bound or step. */
+#define TJ_SLICE_NONE INT64_MIN
+
+typedef enum tj_view_kind {
+    TJ_VIEW_INDEX = 0,   /* an integer (compile-time constant or runtime value) */
+    TJ_VIEW_SLICE = 1,   /* start:stop:step with compile-time bounds, each optional */
+} tj_view_kind;
+
+/* One entry of a tile_view offset. */
+typedef struct tj_view_index {
+    tj_view_kind kind;
+    tj_val *index;                /* TJ_VIEW_INDEX */
+    int64_t start, stop, step;    /* TJ_VIEW_SLICE; TJ_SLICE_NONE when omitted */
+} tj_view_index;
+
+TJ_API tj_view_index tj_view_at(tj_val *index);
+TJ_API tj_view_index tj_view_slice(int64_t start, int64_t stop, int64_t step);
+
+/* A non-owning view aliasing 't' (promoted to shared memory; SPEC 4, tile_view). Without
+ * 'shape' (nshape 0): integers select and remove leading dimensions, slices keep theirs
+ * with Python's slice rules, unnamed trailing dimensions are kept whole. With 'shape' (one
+ * extent per dimension of 't'; integers only in 'offset'): the window of that extent at
+ * origin 'offset'. Integers are raw coordinates (negatives are not wrapped). Constant
+ * offsets are checked when building, runtime ones in debug builds. */
+TJ_API tj_val *tj_tile_view(tj_kernel *k, tj_val *t, const tj_view_index *offset,
+                            int noffset, const int *shape, int nshape);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Tiles: element-wise operations (builtins/elementwise.c)                                   */
+/* ---------------------------------------------------------------------------------------- */
+/* tj_unary, tj_binary and tj_compare also take tiles: element-wise over tiles of one shape,
+ * or a tile and a value (broadcast to every element); the result is a register tile. */
+
+/* A register tile whose elements are f(a[i], b[i], ...) for tiles 'tiles' of one shape;
+ * 'f' takes one element of each tile and returns the result element. */
+TJ_API tj_val *tj_tile_map(tj_kernel *k, tj_func *f, tj_val *const *tiles, size_t ntiles);
+
+/* ---------------------------------------------------------------------------------------- */
 /* Build options and modules                                                                 */
 /* ---------------------------------------------------------------------------------------- */
 

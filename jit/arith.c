@@ -239,6 +239,8 @@ tj_unary(tj_kernel *k, tj_unop op, tj_val *a)
         tji_fail(k, TJ_ERR_INVALID, "tj_unary: argument 'op': %d is not a unary operator", op);
         return NULL;
     }
+    if (a && a->kind == TJ_VAL_TILE)
+        return tji_tile_unary(k, op, a);
     if (!check_operand(k, unops[op].name, "a", a))
         return NULL;
     if (!accepts(unops[op].accepts, a->type)) {
@@ -532,6 +534,8 @@ tj_binary(tj_kernel *k, tj_binop op, tj_val *a, tj_val *b)
         tji_fail(k, TJ_ERR_INVALID, "tj_binary: argument 'op': %d is not a binary operator", op);
         return NULL;
     }
+    if ((a && a->kind == TJ_VAL_TILE) || (b && b->kind == TJ_VAL_TILE))
+        return a && b ? tji_tile_binary(k, op, a, b) : NULL;
     if (!check_operand(k, binop_names[op], "a", a) || !check_operand(k, binop_names[op], "b", b))
         return NULL;
     if (a->type == b->type)
@@ -565,6 +569,8 @@ tj_compare(tj_kernel *k, tj_cmp op, tj_val *a, tj_val *b)
         tji_fail(k, TJ_ERR_INVALID, "tj_compare: argument 'op': %d is not a comparison", op);
         return NULL;
     }
+    if ((a && a->kind == TJ_VAL_TILE) || (b && b->kind == TJ_VAL_TILE))
+        return a && b ? tji_tile_compare(k, op, a, b) : NULL;
     if (!check_operand(k, "tj_compare", "a", a) || !check_operand(k, "tj_compare", "b", b))
         return NULL;
     const tj_type *t = a->type;

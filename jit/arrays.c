@@ -176,25 +176,22 @@ tj_store(tj_kernel *k, tj_val *arr, tj_val *const *idx, int nidx, tj_val *value)
 
 /* ---- atomics --------------------------------------------------------------------------- */
 
-typedef enum { ATOM_ADD, ATOM_MIN, ATOM_MAX } atom_op;
-
 static LLVMAtomicRMWBinOp
-rmw_op(atom_op op, tj_dtype dt)
+rmw_op(tji_atom_op op, tj_dtype dt)
 {
     bool fl = tji_dtype_is_float(dt), sg = tji_dtype_is_signed(dt);
     switch (op) {
-    case ATOM_ADD:
+    case TJI_ATOM_ADD:
         return fl ? LLVMAtomicRMWBinOpFAdd : LLVMAtomicRMWBinOpAdd;
-    case ATOM_MIN:
+    case TJI_ATOM_MIN:
         return fl ? LLVMAtomicRMWBinOpFMin : sg ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin;
     default:
         return fl ? LLVMAtomicRMWBinOpFMax : sg ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax;
     }
 }
 
-/* One atomic read-modify-write per component; returns the old value. */
-static LLVMValueRef
-emit_atomic(tj_kernel *k, atom_op op, const tj_type *t, LLVMValueRef p, LLVMValueRef v)
+LLVMValueRef
+tji_emit_atomic(tj_kernel *k, tji_atom_op op, const tj_type *t, LLVMValueRef p, LLVMValueRef v)
 {
     tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
@@ -219,17 +216,17 @@ emit_atomic(tj_kernel *k, atom_op op, const tj_type *t, LLVMValueRef p, LLVMValu
 }
 
 static tj_val *
-atomic_common(tj_kernel *k, const char *fn, atom_op op, tj_val *arr, tj_val *const *idx,
+atomic_common(tj_kernel *k, const char *fn, tji_atom_op op, tj_val *arr, tj_val *const *idx,
               int nidx, tj_val *value)
 {
     if (!tji_enter(k, fn) || !check_indices(k, fn, arr, idx, nidx) ||
         !check_value(k, fn, arr, value))
         return NULL;
     const tj_type *t = arr->type;
-    bool ok_type = op == ATOM_ADD ? tji_type_is_numeric(t)
+    bool ok_type = op == TJI_ATOM_ADD ? tji_type_is_numeric(t)
                                   : tji_type_is_scalar(t) && t->dtype != TJ_DTYPE_BOOL;
     int bits = tji_dtype_bits(t->dtype);
-    if (!ok_type || (bits < 32 && !(t->dtype == TJ_DTYPE_F16 && op == ATOM_ADD))) {
+    if (!ok_type || (bits < 32 && !(t->dtype == TJ_DTYPE_F16 && op == TJI_ATOM_ADD))) {
         tji_fail(k, TJ_ERR_INVALID, "%s: arrays of %s are not supported%s", fn, t->name,
                  bits < 32 ? " (atomics need 32- or 64-bit elements, or float16 add)" : "");
         return NULL;
@@ -237,10 +234,10 @@ atomic_common(tj_kernel *k, const char *fn, atom_op op, tj_val *arr, tj_val *con
     LLVMValueRef ok;
     LLVMValueRef p = elem_ptr(k, arr, idx, nidx, &ok);
     if (!ok)
-        return tji_scalar(k, t, emit_atomic(k, op, t, p, value->ll));
+        return tji_scalar(k, t, tji_emit_atomic(k, op, t, p, value->ll));
     tji_cond cond;
     tji_emit_cond_begin(k, ok, &cond);
-    LLVMValueRef r = emit_atomic(k, op, t, p, value->ll);
+    LLVMValueRef r = tji_emit_atomic(k, op, t, p, value->ll);
     tji_emit_cond_end(k, &cond);
     LLVMValueRef phi = LLVMBuildPhi(k->llb, t->llreg, "");
     LLVMValueRef vals[] = {r, LLVMConstNull(t->llreg)};
@@ -252,17 +249,17 @@ atomic_common(tj_kernel *k, const char *fn, atom_op op, tj_val *arr, tj_val *con
 tj_val *
 tj_atomic_add(tj_kernel *k, tj_val *arr, tj_val *const *idx, int nidx, tj_val *value)
 {
-    return atomic_common(k, "tj_atomic_add", ATOM_ADD, arr, idx, nidx, value);
+    return atomic_common(k, "tj_atomic_add", TJI_ATOM_ADD, arr, idx, nidx, value);
 }
 
 tj_val *
 tj_atomic_min(tj_kernel *k, tj_val *arr, tj_val *const *idx, int nidx, tj_val *value)
 {
-    return atomic_common(k, "tj_atomic_min", ATOM_MIN, arr, idx, nidx, value);
+    return atomic_common(k, "tj_atomic_min", TJI_ATOM_MIN, arr, idx, nidx, value);
 }
 
 tj_val *
 tj_atomic_max(tj_kernel *k, tj_val *arr, tj_val *const *idx, int nidx, tj_val *value)
 {
-    return atomic_common(k, "tj_atomic_max", ATOM_MAX, arr, idx, nidx, value);
+    return atomic_common(k, "tj_atomic_max", TJI_ATOM_MAX, arr, idx, nidx, value);
 }

@@ -142,6 +142,10 @@ tji_cache_release(tj_context *ctx)
 TJI_HIDDEN float tji_rt_extendhfsf2(uint16_t h);
 TJI_HIDDEN uint16_t tji_rt_truncsfhf2(float f);
 TJI_HIDDEN uint16_t tji_rt_truncdfhf2(double d);
+/* The same with the x86-64 ABI LLVM uses for 'half' (in XMM registers). */
+TJI_HIDDEN float tji_rt_jit_extendhfsf2(float h);
+TJI_HIDDEN float tji_rt_jit_truncsfhf2(float f);
+TJI_HIDDEN float tji_rt_jit_truncdfhf2(double d);
 
 /* Every external symbol CPU kernel code may call: libm (tj_unary/tj_binary math and what
  * LLVM turns it into), memory intrinsics, and float16 conversions. */
@@ -160,9 +164,9 @@ static const struct {
     {"memcpy", (void *)(uintptr_t)&memcpy},
     {"memmove", (void *)(uintptr_t)&memmove},
     {"memset", (void *)(uintptr_t)&memset},
-    {"__extendhfsf2", (void *)(uintptr_t)&tji_rt_extendhfsf2},
-    {"__truncsfhf2", (void *)(uintptr_t)&tji_rt_truncsfhf2},
-    {"__truncdfhf2", (void *)(uintptr_t)&tji_rt_truncdfhf2},
+    {"__extendhfsf2", (void *)(uintptr_t)&tji_rt_jit_extendhfsf2},
+    {"__truncsfhf2", (void *)(uintptr_t)&tji_rt_jit_truncsfhf2},
+    {"__truncdfhf2", (void *)(uintptr_t)&tji_rt_jit_truncdfhf2},
 };
 
 static tj_status

@@ -162,6 +162,7 @@ tj_for_begin(tj_kernel *k, tj_val *start, tj_val *stop, tj_val *step)
     s->counter = tji_alloca(k, t->llreg, "for.i");
     s->counter_type = t;
     s->step = step->ll;
+    s->stop = stop->ll;
     LLVMBuildStore(b, start->ll, s->counter);
     LLVMBasicBlockRef head = new_block(k, "for.head"), body = new_block(k, "for.body");
     s->other = head;
@@ -194,8 +195,19 @@ tj_for_end(tj_kernel *k)
     LLVMBuildBr(b, s->cont);
     LLVMPositionBuilderAtEnd(b, s->cont);
     LLVMValueRef i = LLVMBuildLoad2(b, s->counter_type->llreg, s->counter, "");
+    /* Leave when i + step would reach or pass 'stop', so that the counter never wraps
+     * (range(250, 255, 2) over uint8 runs 3 times). In the body i is inside the range, so
+     * the distances below are exact as unsigned numbers. */
+    bool sg = tji_dtype_is_signed(s->counter_type->dtype);
+    LLVMValueRef zero = LLVMConstNull(s->counter_type->llreg);
+    LLVMValueRef up = LLVMBuildICmp(b, sg ? LLVMIntSGT : LLVMIntNE, s->step, zero, "");
+    LLVMValueRef more_up = LLVMBuildICmp(b, LLVMIntUGT, LLVMBuildSub(b, s->stop, i, ""),
+                                         s->step, "");
+    LLVMValueRef more_down = LLVMBuildICmp(b, LLVMIntUGT, LLVMBuildSub(b, i, s->stop, ""),
+                                           LLVMBuildNeg(b, s->step, ""), "");
+    LLVMValueRef more = LLVMBuildSelect(b, up, more_up, more_down, "");
     LLVMBuildStore(b, LLVMBuildAdd(b, i, s->step, ""), s->counter);
-    LLVMBuildBr(b, s->other);
+    LLVMBuildCondBr(b, more, s->other, s->merge);
     LLVMPositionBuilderAtEnd(b, s->merge);
     k->reachable = s->reachable_at_start;
     k->nscopes--;
@@ -380,6 +392,22 @@ add_callee(tj_kernel *k, tj_func *f)
     return true;
 }
 
+/* The callee's thread state: the caller's, with the arena moved past the caller's own
+ * shared memory and scratch (SPEC 3: a call adds the callee's budget). */
+static LLVMValueRef
+callee_ts(tj_kernel *k)
+{
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    LLVMTypeRef tsty = tji_ts_type(c);
+    LLVMValueRef ts = tji_alloca(k, tsty, "callee.ts");
+    LLVMBuildStore(b, LLVMBuildLoad2(b, tsty, k->ts, ""), ts);
+    LLVMValueRef off = LLVMBuildLoad2(b, tji_i64(c), tji_kernel_layout_global(k, 1), "");
+    LLVMValueRef arena = LLVMBuildGEP2(b, tji_i8(c), tji_emit_ts_load(k, TJI_TS_ARENA), &off, 1, "");
+    LLVMBuildStore(b, arena, LLVMBuildStructGEP2(b, tsty, ts, TJI_TS_ARENA, ""));
+    return ts;
+}
+
 tj_val *
 tj_call(tj_kernel *k, tj_func *f, tj_val *const *args, size_t nargs)
 {
@@ -399,7 +427,7 @@ tj_call(tj_kernel *k, tj_func *f, tj_val *const *args, size_t nargs)
         callee = LLVMAddFunction(k->llmod, f->symbol, fty);
     LLVMValueRef llargs[1 + 64 * 9];
     unsigned n = 0;
-    llargs[n++] = k->ts;
+    llargs[n++] = callee_ts(k);
     for (size_t i = 0; i < nargs; i++) {
         if (!args[i]->k || args[i]->kind != TJ_VAL_ARRAY) {
             llargs[n++] = args[i]->ll;

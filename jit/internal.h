@@ -172,7 +172,7 @@ typedef struct tji_scope {
     LLVMBasicBlockRef other;      /* if: the else block; for: the loop head */
     LLVMValueRef counter;         /* for: alloca of the loop variable */
     const tj_type *counter_type;
-    LLVMValueRef step;
+    LLVMValueRef step, stop;      /* for: the range's step and stop */
 } tji_scope;
 
 /* A check site for debug builds: what a failing index names in the launch's message. */
@@ -210,6 +210,11 @@ struct tj_kernel {
     int ncallees, cap_callees;
     int max_tid;                  /* most tid() coordinates read */
     size_t shared_bytes;          /* owned shared memory, SPEC 3 */
+    size_t scratch_bytes;         /* shared scratch its builtins share */
+    LLVMValueRef layout_globals[2]; /* constants filled at seal: owned, callee arena base */
+    size_t reg_tile_bytes;        /* per-lane bytes of register tiles (CPU fiber stacks) */
+    LLVMValueRef saved_fn, saved_ts, saved_call; /* tji_outline_begin */
+    LLVMBasicBlockRef saved_alloca_bb;
     tji_site *sites;
     int nsites, cap_sites;
     char *ir_text;
@@ -233,6 +238,18 @@ TJI_HIDDEN LLVMValueRef tji_alloca(tj_kernel *k, LLVMTypeRef ty, const char *nam
 TJI_HIDDEN bool tji_kernel_seal(tj_kernel *k);
 TJI_HIDDEN int tji_kernel_add_site(tj_kernel *k, const char *fmt, ...) TJI_PRINTF(2, 3);
 TJI_HIDDEN void tji_func_release(tj_kernel *f);
+/* The kernel's layout constant 'which' (0: owned shared bytes, 1: where the arena of called
+ * functions starts), an i64 global that tji_kernel_seal fills in. */
+TJI_HIDDEN LLVMValueRef tji_kernel_layout_global(tj_kernel *k, int which);
+/* Shared-memory budget of a sealed kernel or function: owned + scratch + the largest
+ * budget of a function it calls (SPEC 3). */
+TJI_HIDDEN size_t tji_kernel_budget(const tj_kernel *k);
+/* Emits code out of line: calls a new internal function void(ptr ts, ptr a, ptr b) at the
+ * builder's position and moves the kernel's builder into it, until tji_outline_end. Lets
+ * a builtin insert loops in the middle of an existing block. */
+TJI_HIDDEN LLVMValueRef tji_outline_begin(tj_kernel *k, const char *name, LLVMValueRef a,
+                                          LLVMValueRef b);
+TJI_HIDDEN void tji_outline_end(tj_kernel *k);
 
 /* ---------------------------------------------------------------------------------------- */
 /* values.c, arith.c, arrays.c, control.c: the value handles                                 */
@@ -246,6 +263,33 @@ typedef struct tji_array_val {
     const char *name;
 } tji_array_val;
 
+/* A tile (SPEC 3). Register tiles are spread over the block: element e of the row-major
+ * tile lives in lane e % B, slot e / B, in a per-lane alloca of nslots elements. Shared
+ * tiles are a pointer into the block's arena with compile-time element strides. */
+typedef struct tji_tile {
+    int rank;
+    int shape[TJI_MAX_DIMS];
+    int64_t size;
+    tj_storage storage;
+    bool replicated;             /* register: every lane holds every element (size 1) */
+    int nslots;                  /* register: slots per lane */
+    LLVMValueRef regs;           /* register: alloca of [nslots x element] */
+    LLVMValueRef base;           /* shared: address of element (0, ..., 0) */
+    int64_t strides[TJI_MAX_DIMS]; /* shared: in elements; negative for reversed views */
+    bool owner;                  /* shared: owns its memory (views do not) */
+    LLVMBasicBlockRef def_bb;    /* where the tile was made: a register tile is promoted */
+    LLVMValueRef def_last;       /* to shared memory right there (tji_tile_promote) */
+    bool def_in_loop;            /* made inside a loop (its shared memory is reused) */
+    struct tj_val *alias;        /* register: ring of the tiles sharing 'regs' (reshapes) */
+} tji_tile;
+
+/* A shared-memory stack (builtins/stack.c). */
+typedef struct tji_stack {
+    int64_t capacity;
+    LLVMValueRef data;           /* capacity elements */
+    LLVMValueRef count;          /* i32 counter in shared memory */
+} tji_stack;
+
 struct tj_val {
     tj_kernel *k;
     tj_val_kind kind;
@@ -254,14 +298,25 @@ struct tj_val {
     LLVMValueRef ll;             /* SCALAR: the value; VAR: its alloca */
     union {
         tji_array_val arr;
+        tji_tile tile;
+        tji_stack stack;
     } u;
 };
 
+typedef enum tji_atom_op { TJI_ATOM_ADD, TJI_ATOM_MIN, TJI_ATOM_MAX } tji_atom_op;
+/* One atomic read-modify-write per component of 'v' at 'p' (monotonic); the old value. */
+TJI_HIDDEN LLVMValueRef tji_emit_atomic(tj_kernel *k, tji_atom_op op, const tj_type *t,
+                                        LLVMValueRef p, LLVMValueRef v);
 /* Whether 'v' is a compile-time integer constant; its value in '*out'. */
 TJI_HIDDEN bool tji_val_const_int(const tj_val *v, int64_t *out);
 /* A description such as "float32", "vec3f", "array of float32 (2 dims)" for messages. */
 TJI_HIDDEN const char *tji_val_describe(const tj_val *v, char *buf, size_t n);
 TJI_HIDDEN tj_val *tji_scalar(tj_kernel *k, const tj_type *t, LLVMValueRef ll);
+
+/* Element-wise tile operations (builtins/elementwise.c), for arith.c. */
+TJI_HIDDEN tj_val *tji_tile_unary(tj_kernel *k, tj_unop op, tj_val *a);
+TJI_HIDDEN tj_val *tji_tile_binary(tj_kernel *k, tj_binop op, tj_val *a, tj_val *b);
+TJI_HIDDEN tj_val *tji_tile_compare(tj_kernel *k, tj_cmp op, tj_val *a, tj_val *b);
 
 /* ---------------------------------------------------------------------------------------- */
 /* emit.c: LLVM-C helpers shared by jit/ and builtins/                                       */

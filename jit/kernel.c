@@ -261,7 +261,7 @@ tj_kernel_get_block_dim(const tj_kernel *k)
 size_t
 tj_kernel_get_shared_bytes(const tj_kernel *k)
 {
-    return k ? k->shared_bytes : 0;
+    return k ? tji_kernel_budget(k) : 0;
 }
 
 /* ---- parameters and the body function ------------------------------------------------- */
@@ -421,6 +421,8 @@ tji_enter(tj_kernel *k, const char *fn)
     return k->body_started || begin_body(k);
 }
 
+static void fill_layout_globals(tj_kernel *k);
+
 /* ---- sealing -------------------------------------------------------------------------- */
 
 static const char *
@@ -458,6 +460,7 @@ tji_kernel_seal(tj_kernel *k)
     else
         LLVMBuildRet(k->llb, LLVMConstNull(k->ret->llreg));
     LLVMSetLinkage(k->llfn, LLVMExternalLinkage);
+    fill_layout_globals(k);
     k->sealed = true;
     char *msg = NULL;
     if (LLVMVerifyModule(k->llmod, LLVMReturnStatusAction, &msg)) {
@@ -468,6 +471,86 @@ tji_kernel_seal(tj_kernel *k)
     }
     LLVMDisposeMessage(msg);
     return true;
+}
+
+LLVMValueRef
+tji_kernel_layout_global(tj_kernel *k, int which)
+{
+    if (!k->layout_globals[which]) {
+        char name[300];
+        snprintf(name, sizeof name, "%s.%s", k->symbol, which ? "callee_arena" : "owned");
+        LLVMValueRef g = LLVMAddGlobal(k->llmod, tji_i64(k->ctx), name);
+        LLVMSetInitializer(g, tji_const_i64(k->ctx, 0));
+        LLVMSetLinkage(g, LLVMInternalLinkage);
+        k->layout_globals[which] = g;
+    }
+    return k->layout_globals[which];
+}
+
+static void
+fill_layout_globals(tj_kernel *k)
+{
+    int64_t vals[2] = {(int64_t)k->shared_bytes, (int64_t)(k->shared_bytes + k->scratch_bytes)};
+    for (int i = 0; i < 2; i++) {
+        if (!k->layout_globals[i])
+            continue;
+        LLVMSetInitializer(k->layout_globals[i], tji_const_i64(k->ctx, vals[i]));
+        LLVMSetGlobalConstant(k->layout_globals[i], 1);
+    }
+}
+
+size_t
+tji_kernel_budget(const tj_kernel *k)
+{
+    size_t callee = 0;
+    for (int i = 0; i < k->ncallees; i++) {
+        if (k->callees[i] == k)
+            continue;
+        size_t b = tji_kernel_budget(k->callees[i]);
+        if (b > callee)
+            callee = b;
+    }
+    return k->shared_bytes + k->scratch_bytes + callee;
+}
+
+LLVMValueRef
+tji_outline_begin(tj_kernel *k, const char *name, LLVMValueRef a, LLVMValueRef b)
+{
+    tj_context *c = k->ctx;
+    TJI_ASSERT(!k->saved_fn);
+    LLVMTypeRef ps[] = {tji_ptr(c), tji_ptr(c), tji_ptr(c)};
+    LLVMTypeRef fty = LLVMFunctionType(tji_void(c), ps, 3, 0);
+    LLVMValueRef fn = LLVMAddFunction(k->llmod, name, fty);
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    LLVMValueRef args[] = {k->ts, a, b};
+    k->saved_call = LLVMBuildCall2(k->llb, fty, fn, args, 3, "");
+    k->saved_fn = k->llfn;
+    k->saved_ts = k->ts;
+    k->saved_alloca_bb = k->alloca_bb;
+    k->llfn = fn;
+    k->ts = LLVMGetParam(fn, 0);
+    k->alloca_bb = LLVMAppendBasicBlockInContext(c->llctx, fn, "entry");
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->llctx, fn, "body");
+    LLVMPositionBuilderAtEnd(k->llb, k->alloca_bb);
+    LLVMBuildBr(k->llb, body);
+    LLVMPositionBuilderAtEnd(k->llb, body);
+    return fn;
+}
+
+void
+tji_outline_end(tj_kernel *k)
+{
+    LLVMBuildRetVoid(k->llb);
+    k->llfn = k->saved_fn;
+    k->ts = k->saved_ts;
+    k->alloca_bb = k->saved_alloca_bb;
+    LLVMValueRef next = LLVMGetNextInstruction(k->saved_call);
+    if (next)
+        LLVMPositionBuilderBefore(k->llb, next);
+    else
+        LLVMPositionBuilderAtEnd(k->llb, LLVMGetInstructionParent(k->saved_call));
+    k->saved_fn = k->saved_ts = k->saved_call = NULL;
+    k->saved_alloca_bb = NULL;
 }
 
 int

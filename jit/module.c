@@ -166,7 +166,7 @@ fill_desc(tji_kdesc *kd, const tj_kernel *k)
                       .cooperative = k->opts.target == TJ_TARGET_CPU &&
                                      k->opts.cpu_mode == TJ_CPU_COOPERATIVE,
                       .debug = k->opts.debug, .max_tid = k->max_tid,
-                      .shared_bytes = k->shared_bytes, .nparams = k->nparams,
+                      .shared_bytes = tji_kernel_budget(k), .nparams = k->nparams,
                       .nsites = k->nsites};
     kd->name = strdup(k->name);
     kd->entry = strdup(k->name);
@@ -226,18 +226,22 @@ link_all(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n)
         if (!link_clone(m, k->llmod))
             return tji_ctx_fail(ctx, TJ_ERR_LLVM, "internal error: linking '%s' failed",
                                 k->name);
-        /* Canonical names, so that equal kernels give equal text and equal cache keys. */
+        for (int i = 0; i < k->ncallees; i++)
+            if (!in_list(seen, nseen, k->callees[i]) && ntodo < (int)TJI_NELEMS(todo))
+                todo[ntodo++] = k->callees[i];
+    }
+    /* Canonical names, so that equal kernels give equal text and equal cache keys. Only
+     * after every link: a module linked later still declares its callees by symbol. */
+    for (int i = 0; i < nseen; i++) {
+        const tj_kernel *k = seen[i];
         char canon[256];
         if (k->is_func)
-            snprintf(canon, sizeof canon, "tjf.%d.%s", nseen, k->name);
+            snprintf(canon, sizeof canon, "tjf.%d.%s", i + 1, k->name);
         else
             snprintf(canon, sizeof canon, "tjk.%s", k->name);
         LLVMValueRef body = LLVMGetNamedFunction(m, k->symbol);
         if (body)
             LLVMSetValueName2(body, canon, strlen(canon));
-        for (int i = 0; i < k->ncallees; i++)
-            if (!in_list(seen, nseen, k->callees[i]) && ntodo < (int)TJI_NELEMS(todo))
-                todo[ntodo++] = k->callees[i];
     }
     return TJ_OK;
 }

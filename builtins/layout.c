@@ -1,0 +1,402 @@
+/*
+ * builtins/layout.c: tile values and storage (SPEC 3). Register tiles are spread over the
+ * block: element e of the row-major tile lives in lane e % B, slot e / B; each lane keeps
+ * its slots in an alloca that SROA turns into registers. Shared tiles are a pointer into
+ * the block's arena plus compile-time element strides. The arena of a kernel (or function)
+ * holds, in order: its owned tiles and stacks (each rounded up to 16 bytes), the scratch
+ * its builtins share, and the arena of the functions it calls. Target-neutral: the lane,
+ * the arena and barriers come from the thread state and hooks.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "builtins.h"
+
+static const struct {
+    const char *name;
+    bool cooperative;
+} builtins[] = {
+#define TJI_BUILTIN(id, name, family, coop) [TJI_B_##id] = {name, coop},
+#include "builtins.def"
+#undef TJI_BUILTIN
+};
+static_assert(TJI_NELEMS(builtins) == TJI_B_COUNT, "builtins.def and the table disagree");
+
+const char *
+tji_builtin_name(tji_builtin b)
+{
+    return (unsigned)b < TJI_B_COUNT ? builtins[b].name : "?";
+}
+
+bool
+tji_builtin_is_cooperative(tji_builtin b)
+{
+    return (unsigned)b < TJI_B_COUNT && builtins[b].cooperative;
+}
+
+/* ---- introspection and checks ----------------------------------------------------------- */
+
+int
+tj_tile_get_rank(const tj_val *t)
+{
+    return t && t->kind == TJ_VAL_TILE ? t->u.tile.rank : 0;
+}
+
+int
+tj_tile_get_shape(const tj_val *t, int dim)
+{
+    if (!t || t->kind != TJ_VAL_TILE || dim < 0 || dim >= t->u.tile.rank)
+        return 0;
+    return t->u.tile.shape[dim];
+}
+
+tj_storage
+tj_tile_get_storage(const tj_val *t)
+{
+    return t && t->kind == TJ_VAL_TILE ? t->u.tile.storage : TJ_STORAGE_REGISTER;
+}
+
+int64_t
+tji_shape_size(int rank, const int *shape)
+{
+    int64_t n = 1;
+    for (int d = 0; d < rank; d++)
+        n *= shape[d];
+    return n;
+}
+
+void
+tji_dense_strides(int rank, const int *shape, int64_t *strides)
+{
+    int64_t s = 1;
+    for (int d = rank - 1; d >= 0; d--) {
+        strides[d] = s;
+        s *= shape[d];
+    }
+}
+
+bool
+tji_tile_is_dense(const tji_tile *t)
+{
+    if (t->storage == TJ_STORAGE_REGISTER)
+        return true;
+    int64_t want[TJI_MAX_DIMS];
+    tji_dense_strides(t->rank, t->shape, want);
+    for (int d = 0; d < t->rank; d++)
+        if (t->shape[d] > 1 && t->strides[d] != want[d])
+            return false;
+    return true;
+}
+
+bool
+tji_check_shape(tj_kernel *k, const char *fn, const char *arg, int rank, const int *shape)
+{
+    if (rank < 1 || rank > TJI_MAX_DIMS || !shape)
+        return tji_fail(k, TJ_ERR_INVALID, "%s: argument '%s': rank %d is not in [1, 4]", fn,
+                        arg, rank);
+    int64_t n = 1;
+    for (int d = 0; d < rank; d++) {
+        if (shape[d] < 1)
+            return tji_fail(k, TJ_ERR_INVALID,
+                            "%s: argument '%s': extent %d of dimension %d is not positive", fn,
+                            arg, shape[d], d);
+        n *= shape[d];
+        if (n > TJI_MAX_TILE_ELEMS)
+            return tji_fail(k, TJ_ERR_LIMIT, "%s: argument '%s': more than %lld elements", fn,
+                            arg, (long long)TJI_MAX_TILE_ELEMS);
+    }
+    return true;
+}
+
+bool
+tji_check_tile(tj_kernel *k, const char *fn, const char *arg, const tj_val *v)
+{
+    char d[64];
+    if (!tji_use(k, v, fn, arg))
+        return false;
+    if (v->kind != TJ_VAL_TILE)
+        return tji_fail(k, TJ_ERR_INVALID, "%s: argument '%s': %s is not a tile", fn, arg,
+                        tji_val_describe(v, d, sizeof d));
+    return true;
+}
+
+bool
+tji_check_offsets(tj_kernel *k, const char *fn, tj_val *const *offset, int n)
+{
+    char d[64];
+    for (int i = 0; offset && i < n; i++) {
+        if (!tji_use(k, offset[i], fn, "offset"))
+            return false;
+        const tj_type *t = offset[i]->type;
+        if (offset[i]->kind != TJ_VAL_SCALAR || !tji_type_is_scalar(t) ||
+            !tji_dtype_is_int(t->dtype))
+            return tji_fail(k, TJ_ERR_INVALID,
+                            "%s: argument 'offset': entry %d is %s, not an integer", fn, i,
+                            tji_val_describe(offset[i], d, sizeof d));
+    }
+    return true;
+}
+
+/* ---- shared memory ---------------------------------------------------------------------- */
+
+LLVMValueRef
+tji_lane(tj_kernel *k)
+{
+    if (k->block_dim == 1)
+        return tji_const_i32(k->ctx, 0);
+    return tji_emit_ts_load(k, TJI_TS_LANE);
+}
+
+static LLVMValueRef
+arena_at(tj_kernel *k, LLVMValueRef offset)
+{
+    LLVMValueRef arena = tji_emit_ts_load(k, TJI_TS_ARENA);
+    return LLVMBuildGEP2(k->llb, tji_i8(k->ctx), arena, &offset, 1, "shared");
+}
+
+LLVMValueRef
+tji_shared_alloc(tj_kernel *k, size_t bytes)
+{
+    size_t off = k->shared_bytes;
+    k->shared_bytes += (bytes + 15) & ~(size_t)15;
+    return arena_at(k, tji_const_i64(k->ctx, (int64_t)off));
+}
+
+bool
+tji_in_loop(const tj_kernel *k)
+{
+    for (int i = 0; i < k->nscopes; i++) {
+        tji_scope_kind s = k->scopes[i].kind;
+        if (s == TJI_SCOPE_FOR || s == TJI_SCOPE_WHILE_COND || s == TJI_SCOPE_WHILE_BODY)
+            return true;
+    }
+    return false;
+}
+
+void
+tji_shared_write_fence(tj_kernel *k)
+{
+    if (k->is_func || tji_in_loop(k))
+        tji_emit_barrier(k);
+}
+
+LLVMValueRef
+tji_shared_scratch(tj_kernel *k, size_t bytes)
+{
+    if (bytes > k->scratch_bytes)
+        k->scratch_bytes = (bytes + 15) & ~(size_t)15;
+    /* The owned size is final only when the kernel is sealed: read it from a constant that
+     * tji_kernel_seal fills in. */
+    LLVMValueRef g = tji_kernel_layout_global(k, 0);
+    return arena_at(k, LLVMBuildLoad2(k->llb, tji_i64(k->ctx), g, "scratch.off"));
+}
+
+/* ---- tiles ------------------------------------------------------------------------------ */
+
+static LLVMTypeRef
+regs_type(const tj_val *t)
+{
+    return LLVMArrayType2(t->type->llreg, (uint64_t)t->u.tile.nslots);
+}
+
+tj_val *
+tji_tile_new(tj_kernel *k, const tj_type *elem, int rank, const int *shape, tj_storage storage)
+{
+    tj_val *v = tji_val_new(k, TJ_VAL_TILE, elem, NULL);
+    if (!v)
+        return NULL;
+    tji_tile *t = &v->u.tile;
+    t->rank = rank;
+    memcpy(t->shape, shape, (size_t)rank * sizeof *shape);
+    t->size = tji_shape_size(rank, shape);
+    t->storage = storage;
+    if (storage == TJ_STORAGE_SHARED) {
+        t->owner = true;
+        tji_dense_strides(rank, shape, t->strides);
+        t->base = tji_shared_alloc(k, (size_t)t->size * elem->size);
+    } else {
+        t->nslots = (int)((t->size + k->block_dim - 1) / k->block_dim);
+        t->regs = tji_alloca(k, regs_type(v), "tile");
+        t->alias = v;
+        k->reg_tile_bytes += (size_t)t->nslots * elem->size;
+    }
+    return v;
+}
+
+void
+tji_tile_mark(tj_kernel *k, tj_val *t)
+{
+    t->u.tile.def_bb = LLVMGetInsertBlock(k->llb);
+    t->u.tile.def_last = LLVMGetLastInstruction(t->u.tile.def_bb);
+    t->u.tile.def_in_loop = tji_in_loop(k);
+}
+
+enum { UNROLL_SLOTS = 16 };
+
+void
+tji_foreach_owned(tj_kernel *k, int64_t size, tji_elem_fn fn, void *ud)
+{
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    int64_t B = k->block_dim;
+    int64_t nslots = (size + B - 1) / B;
+    LLVMValueRef lane = tji_lane(k);
+    bool ragged = size % B != 0;
+    if (nslots <= UNROLL_SLOTS) {
+        for (int64_t s = 0; s < nslots; s++) {
+            LLVMValueRef e = LLVMBuildAdd(b, tji_const_i32(c, s * B), lane, "e");
+            bool guard = ragged && s == nslots - 1;
+            tji_cond cond;
+            if (guard)
+                tji_emit_cond_begin(k, LLVMBuildICmp(b, LLVMIntULT, e,
+                                                     tji_const_i32(c, size), ""), &cond);
+            fn(k, tji_const_i32(c, s), e, ud);
+            if (guard)
+                tji_emit_cond_end(k, &cond);
+        }
+        return;
+    }
+    LLVMValueRef counter = tji_alloca(k, tji_i32(c), "slot");
+    LLVMBuildStore(b, tji_const_i32(c, 0), counter);
+    LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "slots.head");
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "slots.body");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "slots.done");
+    LLVMBuildBr(b, head);
+    LLVMPositionBuilderAtEnd(b, head);
+    LLVMValueRef s = LLVMBuildLoad2(b, tji_i32(c), counter, "s");
+    LLVMValueRef e = LLVMBuildAdd(b, LLVMBuildMul(b, s, tji_const_i32(c, B), ""), lane, "e");
+    LLVMValueRef go = LLVMBuildICmp(b, LLVMIntULT, e, tji_const_i32(c, size), "");
+    LLVMBuildCondBr(b, go, body, done);
+    LLVMPositionBuilderAtEnd(b, body);
+    fn(k, s, e, ud);
+    LLVMBuildStore(b, LLVMBuildAdd(b, s, tji_const_i32(c, 1), ""), counter);
+    LLVMBuildBr(b, head);
+    LLVMPositionBuilderAtEnd(b, done);
+}
+
+void
+tji_tile_coords(tj_kernel *k, const tji_tile *t, LLVMValueRef e, LLVMValueRef *coords)
+{
+    LLVMBuilderRef b = k->llb;
+    for (int d = t->rank - 1; d >= 0; d--) {
+        LLVMValueRef ext = tji_const_i32(k->ctx, t->shape[d]);
+        coords[d] = d == 0 ? e : LLVMBuildURem(b, e, ext, "");
+        if (d > 0)
+            e = LLVMBuildUDiv(b, e, ext, "");
+    }
+}
+
+LLVMValueRef
+tji_tile_elem_ptr(tj_kernel *k, const tj_val *t, LLVMValueRef const *coords)
+{
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    LLVMValueRef off = tji_const_i64(c, 0);
+    for (int d = 0; d < t->u.tile.rank; d++) {
+        LLVMValueRef x = LLVMBuildSExt(b, coords[d], tji_i64(c), "");
+        off = LLVMBuildAdd(b, off, LLVMBuildMul(b, x, tji_const_i64(c, t->u.tile.strides[d]), ""),
+                           "");
+    }
+    return LLVMBuildGEP2(b, t->type->llmem, t->u.tile.base, &off, 1, "");
+}
+
+static LLVMValueRef
+slot_ptr(tj_kernel *k, const tj_val *t, LLVMValueRef slot)
+{
+    LLVMValueRef idx[] = {tji_const_i32(k->ctx, 0), slot};
+    return LLVMBuildGEP2(k->llb, regs_type(t), t->u.tile.regs, idx, 2, "");
+}
+
+LLVMValueRef
+tji_tile_get(tj_kernel *k, const tj_val *t, LLVMValueRef slot, LLVMValueRef e)
+{
+    if (t->u.tile.storage == TJ_STORAGE_REGISTER) {
+        LLVMValueRef s = t->u.tile.replicated ? tji_const_i32(k->ctx, 0) : slot;
+        return LLVMBuildLoad2(k->llb, t->type->llreg, slot_ptr(k, t, s), "");
+    }
+    LLVMValueRef coords[TJI_MAX_DIMS];
+    tji_tile_coords(k, &t->u.tile, e, coords);
+    return tji_emit_load(k, t->type, tji_tile_elem_ptr(k, t, coords));
+}
+
+void
+tji_tile_set(tj_kernel *k, const tj_val *t, LLVMValueRef slot, LLVMValueRef e, LLVMValueRef v)
+{
+    if (t->u.tile.storage == TJ_STORAGE_REGISTER) {
+        LLVMBuildStore(k->llb, v, slot_ptr(k, t, slot));
+        return;
+    }
+    LLVMValueRef coords[TJI_MAX_DIMS];
+    tji_tile_coords(k, &t->u.tile, e, coords);
+    tji_emit_store(k, t->type, v, tji_tile_elem_ptr(k, t, coords));
+}
+
+/* ---- promotion -------------------------------------------------------------------------- */
+
+typedef struct spill {
+    const tj_val *from, *to;
+} spill;
+
+static void
+spill_elem(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
+{
+    const spill *sp = ud;
+    tji_tile_set(k, sp->to, slot, e, tji_tile_get(k, sp->from, slot, e));
+}
+
+/* Positions the builder right after the instructions that made 't'. */
+static void
+position_at_def(tj_kernel *k, const tji_tile *t)
+{
+    LLVMValueRef next = t->def_last ? LLVMGetNextInstruction(t->def_last)
+                                    : LLVMGetFirstInstruction(t->def_bb);
+    if (next)
+        LLVMPositionBuilderBefore(k->llb, next);
+    else
+        LLVMPositionBuilderAtEnd(k->llb, t->def_bb);
+}
+
+bool
+tji_tile_promote(tj_kernel *k, tj_val *t, const char *fn)
+{
+    tji_tile *tt = &t->u.tile;
+    if (tt->storage == TJ_STORAGE_SHARED)
+        return true;
+    if (tt->replicated)
+        return tji_fail(k, TJ_ERR_INVALID,
+                        "%s: a reduction result cannot move to shared memory; store or "
+                        "extract it first",
+                        fn);
+    TJI_ASSERT(tt->def_bb);
+    LLVMBasicBlockRef here = LLVMGetInsertBlock(k->llb);
+    position_at_def(k, tt);
+    if (tt->def_in_loop || k->is_func)
+        tji_emit_barrier(k);
+    /* The copy loop lives in a helper function so it can be inserted mid-block. */
+    tj_val shared = *t;
+    shared.u.tile.storage = TJ_STORAGE_SHARED;
+    shared.u.tile.owner = true;
+    tji_dense_strides(tt->rank, tt->shape, shared.u.tile.strides);
+    shared.u.tile.base = tji_shared_alloc(k, (size_t)tt->size * t->type->size);
+    LLVMValueRef helper = tji_outline_begin(k, "tj.promote", t->u.tile.regs, shared.u.tile.base);
+    tj_val from = *t, to = shared;
+    from.u.tile.regs = LLVMGetParam(helper, 1);
+    to.u.tile.base = LLVMGetParam(helper, 2);
+    tji_foreach_owned(k, tt->size, spill_elem, &(spill){&from, &to});
+    tji_outline_end(k);
+    tji_emit_barrier(k);
+    LLVMPositionBuilderAtEnd(k->llb, here);
+    /* Every tile sharing these registers (reshapes of one another) now reads the copy. */
+    tj_val *v = t;
+    do {
+        tj_val *next = v->u.tile.alias;
+        tji_tile *vt = &v->u.tile;
+        vt->storage = TJ_STORAGE_SHARED;
+        vt->owner = v == t;
+        vt->base = shared.u.tile.base;
+        tji_dense_strides(vt->rank, vt->shape, vt->strides);
+        vt->alias = NULL;
+        v = next;
+    } while (v && v != t);
+    return true;
+}

@@ -1,0 +1,517 @@
+/*
+ * builtins/memory.c: tiles to and from arrays and constants (SPEC 4, helpers):
+ * tile_zeros, tile_ones, tile_arange, tile_load, tile_store, tile_reshape, tile_assign,
+ * tile_extract, tile_atomic_add.
+ *
+ * All are cooperative. Each lane handles the elements it owns in the register layout
+ * (e = slot * B + lane), so loads and stores of consecutive elements by consecutive lanes
+ * coalesce on the GPU. Array accesses outside the array, on either side, load zero and
+ * drop stores (SPEC decision). Writes into shared memory are fenced by a barrier before
+ * (other lanes may still read the old contents) and after (later readers see them).
+ * tile_extract of a register tile goes through the kernel's shared scratch; in CPU width-1
+ * mode the single lane owns every element and nothing is shared.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tilejit.h"
+#include "builtins.h"
+
+/* ---- helpers ------------------------------------------------------------------------------ */
+
+static tj_val *
+finish(tj_kernel *k, tj_val *t)
+{
+    if (t && t->u.tile.storage == TJ_STORAGE_SHARED)
+        tji_emit_barrier(k);
+    if (t)
+        tji_tile_mark(k, t);
+    return t;
+}
+
+static bool
+check_elem_type(tj_kernel *k, const char *fn, const tj_type *elem, bool numeric)
+{
+    bool ok = elem && elem->kind != TJ_TYPE_VOID &&
+              (!numeric || tji_type_is_numeric(elem));
+    if (!ok)
+        return tji_fail(k, TJ_ERR_INVALID, "%s: argument 'dtype': %s is not %s", fn,
+                        elem ? elem->name : "(null)",
+                        numeric ? "a numeric type" : "an element type");
+    return true;
+}
+
+static bool
+check_storage(tj_kernel *k, const char *fn, tj_storage s)
+{
+    if (s != TJ_STORAGE_REGISTER && s != TJ_STORAGE_SHARED)
+        return tji_fail(k, TJ_ERR_INVALID, "%s: argument 'storage': %d is not a storage", fn,
+                        (int)s);
+    return true;
+}
+
+typedef struct fill {
+    const tj_val *t;
+    LLVMValueRef value;        /* a constant, or NULL for arange */
+    double start, step;
+} fill;
+
+static void
+fill_elem(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
+{
+    const fill *f = ud;
+    LLVMValueRef v = f->value;
+    if (!v) { /* arange: start + e * step, computed in the element type */
+        const tj_type *t = f->t->type;
+        LLVMBuilderRef b = k->llb;
+        if (tji_dtype_is_float(t->dtype)) {
+            LLVMValueRef x = LLVMBuildUIToFP(b, e, t->llreg, "");
+            v = LLVMBuildFAdd(b, LLVMBuildFMul(b, x, LLVMConstReal(t->llreg, f->step), ""),
+                              LLVMConstReal(t->llreg, f->start), "");
+        } else {
+            LLVMValueRef x = LLVMBuildIntCast2(b, e, t->llreg, 0, "");
+            v = LLVMBuildAdd(b, LLVMBuildMul(b, x, LLVMConstInt(t->llreg, (uint64_t)(int64_t)f->step, 1), ""),
+                             LLVMConstInt(t->llreg, (uint64_t)(int64_t)f->start, 1), "");
+        }
+    }
+    tji_tile_set(k, f->t, slot, e, v);
+}
+
+static tj_val *
+filled(tj_kernel *k, const char *fn, const tj_type *elem, int rank, const int *shape,
+       tj_storage storage, fill *f)
+{
+    if (!tji_check_shape(k, fn, "shape", rank, shape) || !check_storage(k, fn, storage))
+        return NULL;
+    if (storage == TJ_STORAGE_SHARED)
+        tji_shared_write_fence(k);
+    tj_val *t = tji_tile_new(k, elem, rank, shape, storage);
+    if (!t)
+        return NULL;
+    f->t = t;
+    tji_foreach_owned(k, t->u.tile.size, fill_elem, f);
+    return finish(k, t);
+}
+
+static LLVMValueRef
+one_of(const tj_type *t)
+{
+    LLVMTypeRef el = LLVMGetElementType(t->llreg);
+    if (t->kind == TJ_TYPE_SCALAR)
+        el = t->llreg;
+    LLVMValueRef one = tji_dtype_is_float(t->dtype) ? LLVMConstReal(el, 1.0) : LLVMConstInt(el, 1, 0);
+    if (t->kind == TJ_TYPE_SCALAR)
+        return one;
+    LLVMValueRef comps[16];
+    for (int i = 0; i < t->ncomp; i++)
+        comps[i] = one;
+    return LLVMConstVector(comps, (unsigned)t->ncomp);
+}
+
+/* ---- zeros, ones, arange ------------------------------------------------------------------ */
+
+tj_val *
+tj_tile_zeros(tj_kernel *k, const tj_type *elem, int rank, const int *shape, tj_storage storage)
+{
+    const char *fn = tji_builtin_name(TJI_B_TILE_ZEROS);
+    if (!tji_enter(k, fn) || !check_elem_type(k, fn, elem, false))
+        return NULL;
+    fill f = {.value = LLVMConstNull(elem->llreg)};
+    return filled(k, fn, elem, rank, shape, storage, &f);
+}
+
+tj_val *
+tj_tile_ones(tj_kernel *k, const tj_type *elem, int rank, const int *shape, tj_storage storage)
+{
+    const char *fn = tji_builtin_name(TJI_B_TILE_ONES);
+    if (!tji_enter(k, fn) || !check_elem_type(k, fn, elem, true))
+        return NULL;
+    fill f = {.value = one_of(elem)};
+    return filled(k, fn, elem, rank, shape, storage, &f);
+}
+
+tj_val *
+tj_tile_arange(tj_kernel *k, double start, double stop, double step, const tj_type *elem,
+               tj_storage storage)
+{
+    const char *fn = tji_builtin_name(TJI_B_TILE_ARANGE);
+    if (!tji_enter(k, fn))
+        return NULL;
+    if (!elem || !tji_type_is_scalar(elem) || elem->dtype == TJ_DTYPE_BOOL) {
+        tji_fail(k, TJ_ERR_INVALID, "%s: argument 'dtype': %s is not a numeric scalar type", fn,
+                 elem ? elem->name : "(null)");
+        return NULL;
+    }
+    if (step == 0 || !isfinite(start) || !isfinite(stop) || !isfinite(step)) {
+        tji_fail(k, TJ_ERR_INVALID, "%s: argument 'step': %g is not a finite non-zero step", fn,
+                 step);
+        return NULL;
+    }
+    bool integral = start == floor(start) && stop == floor(stop) && step == floor(step);
+    if (!tji_dtype_is_float(elem->dtype) && !integral) {
+        tji_fail(k, TJ_ERR_INVALID, "%s: start, stop and step must be integers for %s", fn,
+                 elem->name);
+        return NULL;
+    }
+    double len = trunc((stop - start) / step); /* truncated, unlike NumPy (SPEC) */
+    if (len < 1 || len > (double)TJI_MAX_TILE_ELEMS) {
+        tji_fail(k, TJ_ERR_INVALID, "%s: arange(%g, %g, %g) has %g elements", fn, start, stop,
+                 step, len < 0 ? 0 : len);
+        return NULL;
+    }
+    int shape[1] = {(int)len};
+    fill f = {.start = start, .step = step};
+    return filled(k, fn, elem, 1, shape, storage, &f);
+}
+
+/* ---- load, store, atomic add ---------------------------------------------------------------- */
+
+typedef struct access {
+    const tj_val *t;          /* the tile (layout and values) */
+    const tj_val *out;        /* load: the result; atomic: the old values */
+    const tj_val *arr;
+    LLVMValueRef offset[TJI_MAX_DIMS]; /* i64 */
+    int kind;                 /* 0 load, 1 store, 2 atomic add */
+} access;
+
+/* Address of the array element for tile element e, and whether it is inside the array. */
+static LLVMValueRef
+array_elem(tj_kernel *k, const access *a, LLVMValueRef e, LLVMValueRef *inside)
+{
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    const tji_array_val *arr = &a->arr->u.arr;
+    LLVMValueRef coords[TJI_MAX_DIMS];
+    tji_tile_coords(k, &a->t->u.tile, e, coords);
+    LLVMValueRef off = tji_const_i64(c, 0);
+    *inside = NULL;
+    for (int d = 0; d < arr->ndim; d++) {
+        LLVMValueRef i = LLVMBuildAdd(b, LLVMBuildZExt(b, coords[d], tji_i64(c), ""),
+                                      a->offset[d], "");
+        LLVMValueRef ext = LLVMBuildZExt(b, arr->shape[d], tji_i64(c), "");
+        LLVMValueRef in = LLVMBuildICmp(b, LLVMIntULT, i, ext, "");
+        *inside = *inside ? LLVMBuildAnd(b, *inside, in, "") : in;
+        off = LLVMBuildAdd(b, off, LLVMBuildMul(b, i, arr->strides[d], ""), "");
+    }
+    return LLVMBuildGEP2(b, tji_i8(c), arr->data, &off, 1, "");
+}
+
+static void
+access_elem(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
+{
+    const access *a = ud;
+    const tj_type *t = a->arr->type;
+    LLVMValueRef inside;
+    LLVMValueRef p = array_elem(k, a, e, &inside);
+    LLVMValueRef v = a->kind != 0 ? tji_tile_get(k, a->t, slot, e) : NULL;
+    tji_cond cond;
+    tji_emit_cond_begin(k, inside, &cond);
+    LLVMValueRef r = NULL;
+    if (a->kind == 0)
+        r = tji_emit_load(k, t, p);
+    else if (a->kind == 1)
+        tji_emit_store(k, t, v, p);
+    else
+        r = tji_emit_atomic(k, TJI_ATOM_ADD, t, p, v);
+    tji_emit_cond_end(k, &cond);
+    if (!r)
+        return;
+    LLVMValueRef phi = LLVMBuildPhi(k->llb, t->llreg, "");
+    LLVMValueRef vals[] = {r, LLVMConstNull(t->llreg)};
+    LLVMBasicBlockRef bbs[] = {cond.then_bb, cond.from_bb};
+    LLVMAddIncoming(phi, vals, bbs, 2);
+    tji_tile_set(k, a->out, slot, e, phi);
+}
+
+static bool
+setup_access(tj_kernel *k, const char *fn, access *a, tj_val *arr, int rank,
+             tj_val *const *offset)
+{
+    char d[64];
+    if (!tji_use(k, arr, fn, "a"))
+        return false;
+    if (arr->kind != TJ_VAL_ARRAY)
+        return tji_fail(k, TJ_ERR_INVALID, "%s: argument 'a': %s is not an array", fn,
+                        tji_val_describe(arr, d, sizeof d));
+    if (arr->u.arr.ndim != rank)
+        return tji_fail(k, TJ_ERR_INVALID,
+                        "%s: the array has %d dimensions and the tile %d; they must match", fn,
+                        arr->u.arr.ndim, rank);
+    if (!tji_check_offsets(k, fn, offset, rank))
+        return false;
+    a->arr = arr;
+    for (int i = 0; i < rank; i++)
+        a->offset[i] = offset ? LLVMBuildIntCast2(k->llb, offset[i]->ll, tji_i64(k->ctx),
+                                                  tji_dtype_is_signed(offset[i]->type->dtype), "")
+                              : tji_const_i64(k->ctx, 0);
+    return true;
+}
+
+tj_val *
+tj_tile_load(tj_kernel *k, tj_val *arr, int rank, const int *shape, tj_val *const *offset,
+             tj_storage storage)
+{
+    const char *fn = tji_builtin_name(TJI_B_TILE_LOAD);
+    access a = {.kind = 0};
+    if (!tji_enter(k, fn) || !tji_check_shape(k, fn, "shape", rank, shape) ||
+        !check_storage(k, fn, storage) || !setup_access(k, fn, &a, arr, rank, offset))
+        return NULL;
+    if (storage == TJ_STORAGE_SHARED)
+        tji_shared_write_fence(k);
+    tj_val *t = tji_tile_new(k, arr->type, rank, shape, storage);
+    if (!t)
+        return NULL;
+    a.t = a.out = t;
+    tji_foreach_owned(k, t->u.tile.size, access_elem, &a);
+    return finish(k, t);
+}
+
+static bool
+check_same_elem(tj_kernel *k, const char *fn, const tj_val *arr, const tj_val *t)
+{
+    if (arr->type != t->type)
+        return tji_fail(k, TJ_ERR_INVALID, "%s: the array holds %s and the tile %s", fn,
+                        arr->type->name, t->type->name);
+    return true;
+}
+
+/* Replicated tiles (reduction results) are handled by lane 0 alone. */
+static void
+foreach_stored(tj_kernel *k, const tj_val *t, tji_elem_fn fn, void *ud)
+{
+    if (!t->u.tile.replicated) {
+        tji_foreach_owned(k, t->u.tile.size, fn, ud);
+        return;
+    }
+    tji_cond cond;
+    LLVMValueRef zero = tji_const_i32(k->ctx, 0);
+    tji_emit_cond_begin(k, LLVMBuildICmp(k->llb, LLVMIntEQ, tji_lane(k), zero, ""), &cond);
+    fn(k, zero, zero, ud);
+    tji_emit_cond_end(k, &cond);
+}
+
+bool
+tj_tile_store(tj_kernel *k, tj_val *arr, tj_val *t, tj_val *const *offset)
+{
+    const char *fn = tji_builtin_name(TJI_B_TILE_STORE);
+    access a = {.kind = 1};
+    if (!tji_enter(k, fn) || !tji_check_tile(k, fn, "t", t) ||
+        !setup_access(k, fn, &a, arr, t->u.tile.rank, offset) || !check_same_elem(k, fn, arr, t))
+        return false;
+    a.t = t;
+    foreach_stored(k, t, access_elem, &a);
+    return true;
+}
+
+tj_val *
+tj_tile_atomic_add(tj_kernel *k, tj_val *arr, tj_val *t, tj_val *const *offset)
+{
+    const char *fn = tji_builtin_name(TJI_B_TILE_ATOMIC_ADD);
+    access a = {.kind = 2};
+    if (!tji_enter(k, fn) || !tji_check_tile(k, fn, "t", t) ||
+        !setup_access(k, fn, &a, arr, t->u.tile.rank, offset) || !check_same_elem(k, fn, arr, t))
+        return NULL;
+    const tj_type *et = t->type;
+    if (!tji_type_is_numeric(et) || (tji_dtype_bits(et->dtype) < 32 && et->dtype != TJ_DTYPE_F16)) {
+        tji_fail(k, TJ_ERR_INVALID, "%s: tiles of %s cannot be added atomically", fn, et->name);
+        return NULL;
+    }
+    tj_val *old = tji_tile_new(k, et, t->u.tile.rank, t->u.tile.shape, TJ_STORAGE_REGISTER);
+    if (!old)
+        return NULL;
+    old->u.tile.replicated = t->u.tile.replicated;
+    a.t = t;
+    a.out = old;
+    foreach_stored(k, t, access_elem, &a);
+    return finish(k, old);
+}
+
+/* ---- reshape ---------------------------------------------------------------------------------- */
+
+static bool
+resolve_shape(tj_kernel *k, const char *fn, const tj_val *t, int rank, const int *in, int *out)
+{
+    int wild = -1;
+    int64_t known = 1;
+    if (rank < 1 || rank > TJI_MAX_DIMS || !in)
+        return tji_fail(k, TJ_ERR_INVALID, "%s: argument 'shape': rank %d is not in [1, 4]", fn,
+                        rank);
+    for (int d = 0; d < rank; d++) {
+        out[d] = in[d];
+        if (in[d] == -1 && wild < 0) {
+            wild = d;
+            continue;
+        }
+        if (in[d] < 1)
+            return tji_fail(k, TJ_ERR_INVALID, "%s: argument 'shape': extent %d of dimension %d "
+                            "is not positive (one extent may be -1)", fn, in[d], d);
+        known *= in[d];
+    }
+    int64_t size = t->u.tile.size;
+    if (wild >= 0 && size % known == 0)
+        out[wild] = (int)(size / known);
+    if (tji_shape_size(rank, out) != size)
+        return tji_fail(k, TJ_ERR_INVALID, "%s: a tile of %lld elements cannot take a shape of "
+                        "%lld elements", fn, (long long)size, (long long)tji_shape_size(rank, out));
+    return true;
+}
+
+tj_val *
+tj_tile_reshape(tj_kernel *k, tj_val *t, int rank, const int *shape)
+{
+    const char *fn = tji_builtin_name(TJI_B_TILE_RESHAPE);
+    int out[TJI_MAX_DIMS];
+    if (!tji_enter(k, fn) || !tji_check_tile(k, fn, "t", t) ||
+        !resolve_shape(k, fn, t, rank, shape, out))
+        return NULL;
+    if (!tji_tile_is_dense(&t->u.tile)) {
+        tji_fail(k, TJ_ERR_INVALID, "%s: argument 't': the tile is a non-dense view; only dense "
+                 "tiles can be reshaped", fn);
+        return NULL;
+    }
+    tj_val *r = tji_val_new(k, TJ_VAL_TILE, t->type, NULL);
+    if (!r)
+        return NULL;
+    r->u.tile = t->u.tile;
+    r->u.tile.rank = rank;
+    memcpy(r->u.tile.shape, out, sizeof out);
+    r->u.tile.owner = false;
+    if (t->u.tile.storage == TJ_STORAGE_SHARED) {
+        tji_dense_strides(rank, out, r->u.tile.strides);
+    } else { /* same registers: join the alias ring, keep the source's birthplace */
+        r->u.tile.alias = t->u.tile.alias;
+        t->u.tile.alias = r;
+    }
+    return r;
+}
+
+/* ---- assign ------------------------------------------------------------------------------------ */
+
+typedef struct assign {
+    const tj_val *src, *tmp, *dst;
+    LLVMValueRef offset[TJI_MAX_DIMS]; /* i32 */
+} assign;
+
+static void
+read_src(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
+{
+    const assign *a = ud;
+    tji_tile_set(k, a->tmp, slot, e, tji_tile_get(k, a->src, slot, e));
+}
+
+static void
+write_dst(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
+{
+    const assign *a = ud;
+    LLVMBuilderRef b = k->llb;
+    LLVMValueRef coords[TJI_MAX_DIMS], inside = NULL;
+    tji_tile_coords(k, &a->src->u.tile, e, coords);
+    for (int d = 0; d < a->dst->u.tile.rank; d++) {
+        coords[d] = LLVMBuildAdd(b, coords[d], a->offset[d], "");
+        LLVMValueRef in = LLVMBuildICmp(b, LLVMIntULT, coords[d],
+                                        tji_const_i32(k->ctx, a->dst->u.tile.shape[d]), "");
+        inside = inside ? LLVMBuildAnd(b, inside, in, "") : in;
+    }
+    LLVMValueRef v = tji_tile_get(k, a->tmp, slot, e);
+    tji_cond cond;
+    tji_emit_cond_begin(k, inside, &cond);
+    tji_emit_store(k, a->dst->type, v, tji_tile_elem_ptr(k, a->dst, coords));
+    tji_emit_cond_end(k, &cond);
+}
+
+bool
+tj_tile_assign(tj_kernel *k, tj_val *dst, tj_val *src, tj_val *const *offset)
+{
+    const char *fn = tji_builtin_name(TJI_B_TILE_ASSIGN);
+    if (!tji_enter(k, fn) || !tji_check_tile(k, fn, "dst", dst) ||
+        !tji_check_tile(k, fn, "src", src))
+        return false;
+    if (dst->type != src->type)
+        return tji_fail(k, TJ_ERR_INVALID, "%s: 'dst' holds %s and 'src' %s", fn,
+                        dst->type->name, src->type->name);
+    if (dst->u.tile.rank != src->u.tile.rank)
+        return tji_fail(k, TJ_ERR_INVALID, "%s: 'dst' has rank %d and 'src' %d; they must match",
+                        fn, dst->u.tile.rank, src->u.tile.rank);
+    if (!tji_check_offsets(k, fn, offset, dst->u.tile.rank) || !tji_tile_promote(k, dst, fn))
+        return false;
+    assign a = {.src = src, .dst = dst};
+    for (int d = 0; d < dst->u.tile.rank; d++)
+        a.offset[d] = offset ? LLVMBuildIntCast2(k->llb, offset[d]->ll, tji_i32(k->ctx), 1, "")
+                             : tji_const_i32(k->ctx, 0);
+    /* Read all of 'src' first (it may overlap 'dst'), then write. */
+    a.tmp = src;
+    if (src->u.tile.storage == TJ_STORAGE_SHARED || src->u.tile.replicated) {
+        tj_val *tmp = tji_tile_new(k, src->type, src->u.tile.rank, src->u.tile.shape,
+                                   TJ_STORAGE_REGISTER);
+        if (!tmp)
+            return false;
+        a.tmp = tmp;
+        tji_foreach_owned(k, src->u.tile.size, read_src, &a);
+    }
+    tji_emit_barrier(k);
+    tji_foreach_owned(k, src->u.tile.size, write_dst, &a);
+    tji_emit_barrier(k);
+    return true;
+}
+
+/* ---- extract ----------------------------------------------------------------------------------- */
+
+static LLVMValueRef
+linear_index(tj_kernel *k, const tj_val *t, tj_val *const *idx, int *site)
+{
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    LLVMValueRef lin = tji_const_i32(c, 0);
+    for (int d = 0; d < t->u.tile.rank; d++) {
+        LLVMValueRef i = LLVMBuildIntCast2(b, idx[d]->ll, tji_i32(c),
+                                           tji_dtype_is_signed(idx[d]->type->dtype), "");
+        LLVMValueRef ext = tji_const_i32(c, t->u.tile.shape[d]);
+        if (*site >= 0) {
+            LLVMValueRef bad = LLVMBuildICmp(b, LLVMIntUGE, i, ext, "");
+            tji_emit_report(k, bad, *site, i, tji_const_i32(c, 0), ext, d);
+        }
+        /* Out-of-range indices are invalid; clamp so that they cannot reach other memory. */
+        i = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, i, ext, ""), i,
+                            tji_const_i32(c, 0), "");
+        lin = LLVMBuildAdd(b, LLVMBuildMul(b, lin, ext, ""), i, "");
+    }
+    return lin;
+}
+
+static bool
+check_extract(tj_kernel *k, const char *fn, tj_val *t, tj_val *const *idx, int nidx)
+{
+    if (!tji_check_tile(k, fn, "t", t))
+        return false;
+    if (nidx != t->u.tile.rank || !idx)
+        return tji_fail(k, TJ_ERR_INVALID, "%s: the tile has %d dimensions, got %d indices", fn,
+                        t->u.tile.rank, nidx);
+    return tji_check_offsets(k, fn, idx, nidx);
+}
+
+tj_val *
+tj_tile_extract(tj_kernel *k, tj_val *t, tj_val *const *idx, int nidx)
+{
+    const char *fn = tji_builtin_name(TJI_B_TILE_EXTRACT);
+    if (!tji_enter(k, fn) || !check_extract(k, fn, t, idx, nidx))
+        return NULL;
+    int site = k->opts.debug ? tji_kernel_add_site(k, "tile_extract index") : -1;
+    LLVMValueRef e = linear_index(k, t, idx, &site);
+    LLVMBuilderRef b = k->llb;
+    const tji_tile *tt = &t->u.tile;
+    if (tt->storage == TJ_STORAGE_SHARED || tt->replicated || k->block_dim == 1)
+        return tji_scalar(k, t->type, tji_tile_get(k, t, e, e)); /* slot == e when B == 1 */
+    /* The owner lane publishes the element through the scratch; every lane reads it. */
+    LLVMValueRef B = tji_const_i32(k->ctx, k->block_dim);
+    LLVMValueRef owner = LLVMBuildURem(b, e, B, "");
+    LLVMValueRef scratch = tji_shared_scratch(k, t->type->size);
+    tji_cond cond;
+    tji_emit_cond_begin(k, LLVMBuildICmp(b, LLVMIntEQ, tji_lane(k), owner, ""), &cond);
+    tji_emit_store(k, t->type, tji_tile_get(k, t, LLVMBuildUDiv(b, e, B, ""), e), scratch);
+    tji_emit_cond_end(k, &cond);
+    tji_emit_barrier(k);
+    LLVMValueRef v = tji_emit_load(k, t->type, scratch);
+    tji_emit_barrier(k); /* the scratch is free again */
+    return tji_scalar(k, t->type, v);
+}
