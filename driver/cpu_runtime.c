@@ -92,3 +92,36 @@ tji_rt_truncdfhf2(double d)
     memcpy(&f, &x, sizeof f);
     return f32_to_f16_bits(f);
 }
+
+/* The entry points bound as __extendhfsf2, __truncsfhf2 and __truncdfhf2 for JIT code.
+ * LLVM (since 15) passes and returns x86-64 'half' values in XMM registers, like
+ * _Float16; a uint16_t would travel in a general register. A float whose low 16 bits
+ * are the half's bits travels in the same XMM register. */
+static float
+half_in_xmm(uint16_t h)
+{
+    uint32_t x = h;
+    float f;
+    memcpy(&f, &x, sizeof f);
+    return f;
+}
+
+TJI_HIDDEN float
+tji_rt_jit_extendhfsf2(float h)
+{
+    uint32_t x;
+    memcpy(&x, &h, sizeof x);
+    return tji_rt_extendhfsf2((uint16_t)x);
+}
+
+TJI_HIDDEN float
+tji_rt_jit_truncsfhf2(float f)
+{
+    return half_in_xmm(tji_rt_truncsfhf2(f));
+}
+
+TJI_HIDDEN float
+tji_rt_jit_truncdfhf2(double d)
+{
+    return half_in_xmm(tji_rt_truncdfhf2(d));
+}
