@@ -1,0 +1,987 @@
+/* tj-test: INTERNAL */
+/*
+ * tests/check_cpu_launch.c: the CPU launcher (driver/cpu_launch.c) driven by hand-written
+ * entry functions: every block runs once in width-1 mode, the cooperative schedule (lane
+ * order, barriers, early returns, isolated blocks), pools side by side, arenas, errors.
+ * Entries never call Check: they count contract violations that the test then asserts.
+ */
+#include <check.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "driver.h"
+#include "tj_test.h"
+
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#endif
+#endif
+#ifndef RUNNING_ON_VALGRIND
+#define RUNNING_ON_VALGRIND 0
+#endif
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
+
+enum { TIMEOUT_S = 120 };
+
+#define NROWS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* ---- helpers ---------------------------------------------------------------------------- */
+
+static tji_cpu_pool *
+make_pool(int nthreads)
+{
+    tji_cpu_pool *p = NULL;
+    char msg[TJI_ERRMSG_BYTES] = "";
+    tj_status st = tji_cpu_pool_create(nthreads, &p, msg, sizeof msg);
+    ck_assert_msg(st == TJ_OK, "tji_cpu_pool_create(%d): %d: %s", nthreads, (int)st, msg);
+    ck_assert_ptr_nonnull(p);
+    return p;
+}
+
+static void
+run_ok(tji_cpu_pool *p, const tji_cpu_launch *l)
+{
+    char msg[TJI_ERRMSG_BYTES] = "";
+    tj_status st = tji_cpu_run(p, l, msg, sizeof msg);
+    ck_assert_msg(st == TJ_OK, "tji_cpu_run: %d: %s", (int)st, msg);
+}
+
+static void *
+xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n, size);
+    ck_assert_ptr_nonnull(p);
+    return p;
+}
+
+static double
+now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static bool
+is_aligned16(const void *p)
+{
+    return ((uintptr_t)p & 15) == 0;
+}
+
+/* ---- width-1 mode: every block once ----------------------------------------------------- */
+
+typedef struct count_args {
+    atomic_int *counts;        /* per block */
+    atomic_int *bad;           /* contract violations seen by the entry */
+    int64_t nblocks;
+    tji_error_record *err;
+} count_args;
+
+static void
+count_entry(tji_cpu_worker *w, const void *args, int64_t b0, int64_t b1, int32_t lane)
+{
+    const count_args *a = args;
+    if (lane != 0 || w->err != a->err || !is_aligned16(w->arena) || b0 < 0 || b0 >= b1 ||
+        b1 > a->nblocks)
+        atomic_fetch_add(a->bad, 1);
+    w->barrier(w); /* width-1 mode: a no-op */
+    for (int64_t b = b0; b < b1 && b < a->nblocks && b >= 0; b++)
+        atomic_fetch_add(&a->counts[b], 1);
+}
+
+static const struct {
+    int64_t nblocks;
+    int nthreads;
+} width1_rows[] = {
+    {0, 1},    {0, 2},     {1, 1},      {1, 2},       {1, 0},  {2, 2},
+    {8, 2},    {9, 2},     {9, 1},      {3, 0},       {33, 4}, {64, 0},
+    {100, 1},  {1000, 2},  {1000, 0},   {4097, 3},    {100000, 2}, {100000, 0},
+};
+
+START_TEST(test_width1_runs_every_block_once)
+{
+    int64_t n = width1_rows[_i].nblocks;
+    tji_cpu_pool *p = make_pool(width1_rows[_i].nthreads);
+    tji_error_record err = {0};
+    atomic_int bad = 0;
+    count_args a = {.counts = xcalloc((size_t)n + 1, sizeof(atomic_int)), .bad = &bad,
+                    .nblocks = n, .err = &err};
+    tji_cpu_launch l = {.entry = count_entry, .args = &a, .nblocks = n, .block_dim = 1,
+                        .arena_bytes = 64, .err = &err};
+    for (int run = 1; run <= 3; run++) {
+        run_ok(p, &l);
+        for (int64_t b = 0; b < n; b++)
+            ck_assert_msg(a.counts[b] == run, "block %lld ran %d times after %d runs",
+                          (long long)b, (int)a.counts[b], run);
+    }
+    ck_assert_int_eq(bad, 0);
+    ck_assert_int_eq(err.flag, 0);
+    free(a.counts);
+    tji_cpu_pool_destroy(p);
+}
+END_TEST
+
+/* ---- cooperative mode: lane order between barriers -------------------------------------- */
+
+enum { TRACE_PHASES = 3 };
+
+/* The arena holds a count and the trace of lane ids, in the order the lanes ran. */
+typedef struct trace_args {
+    int32_t *out;              /* per block: the trace */
+    int32_t block_dim;
+    atomic_int *bad;
+} trace_args;
+
+static void
+trace_entry(tji_cpu_worker *w, const void *args, int64_t b0, int64_t b1, int32_t lane)
+{
+    const trace_args *a = args;
+    int32_t *arena = w->arena;
+    if (b1 != b0 + 1 || lane < 0 || lane >= a->block_dim)
+        atomic_fetch_add(a->bad, 1);
+    if (lane == 0)
+        arena[0] = 0;
+    for (int p = 0; p < TRACE_PHASES; p++) {
+        arena[1 + arena[0]++] = lane;
+        w->barrier(w);
+    }
+    size_t ntrace = (size_t)TRACE_PHASES * (size_t)a->block_dim;
+    if (lane == 0) /* first after the last barrier: every lane has recorded everything */
+        memcpy(&a->out[(size_t)b0 * ntrace], &arena[1], ntrace * sizeof *arena);
+}
+
+static const int32_t coop_dims[] = {1, 2, 31, 32, 33, 64, 256, 1024};
+
+START_TEST(test_coop_lanes_run_in_ascending_order_between_barriers)
+{
+    int32_t bd = coop_dims[_i];
+    int64_t nblocks = 5;
+    size_t ntrace = (size_t)TRACE_PHASES * (size_t)bd;
+    tji_cpu_pool *p = make_pool(2);
+    tji_error_record err = {0};
+    atomic_int bad = 0;
+    trace_args a = {.out = xcalloc((size_t)nblocks * ntrace, sizeof(int32_t)),
+                    .block_dim = bd, .bad = &bad};
+    tji_cpu_launch l = {.entry = trace_entry, .args = &a, .nblocks = nblocks, .block_dim = bd,
+                        .cooperative = true, .arena_bytes = (ntrace + 1) * sizeof(int32_t),
+                        .err = &err};
+    run_ok(p, &l);
+    for (int64_t b = 0; b < nblocks; b++)
+        for (size_t i = 0; i < ntrace; i++)
+            ck_assert_msg(a.out[(size_t)b * ntrace + i] == (int32_t)(i % (size_t)bd),
+                          "block %lld, trace entry %zu: lane %d, expected %d", (long long)b, i,
+                          (int)a.out[(size_t)b * ntrace + i], (int)(i % (size_t)bd));
+    ck_assert_int_eq(bad, 0);
+    free(a.out);
+    tji_cpu_pool_destroy(p);
+}
+END_TEST
+
+/* ---- cooperative mode: barriers separate phases ------------------------------------------ */
+
+/* Each round every lane writes its slot, waits, reads its right neighbour's slot, and waits
+ * again before anyone overwrites a slot. The values name the block and the round. */
+typedef struct exchange_args {
+    int64_t *out;              /* per block and lane: the last value read */
+    int32_t block_dim;
+    int rounds;
+    atomic_int *bad;
+} exchange_args;
+
+static int64_t
+exchange_value(int64_t block, int round, int32_t lane)
+{
+    return block * 1000000007LL + (int64_t)round * 4099 + lane + 1;
+}
+
+static void
+exchange_entry(tji_cpu_worker *w, const void *args, int64_t b0, int64_t b1, int32_t lane)
+{
+    const exchange_args *a = args;
+    int64_t *slot = w->arena;
+    int32_t right = (lane + 1) % a->block_dim;
+    int64_t got = 0;
+    for (int r = 0; r < a->rounds; r++) {
+        slot[lane] = exchange_value(b0, r, lane);
+        w->barrier(w);
+        got = slot[right];
+        if (got != exchange_value(b0, r, right))
+            atomic_fetch_add(a->bad, 1);
+        w->barrier(w);
+    }
+    a->out[b0 * a->block_dim + lane] = got;
+}
+
+static void
+check_exchange(int32_t bd, int rounds, int64_t nblocks, int nthreads)
+{
+    tji_cpu_pool *p = make_pool(nthreads);
+    tji_error_record err = {0};
+    atomic_int bad = 0;
+    exchange_args a = {.out = xcalloc((size_t)(nblocks * bd), sizeof(int64_t)),
+                       .block_dim = bd, .rounds = rounds, .bad = &bad};
+    tji_cpu_launch l = {.entry = exchange_entry, .args = &a, .nblocks = nblocks,
+                        .block_dim = bd, .cooperative = true,
+                        .arena_bytes = (size_t)bd * sizeof(int64_t), .err = &err};
+    run_ok(p, &l);
+    ck_assert_int_eq(bad, 0);
+    for (int64_t b = 0; b < nblocks; b++)
+        for (int32_t ln = 0; ln < bd; ln++)
+            ck_assert_msg(a.out[b * bd + ln] == exchange_value(b, rounds - 1, (ln + 1) % bd),
+                          "block %lld lane %d read %lld", (long long)b, (int)ln,
+                          (long long)a.out[b * bd + ln]);
+    free(a.out);
+    tji_cpu_pool_destroy(p);
+}
+
+START_TEST(test_coop_barrier_separates_write_and_read_phases)
+{
+    check_exchange(coop_dims[_i], 1, 7, 2);
+}
+END_TEST
+
+START_TEST(test_coop_barriers_in_a_loop_keep_phases_apart)
+{
+    check_exchange(coop_dims[_i], 40, 3, 2);
+}
+END_TEST
+
+/* Many blocks reuse each worker's arena: stale data from another block would show. */
+START_TEST(test_coop_blocks_do_not_see_each_others_arena_writes)
+{
+    check_exchange(33, 3, 500, 3);
+}
+END_TEST
+
+START_TEST(test_coop_many_blocks_on_many_threads_give_exact_results)
+{
+    check_exchange(32, 2, 3000, 0);
+    check_exchange(64, 2, 1000, 4);
+}
+END_TEST
+
+/* ---- cooperative mode: lanes that return early ------------------------------------------- */
+
+enum { EARLY_PHASES = 4 };
+
+/* Lane L records its id in each phase; lanes >= k return right after recording in phase
+ * 'exit_phase' (before its barrier), the others go through every barrier. */
+typedef struct early_args {
+    int32_t *out;              /* per block: the trace */
+    int32_t block_dim;
+    int32_t k;
+    int exit_phase;
+    int32_t ntrace;
+} early_args;
+
+static int32_t
+early_trace_length(int32_t bd, int32_t k, int exit_phase)
+{
+    return (exit_phase + 1) * bd + (EARLY_PHASES - exit_phase - 1) * k;
+}
+
+static void
+early_record(int32_t *arena, const early_args *a, int64_t b, int32_t lane)
+{
+    arena[1 + arena[0]++] = lane;
+    if (arena[0] == a->ntrace)
+        memcpy(&a->out[b * a->ntrace], &arena[1], (size_t)a->ntrace * sizeof *arena);
+}
+
+static void
+early_entry(tji_cpu_worker *w, const void *args, int64_t b0, int64_t b1, int32_t lane)
+{
+    const early_args *a = args;
+    int32_t *arena = w->arena;
+    if (lane == 0)
+        arena[0] = 0;
+    for (int p = 0; p < EARLY_PHASES; p++) {
+        early_record(arena, a, b0, lane);
+        if (p == a->exit_phase && lane >= a->k)
+            return;
+        if (p + 1 < EARLY_PHASES)
+            w->barrier(w);
+    }
+}
+
+static const struct {
+    int32_t block_dim, k;
+    int exit_phase;
+} early_rows[] = {
+    {2, 1, 1},     {2, 0, 1},     {2, 1, 0},    {31, 30, 1},   {32, 16, 1},  {33, 1, 1},
+    {33, 5, 0},    {64, 0, 1},    {64, 63, 1},  {64, 32, 2},   {256, 100, 1}, {256, 7, 0},
+    {1024, 512, 1}, {1024, 1, 1}, {1024, 1023, 0},
+};
+
+static int32_t
+early_expected(int32_t bd, int32_t k, int exit_phase, int32_t i)
+{
+    int32_t full = (exit_phase + 1) * bd;
+    return i < full ? i % bd : (i - full) % k;
+}
+
+START_TEST(test_coop_early_returning_lanes_leave_later_barriers)
+{
+    int32_t bd = early_rows[_i].block_dim, k = early_rows[_i].k;
+    int xp = early_rows[_i].exit_phase;
+    int64_t nblocks = 4;
+    tji_cpu_pool *p = make_pool(2);
+    tji_error_record err = {0};
+    early_args a = {.block_dim = bd, .k = k, .exit_phase = xp,
+                    .ntrace = early_trace_length(bd, k, xp)};
+    a.out = xcalloc((size_t)(nblocks * a.ntrace), sizeof(int32_t));
+    tji_cpu_launch l = {.entry = early_entry, .args = &a, .nblocks = nblocks, .block_dim = bd,
+                        .cooperative = true,
+                        .arena_bytes = (size_t)(a.ntrace + 1) * sizeof(int32_t), .err = &err};
+    run_ok(p, &l);
+    run_ok(p, &l); /* the parked lanes start over cleanly */
+    for (int64_t b = 0; b < nblocks; b++)
+        for (int32_t i = 0; i < a.ntrace; i++)
+            ck_assert_msg(a.out[b * a.ntrace + i] == early_expected(bd, k, xp, i),
+                          "block %lld, trace entry %d: lane %d, expected %d", (long long)b,
+                          (int)i, (int)a.out[b * a.ntrace + i],
+                          (int)early_expected(bd, k, xp, i));
+    free(a.out);
+    tji_cpu_pool_destroy(p);
+}
+END_TEST
+
+/* ---- several threads and several pools at once ------------------------------------------ */
+
+/* Lane 0 of each call waits until 'need' calls have arrived: this ends only when blocks
+ * really run on several threads at the same time. */
+typedef struct rendezvous_args {
+    atomic_int *arrived;
+    atomic_int *bad;
+    int need;
+} rendezvous_args;
+
+static void
+rendezvous_entry(tji_cpu_worker *w, const void *args, int64_t b0, int64_t b1, int32_t lane)
+{
+    const rendezvous_args *a = args;
+    if (lane == 0) {
+        atomic_fetch_add(a->arrived, 1);
+        double give_up = now_s() + 20.0;
+        while (atomic_load(a->arrived) < a->need && now_s() < give_up)
+            sched_yield();
+        if (atomic_load(a->arrived) < a->need)
+            atomic_fetch_add(a->bad, 1);
+    }
+    w->barrier(w);
+}
+
+static const struct {
+    bool cooperative;
+    int32_t block_dim;
+    int64_t nblocks;
+} rendezvous_rows[] = {{false, 1, 64}, {true, 4, 2}, {true, 1, 2}};
+
+START_TEST(test_blocks_run_on_several_threads_at_once)
+{
+    tji_cpu_pool *p = make_pool(2);
+    tji_error_record err = {0};
+    atomic_int arrived = 0, bad = 0;
+    rendezvous_args a = {.arrived = &arrived, .bad = &bad, .need = 2};
+    tji_cpu_launch l = {.entry = rendezvous_entry, .args = &a,
+                        .nblocks = rendezvous_rows[_i].nblocks,
+                        .block_dim = rendezvous_rows[_i].block_dim,
+                        .cooperative = rendezvous_rows[_i].cooperative, .err = &err};
+    run_ok(p, &l);
+    ck_assert_int_eq(bad, 0);
+    tji_cpu_pool_destroy(p);
+}
+END_TEST
+
+typedef struct pool_job {
+    int nthreads;
+    int nruns;
+    int failures;              /* written by the job's thread, read after join */
+} pool_job;
+
+static int
+pool_job_round(tji_cpu_pool *p, int64_t n, atomic_int *counts, int64_t *out, int run)
+{
+    tji_error_record err = {0};
+    atomic_int bad = 0;
+    count_args ca = {.counts = counts, .bad = &bad, .nblocks = n, .err = &err};
+    tji_cpu_launch l1 = {.entry = count_entry, .args = &ca, .nblocks = n, .block_dim = 1,
+                         .err = &err};
+    exchange_args ea = {.out = out, .block_dim = 33, .rounds = 2, .bad = &bad};
+    tji_cpu_launch lc = {.entry = exchange_entry, .args = &ea, .nblocks = 20, .block_dim = 33,
+                         .cooperative = true, .arena_bytes = 33 * sizeof(int64_t), .err = &err};
+    int failures = tji_cpu_run(p, &l1, NULL, 0) != TJ_OK;
+    failures += tji_cpu_run(p, &lc, NULL, 0) != TJ_OK;
+    for (int64_t b = 0; b < n; b++)
+        failures += counts[b] != run;
+    return failures + bad;
+}
+
+static void *
+pool_job_main(void *arg)
+{
+    pool_job *job = arg;
+    enum { N = 1000 };
+    tji_cpu_pool *p = NULL;
+    atomic_int *counts = calloc(N, sizeof *counts);
+    int64_t *out = calloc(20 * 33, sizeof *out);
+    if (!counts || !out || tji_cpu_pool_create(job->nthreads, &p, NULL, 0) != TJ_OK) {
+        job->failures = 1;
+    } else {
+        for (int run = 1; run <= job->nruns; run++)
+            job->failures += pool_job_round(p, N, counts, out, run);
+    }
+    tji_cpu_pool_destroy(p);
+    free(counts);
+    free(out);
+    return NULL;
+}
+
+START_TEST(test_several_pools_run_at_once)
+{
+    enum { NJOBS = 3 };
+    pthread_t threads[NJOBS];
+    pool_job jobs[NJOBS];
+    for (int i = 0; i < NJOBS; i++) {
+        jobs[i] = (pool_job){.nthreads = i + 1, .nruns = 30};
+        ck_assert_int_eq(pthread_create(&threads[i], NULL, pool_job_main, &jobs[i]), 0);
+    }
+    for (int i = 0; i < NJOBS; i++) {
+        pthread_join(threads[i], NULL);
+        ck_assert_msg(jobs[i].failures == 0, "pool %d: %d failures", i, jobs[i].failures);
+    }
+}
+END_TEST
+
+/* ---- what the entry receives ------------------------------------------------------------ */
+
+typedef struct passthrough_args {
+    const void *self;
+    tji_error_record *err;
+    atomic_int *bad;
+    int64_t fail_block;
+    int32_t fail_lane;
+} passthrough_args;
+
+/* Claims the error record the way generated code does (SPEC 5): CAS on 'flag', then fill. */
+static void
+passthrough_entry(tji_cpu_worker *w, const void *args, int64_t b0, int64_t b1, int32_t lane)
+{
+    const passthrough_args *a = args;
+    if (args != a->self || w->err != a->err)
+        atomic_fetch_add(a->bad, 1);
+    for (int64_t b = b0; b < b1; b++) {
+        if (b != a->fail_block || lane != a->fail_lane)
+            continue;
+        int32_t zero = 0;
+        if (__atomic_compare_exchange_n(&w->err->flag, &zero, 1, false, __ATOMIC_SEQ_CST,
+                                        __ATOMIC_SEQ_CST)) {
+            w->err->block = b;
+            w->err->lane = lane;
+            w->err->value = 42;
+        }
+    }
+}
+
+static const struct {
+    bool cooperative;
+    int32_t block_dim;
+    int nthreads;
+    int32_t fail_lane;
+} passthrough_rows[] = {{false, 1, 1, 0}, {false, 1, 3, 0}, {true, 1, 2, 0}, {true, 8, 2, 5},
+                        {true, 64, 0, 63}};
+
+START_TEST(test_entry_receives_args_and_error_record)
+{
+    tji_cpu_pool *p = make_pool(passthrough_rows[_i].nthreads);
+    tji_error_record err = {0};
+    atomic_int bad = 0;
+    passthrough_args a = {.err = &err, .bad = &bad, .fail_block = 37,
+                          .fail_lane = passthrough_rows[_i].fail_lane};
+    a.self = &a;
+    tji_cpu_launch l = {.entry = passthrough_entry, .args = &a, .nblocks = 100,
+                        .block_dim = passthrough_rows[_i].block_dim,
+                        .cooperative = passthrough_rows[_i].cooperative, .err = &err};
+    run_ok(p, &l);
+    ck_assert_int_eq(bad, 0);
+    ck_assert_int_eq(err.flag, 1);
+    ck_assert_int_eq(err.block, 37);
+    ck_assert_int_eq(err.lane, a.fail_lane);
+    ck_assert_int_eq(err.value, 42);
+    tji_cpu_pool_destroy(p);
+}
+END_TEST
+
+/* Launches of one block (or on a one-thread pool) run on the caller without waking anyone. */
+typedef struct where_args {
+    pthread_t caller;
+    atomic_int *elsewhere;
+} where_args;
+
+static void
+where_entry(tji_cpu_worker *w, const void *args, int64_t b0, int64_t b1, int32_t lane)
+{
+    const where_args *a = args;
+    if (!pthread_equal(pthread_self(), a->caller))
+        atomic_fetch_add(a->elsewhere, 1);
+}
+
+static const struct {
+    int nthreads;
+    bool cooperative;
+    int32_t block_dim;
+    int64_t nblocks;
+} inline_rows[] = {{4, false, 1, 1}, {4, false, 1, 5}, {4, true, 32, 1}, {1, false, 1, 1000},
+                   {1, true, 16, 50}};
+
+START_TEST(test_small_launches_run_on_the_calling_thread)
+{
+    tji_cpu_pool *p = make_pool(inline_rows[_i].nthreads);
+    tji_error_record err = {0};
+    atomic_int elsewhere = 0;
+    where_args a = {.caller = pthread_self(), .elsewhere = &elsewhere};
+    tji_cpu_launch l = {.entry = where_entry, .args = &a, .nblocks = inline_rows[_i].nblocks,
+                        .block_dim = inline_rows[_i].block_dim,
+                        .cooperative = inline_rows[_i].cooperative, .err = &err};
+    run_ok(p, &l);
+    ck_assert_int_eq(elsewhere, 0);
+    tji_cpu_pool_destroy(p);
+}
+END_TEST
+
+/* ---- arenas ----------------------------------------------------------------------------- */
+
+/* Lane L fills its share of the arena with a byte naming the block and the lane, waits,
+ * then checks its right neighbour's share. */
+typedef struct fill_args {
+    size_t arena_bytes;
+    int32_t block_dim;
+    atomic_int *bad;
+} fill_args;
+
+static uint8_t
+fill_byte(int64_t b, int32_t lane)
+{
+    return (uint8_t)(b * 7 + lane * 13 + 1);
+}
+
+static void
+fill_share(const fill_args *a, int32_t lane, size_t *lo, size_t *hi)
+{
+    *lo = a->arena_bytes * (size_t)lane / (size_t)a->block_dim;
+    *hi = a->arena_bytes * (size_t)(lane + 1) / (size_t)a->block_dim;
+}
+
+static void
+fill_entry(tji_cpu_worker *w, const void *args, int64_t b0, int64_t b1, int32_t lane)
+{
+    const fill_args *a = args;
+    uint8_t *arena = w->arena;
+    if (!is_aligned16(arena))
+        atomic_fetch_add(a->bad, 1);
+    for (int64_t b = b0; b < b1; b++) {
+        size_t lo, hi;
+        fill_share(a, lane, &lo, &hi);
+        memset(arena + lo, fill_byte(b, lane), hi - lo);
+        w->barrier(w);
+        int32_t right = (lane + 1) % a->block_dim;
+        fill_share(a, right, &lo, &hi);
+        for (size_t i = lo; i < hi; i++)
+            if (arena[i] != fill_byte(b, right)) {
+                atomic_fetch_add(a->bad, 1);
+                break;
+            }
+        w->barrier(w);
+    }
+}
+
+static const struct {
+    size_t arena_bytes;
+    bool cooperative;
+    int32_t block_dim;
+} arena_rows[] = {
+    {0, false, 1},          {0, true, 64},          {1, false, 1},     {24, true, 3},
+    {200 * 1024, false, 1}, {200 * 1024, true, 64}, {200 * 1024, true, 1024},
+};
+
+static void
+run_fill(tji_cpu_pool *p, size_t bytes, bool coop, int32_t bd, int64_t nblocks)
+{
+    tji_error_record err = {0};
+    atomic_int bad = 0;
+    fill_args a = {.arena_bytes = bytes, .block_dim = bd, .bad = &bad};
+    tji_cpu_launch l = {.entry = fill_entry, .args = &a, .nblocks = nblocks, .block_dim = bd,
+                        .cooperative = coop, .arena_bytes = bytes, .err = &err};
+    run_ok(p, &l);
+    ck_assert_msg(bad == 0, "arena of %zu bytes, block_dim %d: %d bad shares", bytes, (int)bd,
+                  (int)bad);
+}
+
+START_TEST(test_arena_holds_arena_bytes_per_block)
+{
+    tji_cpu_pool *p = make_pool(2);
+    run_fill(p, arena_rows[_i].arena_bytes, arena_rows[_i].cooperative,
+             arena_rows[_i].block_dim, 24);
+    tji_cpu_pool_destroy(p);
+}
+END_TEST
+
+START_TEST(test_arena_grows_between_launches)
+{
+    tji_cpu_pool *p = make_pool(3);
+    static const size_t sizes[] = {16, 4096, 64, 300 * 1024, 0, 1 << 20, 100};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        run_fill(p, sizes[i], false, 1, 50);
+        run_fill(p, sizes[i], true, 16, 50);
+    }
+    tji_cpu_pool_destroy(p);
+}
+END_TEST
+
+/* ---- fiber stacks and the cost of a barrier --------------------------------------------- */
+
+typedef struct deep_args {
+    size_t use_bytes;
+    atomic_int *bad;
+} deep_args;
+
+/* Recurses in 16 KiB frames, waits at the bottom (so every lane's stack is deep at once),
+ * then checks its frames on the way back. Returns the number of damaged frames. */
+static int
+deep_fill(tji_cpu_worker *w, int depth, int32_t lane)
+{
+    volatile uint8_t buf[16 * 1024];
+    for (size_t i = 0; i < sizeof buf; i += 256)
+        buf[i] = (uint8_t)(lane + depth + i / 256);
+    int bad = 0;
+    if (depth > 0)
+        bad = deep_fill(w, depth - 1, lane);
+    else
+        w->barrier(w);
+    for (size_t i = 0; i < sizeof buf; i += 256)
+        if (buf[i] != (uint8_t)(lane + depth + i / 256))
+            return bad + 1;
+    return bad;
+}
+
+static void
+deep_entry(tji_cpu_worker *w, const void *args, int64_t b0, int64_t b1, int32_t lane)
+{
+    const deep_args *a = args;
+    int bad = deep_fill(w, (int)(a->use_bytes / (16 * 1024)), lane);
+    if (bad != 0)
+        atomic_fetch_add(a->bad, bad);
+}
+
+static const struct {
+    const char *stack_kb;      /* TILEJIT_FIBER_STACK_KB, or NULL for the default */
+    size_t use_bytes;
+} stack_rows[] = {{NULL, 160 * 1024}, {"1024", 700 * 1024}};
+
+START_TEST(test_fiber_stacks_follow_tilejit_fiber_stack_kb)
+{
+    if (stack_rows[_i].stack_kb)
+        setenv("TILEJIT_FIBER_STACK_KB", stack_rows[_i].stack_kb, 1);
+    else
+        unsetenv("TILEJIT_FIBER_STACK_KB");
+    tji_cpu_pool *p = make_pool(2);
+    unsetenv("TILEJIT_FIBER_STACK_KB");
+    tji_error_record err = {0};
+    atomic_int bad = 0;
+    deep_args a = {.use_bytes = stack_rows[_i].use_bytes, .bad = &bad};
+    tji_cpu_launch l = {.entry = deep_entry, .args = &a, .nblocks = 4, .block_dim = 4,
+                        .cooperative = true, .err = &err};
+    run_ok(p, &l);
+    ck_assert_int_eq(bad, 0);
+    tji_cpu_pool_destroy(p);
+}
+END_TEST
+
+typedef struct spin_args {
+    int nbarriers;
+    atomic_int *bad;
+} spin_args;
+
+static void
+spin_entry(tji_cpu_worker *w, const void *args, int64_t b0, int64_t b1, int32_t lane)
+{
+    const spin_args *a = args;
+    int64_t *phase = w->arena;
+    if (lane == 0)
+        *phase = 0;
+    for (int i = 0; i < a->nbarriers; i++) {
+        if (*phase != i + (lane != 0))
+            atomic_fetch_add(a->bad, 1);
+        if (lane == 0)
+            ++*phase;
+        w->barrier(w);
+    }
+}
+
+/* No timing assertion: 10^5 barriers of a 32-lane block end well inside the timeout only
+ * when a switch costs nanoseconds, not a system call. */
+START_TEST(test_coop_hundred_thousand_barriers_finish_quickly)
+{
+    tji_cpu_pool *p = make_pool(1);
+    tji_error_record err = {0};
+    atomic_int bad = 0;
+    spin_args a = {.nbarriers = 100000, .bad = &bad};
+    tji_cpu_launch l = {.entry = spin_entry, .args = &a, .nblocks = 1, .block_dim = 32,
+                        .cooperative = true, .arena_bytes = sizeof(int64_t), .err = &err};
+    run_ok(p, &l);
+    ck_assert_int_eq(bad, 0);
+    tji_cpu_pool_destroy(p);
+}
+END_TEST
+
+/* ---- the pool and invalid calls --------------------------------------------------------- */
+
+START_TEST(test_pool_threads_counts_the_caller_and_defaults_to_online_cores)
+{
+    tji_cpu_pool *p = make_pool(0);
+    ck_assert_int_eq(tji_cpu_pool_threads(p), (int)sysconf(_SC_NPROCESSORS_ONLN));
+    tji_cpu_pool_destroy(p);
+    p = make_pool(3);
+    ck_assert_int_eq(tji_cpu_pool_threads(p), 3);
+    tji_cpu_pool_destroy(p);
+    ck_assert_int_eq(tji_cpu_pool_threads(NULL), 0);
+    tji_cpu_pool_destroy(NULL);
+}
+END_TEST
+
+START_TEST(test_pool_create_rejects_bad_arguments)
+{
+    char msg[TJI_ERRMSG_BYTES] = "";
+    tji_cpu_pool *p = (tji_cpu_pool *)&msg; /* any non-NULL value: it must be cleared */
+    ck_assert_int_eq(tji_cpu_pool_create(-1, &p, msg, sizeof msg), TJ_ERR_INVALID);
+    ck_assert_ptr_null(p);
+    ck_assert_str_eq(msg, "tji_cpu_pool_create: nthreads -1 is out of range 0..4096");
+    ck_assert_int_eq(tji_cpu_pool_create(5000, &p, msg, sizeof msg), TJ_ERR_INVALID);
+    ck_assert_int_eq(tji_cpu_pool_create(2, NULL, msg, sizeof msg), TJ_ERR_INVALID);
+    ck_assert_str_eq(msg, "tji_cpu_pool_create: 'out' is NULL");
+    ck_assert_int_eq(tji_cpu_pool_create(-1, &p, NULL, 0), TJ_ERR_INVALID);
+}
+END_TEST
+
+static void
+never_entry(tji_cpu_worker *w, const void *args, int64_t b0, int64_t b1, int32_t lane)
+{
+    atomic_fetch_add((atomic_int *)(uintptr_t)args, 1);
+}
+
+static const struct {
+    bool no_entry, no_err, cooperative;
+    int64_t nblocks;
+    int32_t block_dim;
+    const char *msg;
+} invalid_rows[] = {
+    {true, false, false, 4, 1, "tji_cpu_run: the entry function is NULL"},
+    {false, true, false, 4, 1, "tji_cpu_run: the error record is NULL"},
+    {false, false, false, -1, 1, "tji_cpu_run: nblocks -1 is negative"},
+    {false, false, true, 4, 0, "tji_cpu_run: block_dim 0 is out of range 1..1024"},
+    {false, false, true, 4, 1025, "tji_cpu_run: block_dim 1025 is out of range 1..1024"},
+    {false, false, false, 4, -3, "tji_cpu_run: block_dim -3 is out of range 1..1024"},
+    {false, false, false, 4, 2,
+     "tji_cpu_run: block_dim 2 needs cooperative mode (width-1 mode runs one lane per block)"},
+};
+
+START_TEST(test_run_rejects_invalid_launches)
+{
+    tji_cpu_pool *p = make_pool(2);
+    tji_error_record err = {0};
+    atomic_int calls = 0;
+    tji_cpu_launch l = {.entry = invalid_rows[_i].no_entry ? NULL : never_entry,
+                        .args = &calls, .nblocks = invalid_rows[_i].nblocks,
+                        .block_dim = invalid_rows[_i].block_dim,
+                        .cooperative = invalid_rows[_i].cooperative,
+                        .err = invalid_rows[_i].no_err ? NULL : &err};
+    char msg[TJI_ERRMSG_BYTES] = "";
+    ck_assert_int_eq(tji_cpu_run(p, &l, msg, sizeof msg), TJ_ERR_INVALID);
+    ck_assert_str_eq(msg, invalid_rows[_i].msg);
+    ck_assert_int_eq(tji_cpu_run(p, &l, NULL, 0), TJ_ERR_INVALID);
+    char small[8];
+    ck_assert_int_eq(tji_cpu_run(p, &l, small, sizeof small), TJ_ERR_INVALID);
+    ck_assert_str_eq(small, "tji_cpu");
+    ck_assert_int_eq(calls, 0);
+    tji_cpu_pool_destroy(p);
+}
+END_TEST
+
+START_TEST(test_run_rejects_null_pool_and_launch)
+{
+    tji_error_record err = {0};
+    atomic_int calls = 0;
+    tji_cpu_launch l = {.entry = never_entry, .args = &calls, .nblocks = 1, .block_dim = 1,
+                        .err = &err};
+    char msg[TJI_ERRMSG_BYTES] = "";
+    ck_assert_int_eq(tji_cpu_run(NULL, &l, msg, sizeof msg), TJ_ERR_INVALID);
+    ck_assert_str_eq(msg, "tji_cpu_run: the pool is NULL");
+    tji_cpu_pool *p = make_pool(1);
+    ck_assert_int_eq(tji_cpu_run(p, NULL, msg, sizeof msg), TJ_ERR_INVALID);
+    ck_assert_str_eq(msg, "tji_cpu_run: the launch is NULL");
+    ck_assert_int_eq(calls, 0);
+    tji_cpu_pool_destroy(p);
+}
+END_TEST
+
+/* ---- allocation failures ----------------------------------------------------------------- */
+
+/* AddressSanitizer aborts on absurd allocations and reserves address space of its own. */
+START_TEST(test_run_reports_nomem_for_an_arena_it_cannot_allocate)
+{
+    if (UNDER_ASAN)
+        return;
+    static const struct {
+        size_t bytes;
+        const char *msg;
+    } rows[] = {
+        {SIZE_MAX, "tji_cpu_run: an arena of 18446744073709551615 bytes is too large"},
+        {(size_t)1 << 46, "tji_cpu_run: cannot allocate a worker arena of 70368744177664 bytes"},
+    };
+    tji_cpu_pool *p = make_pool(2);
+    tji_error_record err = {0};
+    atomic_int calls = 0;
+    for (int i = 0; i < NROWS(rows); i++) {
+        tji_cpu_launch l = {.entry = never_entry, .args = &calls, .nblocks = 100,
+                            .block_dim = 1, .arena_bytes = rows[i].bytes, .err = &err};
+        char msg[TJI_ERRMSG_BYTES] = "";
+        ck_assert_int_eq(tji_cpu_run(p, &l, msg, sizeof msg), TJ_ERR_NOMEM);
+        ck_assert_str_eq(msg, rows[i].msg);
+    }
+    ck_assert_int_eq(calls, 0);
+    run_fill(p, 4096, true, 8, 10); /* the pool still works */
+    tji_cpu_pool_destroy(p);
+}
+END_TEST
+
+static size_t
+mapped_bytes(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long pages = 0;
+    if (f) {
+        if (fscanf(f, "%lu", &pages) != 1)
+            pages = 0;
+        fclose(f);
+    }
+    return (size_t)pages * (size_t)sysconf(_SC_PAGESIZE);
+}
+
+static const struct {
+    int nthreads;
+    int64_t nblocks;
+} nomem_rows[] = {{1, 3}, {2, 1}, {2, 6}};
+
+/* 1024 lanes need 1024 stacks of 256 KiB: more than the 64 MiB of address space left. */
+START_TEST(test_run_reports_nomem_when_fiber_stacks_cannot_be_mapped)
+{
+    if (UNDER_ASAN || RUNNING_ON_VALGRIND || mapped_bytes() == 0)
+        return;
+    unsetenv("TILEJIT_FIBER_STACK_KB");
+    tji_cpu_pool *p = make_pool(nomem_rows[_i].nthreads);
+    tji_error_record err = {0};
+    atomic_int calls = 0;
+    tji_cpu_launch l = {.entry = never_entry, .args = &calls,
+                        .nblocks = nomem_rows[_i].nblocks, .block_dim = 1024,
+                        .cooperative = true, .err = &err};
+    char msg[TJI_ERRMSG_BYTES] = "";
+    struct rlimit old, lim;
+    ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);
+    lim = (struct rlimit){.rlim_cur = mapped_bytes() + (64u << 20), .rlim_max = old.rlim_max};
+    ck_assert_int_eq(setrlimit(RLIMIT_AS, &lim), 0);
+    tj_status st = tji_cpu_run(p, &l, msg, sizeof msg);
+    ck_assert_int_eq(setrlimit(RLIMIT_AS, &old), 0);
+    ck_assert_int_eq(st, TJ_ERR_NOMEM);
+    ck_assert_msg(strstr(msg, "tji_cpu_run: cannot map a 262144-byte fiber stack for lane ") ==
+                      msg, "message: %s", msg);
+    ck_assert_int_eq(calls, 0);
+    run_fill(p, 4096, true, 8, 10); /* the pool still works */
+    tji_cpu_pool_destroy(p);
+}
+END_TEST
+
+/* ---- suite ------------------------------------------------------------------------------ */
+
+/* Explicit timeouts would override CK_DEFAULT_TIMEOUT, which valgrind runs raise. */
+static TCase *
+new_case(const char *name)
+{
+    TCase *tc = tcase_create(name);
+    const char *env = getenv("CK_DEFAULT_TIMEOUT");
+    double t = env ? atof(env) : 0;
+    tcase_set_timeout(tc, t > TIMEOUT_S ? t : TIMEOUT_S);
+    return tc;
+}
+
+static Suite *
+cpu_launch_suite(void)
+{
+    Suite *s = suite_create("cpu_launch");
+    TCase *api = new_case("api");
+    tcase_add_test(api, test_pool_threads_counts_the_caller_and_defaults_to_online_cores);
+    tcase_add_loop_test(api, test_entry_receives_args_and_error_record, 0,
+                        NROWS(passthrough_rows));
+    tcase_add_loop_test(api, test_small_launches_run_on_the_calling_thread, 0,
+                        NROWS(inline_rows));
+    tcase_add_loop_test(api, test_blocks_run_on_several_threads_at_once, 0,
+                        NROWS(rendezvous_rows));
+    tcase_add_test(api, test_several_pools_run_at_once);
+    tcase_add_loop_test(api, test_arena_holds_arena_bytes_per_block, 0, NROWS(arena_rows));
+    tcase_add_test(api, test_arena_grows_between_launches);
+    suite_add_tcase(s, api);
+
+    TCase *errors = new_case("errors");
+    tcase_add_test(errors, test_pool_create_rejects_bad_arguments);
+    tcase_add_loop_test(errors, test_run_rejects_invalid_launches, 0, NROWS(invalid_rows));
+    tcase_add_test(errors, test_run_rejects_null_pool_and_launch);
+    tcase_add_test(errors, test_run_reports_nomem_for_an_arena_it_cannot_allocate);
+    tcase_add_loop_test(errors, test_run_reports_nomem_when_fiber_stacks_cannot_be_mapped, 0,
+                        NROWS(nomem_rows));
+    suite_add_tcase(s, errors);
+
+    TCase *cpu1 = new_case("cpu1");
+    tcase_add_loop_test(cpu1, test_width1_runs_every_block_once, 0, NROWS(width1_rows));
+    suite_add_tcase(s, cpu1);
+
+    TCase *coop = new_case("coop");
+    tcase_add_loop_test(coop, test_coop_lanes_run_in_ascending_order_between_barriers, 0,
+                        NROWS(coop_dims));
+    tcase_add_loop_test(coop, test_coop_barrier_separates_write_and_read_phases, 0,
+                        NROWS(coop_dims));
+    tcase_add_loop_test(coop, test_coop_barriers_in_a_loop_keep_phases_apart, 0,
+                        NROWS(coop_dims));
+    tcase_add_test(coop, test_coop_blocks_do_not_see_each_others_arena_writes);
+    tcase_add_test(coop, test_coop_many_blocks_on_many_threads_give_exact_results);
+    tcase_add_loop_test(coop, test_coop_early_returning_lanes_leave_later_barriers, 0,
+                        NROWS(early_rows));
+    tcase_add_loop_test(coop, test_fiber_stacks_follow_tilejit_fiber_stack_kb, 0,
+                        NROWS(stack_rows));
+    tcase_add_test(coop, test_coop_hundred_thousand_barriers_finish_quickly);
+    suite_add_tcase(s, coop);
+    return s;
+}
+
+int
+main(int argc, char **argv)
+{
+    return tj_test_main(argc, argv, cpu_launch_suite());
+}
