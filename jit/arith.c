@@ -293,7 +293,8 @@ emit_same(tj_kernel *k, tj_binop op, const tj_type *t, LLVMValueRef x, LLVMValue
     case TJ_BIN_CW_DIV:
         return fl ? LLVMBuildFDiv(b, x, y, "") : safe_divrem(k, TJ_BIN_DIV, sg, x, y);
     case TJ_BIN_MOD:
-        return fl ? LLVMBuildFRem(b, x, y, "") : safe_divrem(k, TJ_BIN_MOD, sg, x, y);
+        /* fmod, not frem: NVPTX lowers frem to x - trunc(x / y) * y, which is inexact. */
+        return fl ? math_call(k, "fmod", t, x, y) : safe_divrem(k, TJ_BIN_MOD, sg, x, y);
     case TJ_BIN_MIN:
         return intrinsic2(k, fl ? "llvm.minnum" : sg ? "llvm.smin" : "llvm.umin", x, y);
     case TJ_BIN_MAX:
