@@ -565,6 +565,67 @@ TJ_API tj_val *tj_tile_view(tj_kernel *k, tj_val *t, const tj_view_index *offset
 TJ_API tj_val *tj_tile_map(tj_kernel *k, tj_func *f, tj_val *const *tiles, size_t ntiles);
 
 /* ---------------------------------------------------------------------------------------- */
+/* Tiles: reductions (builtins/reduce.c)                                                     */
+/* ---------------------------------------------------------------------------------------- */
+
+typedef enum tj_reduce_op {
+    TJ_REDUCE_ADD = 0,       /* identity 0 */
+    TJ_REDUCE_MUL = 1,       /* identity 1 */
+    TJ_REDUCE_MIN = 2,       /* identity: the largest value (+inf); NaN ignored like fmin */
+    TJ_REDUCE_MAX = 3,       /* identity: the lowest value (-inf) */
+    TJ_REDUCE_BIT_AND = 4,   /* identity: all ones */
+    TJ_REDUCE_BIT_OR = 5,    /* identity 0 */
+    TJ_REDUCE_BIT_XOR = 6,   /* identity 0 */
+    TJ_REDUCE_FUNC = 7,      /* the user function 'f': (T, T) -> T; no identity */
+} tj_reduce_op;
+
+/* Combines every element of tile 'a' with 'op' (or 'f' for TJ_REDUCE_FUNC), which must be
+ * associative and commutative. Result: a register tile of shape (1,) with a's element
+ * type, whose element 0 reads the same in every lane. Cooperative. */
+TJ_API tj_val *tj_tile_reduce(tj_kernel *k, tj_reduce_op op, tj_func *f, tj_val *a);
+/* Reduces tile 'a' (scalar elements) along 'axis' in [0, rank): a register tile of a's
+ * shape without that axis ((1,) for rank 1). 'a' goes to shared memory. A slice with no
+ * value from an active lane (partial CPU blocks) gives the operator's identity; for a user
+ * function it is a kernel error in debug builds and zero otherwise. Cooperative. */
+TJ_API tj_val *tj_tile_reduce_axis(tj_kernel *k, tj_reduce_op op, tj_func *f, tj_val *a,
+                                   int axis);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Tiles: scatter-add (builtins/scatter_add.c)                                               */
+/* ---------------------------------------------------------------------------------------- */
+
+/* Every lane whose 'has_value' (bool) is true adds 'value' (the tile's element type
+ * exactly) at index 'idx' (one integer per dimension, 1-4) of tile 'a', which is promoted
+ * to shared memory. 'atomic' (a bool constant; NULL: true) makes collisions safe; false is
+ * a plain read-modify-write, valid only when no two lanes target one element. Struct
+ * elements accumulate the fields that support addition (32/64-bit integers, floats, and
+ * composites of those) and leave the others. When it returns, the updates are visible to
+ * later tile operations. Cooperative. */
+TJ_API bool tj_tile_scatter_add(tj_kernel *k, tj_val *a, tj_val *const *idx, int nidx,
+                                tj_val *value, tj_val *has_value, tj_val *atomic);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Tiles: shared-memory stacks (builtins/stack.c)                                            */
+/* ---------------------------------------------------------------------------------------- */
+
+/* An empty stack of 'capacity' (positive) elements of 'elem' in shared memory. */
+TJ_API tj_val *tj_tile_stack(tj_kernel *k, int64_t capacity, const tj_type *elem);
+/* Declares a stack parameter of a function (passed by reference). */
+TJ_API tj_val *tj_param_stack(tj_kernel *k, const char *name, const tj_type *elem,
+                              int64_t capacity);
+/* Each lane whose 'has_value' is true pushes 'value'; returns the slot written (int32), or
+ * -1 when the lane pushed nothing or the stack was full (the count saturates). */
+TJ_API tj_val *tj_tile_stack_push(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value);
+/* Each lane pops up to one value: returns it and its slot in '*slot' (int32), or the zero
+ * value and -1. The slots of one pop are the top of the stack. */
+TJ_API tj_val *tj_tile_stack_pop(tj_kernel *k, tj_val *s, tj_val **slot);
+/* The number of elements (int32, in [0, capacity], the same in every lane). May be called
+ * from one lane, after every lane finished the previous push, pop or clear. */
+TJ_API tj_val *tj_tile_stack_count(tj_kernel *k, tj_val *s);
+/* Empties the stack (the data is not zeroed). */
+TJ_API bool tj_tile_stack_clear(tj_kernel *k, tj_val *s);
+
+/* ---------------------------------------------------------------------------------------- */
 /* Build options and modules                                                                 */
 /* ---------------------------------------------------------------------------------------- */
 
@@ -640,7 +701,8 @@ TJ_API tj_arg tj_arg_bytes(const tj_type *type, const void *bytes);
 TJ_API tj_status tj_launch(tj_device *dev, tj_module *m, const char *name, int ndim,
                            const int64_t *dim, uint32_t block_dim, const tj_arg *args,
                            size_t nargs);
-/* tj_launch over dims [dim..., block_dim] ('ndim' at most 3): 'dim' counts blocks. */
+/* tj_launch over dims [dim..., B] ('ndim' at most 3): 'dim' counts blocks. B is the
+ * effective block width: 'block_dim', or 1 on the CPU in width-1 mode (the lane is 0). */
 TJ_API tj_status tj_launch_tiled(tj_device *dev, tj_module *m, const char *name, int ndim,
                                  const int64_t *dim, uint32_t block_dim, const tj_arg *args,
                                  size_t nargs);

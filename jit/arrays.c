@@ -82,8 +82,9 @@ check_indices(tj_kernel *k, const char *fn, tj_val *arr, tj_val *const *idx, int
         return false;
     if (nidx != arr->u.arr.ndim || (nidx > 0 && !idx))
         return tji_fail(k, TJ_ERR_INVALID,
-                        "%s: array '%s' has %d dimensions, got %d indices", fn,
-                        arr->u.arr.name ? arr->u.arr.name : "?", arr->u.arr.ndim, nidx);
+                        "%s: array '%s' has %d dimension%s, got %d ind%s", fn,
+                        arr->u.arr.name ? arr->u.arr.name : "?", arr->u.arr.ndim,
+                        arr->u.arr.ndim == 1 ? "" : "s", nidx, nidx == 1 ? "ex" : "ices");
     for (int i = 0; i < nidx; i++) {
         if (!tji_use(k, idx[i], fn, "idx"))
             return false;

@@ -252,8 +252,11 @@ tj_while_end(tj_kernel *k)
 {
     if (!tji_enter(k, "tj_while_end"))
         return false;
+    if (k->nscopes > 0 && k->scopes[k->nscopes - 1].kind == TJI_SCOPE_WHILE_COND)
+        return tji_fail(k, TJ_ERR_STATE,
+                        "tj_while_end: the loop has no condition yet (call tj_while_cond)");
     tji_scope *s = top_scope(k, "tj_while_end", TJI_SCOPE_WHILE_BODY, TJI_SCOPE_WHILE_BODY,
-                             "tj_while_cond");
+                             "tj_while_begin");
     if (!s)
         return false;
     LLVMBuildBr(k->llb, s->cont);
@@ -271,7 +274,8 @@ innermost_loop(tj_kernel *k, const char *fn)
     for (int i = k->nscopes - 1; i >= 0; i--) {
         tji_scope *s = &k->scopes[i];
         if (s->kind == TJI_SCOPE_WHILE_COND) {
-            tji_fail(k, TJ_ERR_STATE, "%s: inside a while condition", fn);
+            tji_fail(k, TJ_ERR_STATE,
+                     "%s: not allowed in a while condition (before tj_while_cond)", fn);
             return NULL;
         }
         if (s->kind == TJI_SCOPE_FOR || s->kind == TJI_SCOPE_WHILE_BODY)
@@ -361,14 +365,17 @@ check_call(tj_kernel *k, tj_func *f, tj_val *const *args, size_t nargs)
         const tji_param *p = &f->params[i];
         if (!tji_use(k, args[i], "tj_call", p->name))
             return false;
-        bool ok = p->is_array ? args[i]->kind == TJ_VAL_ARRAY && args[i]->type == p->type &&
-                                    args[i]->u.arr.ndim == p->ndim
-                              : args[i]->kind == TJ_VAL_SCALAR && args[i]->type == p->type;
+        bool ok = args[i]->kind == p->kind && args[i]->type == p->type &&
+                  (p->kind != TJ_VAL_ARRAY || args[i]->u.arr.ndim == p->ndim) &&
+                  (p->kind != TJ_VAL_STACK || args[i]->u.stack.capacity == p->capacity);
         if (!ok)
             return tji_fail(k, TJ_ERR_INVALID,
                             "tj_call: function '%s': argument '%s': %s, expected %s%s", f->name,
                             p->name, tji_val_describe(args[i], d, sizeof d),
-                            p->is_array ? "an array of " : "", p->type->name);
+                            p->kind == TJ_VAL_ARRAY   ? "an array of "
+                            : p->kind == TJ_VAL_STACK ? "a stack of "
+                                                      : "",
+                            p->type->name);
     }
     return true;
 }
@@ -429,7 +436,12 @@ tj_call(tj_kernel *k, tj_func *f, tj_val *const *args, size_t nargs)
     unsigned n = 0;
     llargs[n++] = callee_ts(k);
     for (size_t i = 0; i < nargs; i++) {
-        if (!args[i]->k || args[i]->kind != TJ_VAL_ARRAY) {
+        if (args[i]->kind == TJ_VAL_STACK) {
+            llargs[n++] = args[i]->u.stack.data;
+            llargs[n++] = args[i]->u.stack.count;
+            continue;
+        }
+        if (args[i]->kind != TJ_VAL_ARRAY) {
             llargs[n++] = args[i]->ll;
             continue;
         }

@@ -192,6 +192,59 @@ tji_emit_barrier(tj_kernel *k)
     tji_emit_call_named(k, "tj.hook.barrier", tji_void(k->ctx), args, 1);
 }
 
+bool
+tji_has_native_shuffle(const tj_kernel *k)
+{
+    return k->opts.target == TJ_TARGET_CUDA;
+}
+
+size_t
+tji_shuffle_scratch_bytes(const tj_kernel *k)
+{
+    if (tji_has_native_shuffle(k) || k->block_dim == 1)
+        return 0;
+    return ((size_t)k->block_dim + 31) / 32 * 32 * 4;
+}
+
+LLVMValueRef
+tji_emit_shfl_xor32(tj_kernel *k, LLVMValueRef v, int mask, LLVMValueRef scratch)
+{
+    tj_context *c = k->ctx;
+    LLVMValueRef args[] = {k->ts, scratch ? scratch : LLVMConstNull(tji_ptr(c)), v,
+                           tji_const_i32(c, mask)};
+    return tji_emit_call_named(k, "tj.hook.shfl_xor", tji_i32(c), args, 4);
+}
+
+LLVMValueRef
+tji_emit_shfl_xor(tj_kernel *k, const tj_type *t, LLVMValueRef v, int mask, LLVMValueRef scratch)
+{
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    size_t words = (t->size + 3) / 4;
+    LLVMTypeRef wty = LLVMArrayType2(tji_i32(c), words);
+    LLVMValueRef buf = tji_alloca(k, wty, "shfl");
+    tji_emit_store(k, t, v, buf);
+    for (size_t i = 0; i < words; i++) {
+        LLVMValueRef idx[] = {tji_const_i32(c, 0), tji_const_i32(c, (int64_t)i)};
+        LLVMValueRef p = LLVMBuildGEP2(b, wty, buf, idx, 2, "");
+        LLVMValueRef w = LLVMBuildLoad2(b, tji_i32(c), p, "");
+        LLVMBuildStore(b, tji_emit_shfl_xor32(k, w, mask, scratch), p);
+    }
+    return tji_emit_load(k, t, buf);
+}
+
+LLVMValueRef
+tji_emit_nactive(tj_kernel *k)
+{
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    LLVMValueRef B = tji_const_i64(c, k->block_dim);
+    LLVMValueRef first = LLVMBuildMul(b, tji_emit_ts_load(k, TJI_TS_BLOCK), B, "");
+    LLVMValueRef left = LLVMBuildSub(b, tji_emit_ts_load(k, TJI_TS_N), first, "");
+    LLVMValueRef full = LLVMBuildICmp(b, LLVMIntUGE, left, B, "");
+    return LLVMBuildTrunc(b, LLVMBuildSelect(b, full, B, left, ""), tji_i32(c), "nactive");
+}
+
 void
 tji_emit_cond_begin(tj_kernel *k, LLVMValueRef cond, tji_cond *c)
 {

@@ -144,12 +144,14 @@ TJI_HIDDEN const tji_field *tji_type_field(const tj_type *t, const char *name, s
 /* ---------------------------------------------------------------------------------------- */
 
 /* One declared parameter. In LLVM a scalar is one argument (register form); an array is
- * data pointer, int32 shape per dimension, int64 byte stride per dimension. */
+ * data pointer, int32 shape per dimension, int64 byte stride per dimension; a stack is its
+ * data and count pointers. */
 typedef struct tji_param {
     char *name;
-    bool is_array;
-    const tj_type *type;     /* the array's element type for arrays */
+    tj_val_kind kind;        /* TJ_VAL_SCALAR, TJ_VAL_ARRAY, or TJ_VAL_STACK (functions) */
+    const tj_type *type;     /* the element type for arrays and stacks */
     int ndim;
+    int64_t capacity;        /* stacks */
     tj_val *val;
 } tji_param;
 
@@ -349,6 +351,19 @@ TJI_HIDDEN LLVMValueRef tji_emit_ts_load(tj_kernel *k, int field);
 /* Linear thread index of the lane: block * B + lane, as i64. */
 TJI_HIDDEN LLVMValueRef tji_emit_linear_tid(tj_kernel *k);
 TJI_HIDDEN void tji_emit_barrier(tj_kernel *k);
+/* Capability: warp shuffles in hardware (the GPU); elsewhere tj.hook.shfl_xor emulates them
+ * through a scratch area of tji_shuffle_scratch_bytes() in the block's arena, with
+ * barriers, so every lane of the block must reach each shuffle. */
+TJI_HIDDEN bool tji_has_native_shuffle(const tj_kernel *k);
+TJI_HIDDEN size_t tji_shuffle_scratch_bytes(const tj_kernel *k);
+/* The i32 'v' of lane (lane ^ mask), mask < 32; 'scratch' is the emulation area. */
+TJI_HIDDEN LLVMValueRef tji_emit_shfl_xor32(tj_kernel *k, LLVMValueRef v, int mask,
+                                            LLVMValueRef scratch);
+/* The same for a value of any type, 32 bits at a time. */
+TJI_HIDDEN LLVMValueRef tji_emit_shfl_xor(tj_kernel *k, const tj_type *t, LLVMValueRef v,
+                                          int mask, LLVMValueRef scratch);
+/* Lanes of this block that run (i32): B, or fewer in the partial last block. */
+TJI_HIDDEN LLVMValueRef tji_emit_nactive(tj_kernel *k);
 /* Opens a conditional region: code emitted until tji_emit_cond_end runs only when 'cond'
  * holds. Returns the block to continue in. Used for checks and one-lane sections. */
 typedef struct tji_cond {

@@ -267,9 +267,10 @@ tj_kernel_get_shared_bytes(const tj_kernel *k)
 /* ---- parameters and the body function ------------------------------------------------- */
 
 static tj_val *
-add_param(tj_kernel *k, const char *fn, const char *name, const tj_type *type, bool is_array,
-          int ndim)
+add_param(tj_kernel *k, const char *fn, const char *name, const tj_type *type,
+          tj_val_kind kind, int ndim, int64_t capacity)
 {
+    bool is_array = kind == TJ_VAL_ARRAY;
     if (!k || k->status != TJ_OK)
         return NULL;
     if (k->sealed) {
@@ -302,6 +303,12 @@ add_param(tj_kernel *k, const char *fn, const char *name, const tj_type *type, b
                  fn, name, ndim);
         return NULL;
     }
+    if (kind == TJ_VAL_STACK && (!k->is_func || capacity < 1)) {
+        tji_fail(k, TJ_ERR_INVALID, "%s: parameter '%s': %s", fn, name,
+                 k->is_func ? "argument 'capacity' must be positive"
+                            : "only functions take stacks (a kernel declares its own)");
+        return NULL;
+    }
     if (k->nparams == k->cap_params) {
         int cap = k->cap_params ? 2 * k->cap_params : 8;
         tji_param *p = tji_realloc(k->ctx, k->params, (size_t)cap * sizeof *p);
@@ -313,9 +320,9 @@ add_param(tj_kernel *k, const char *fn, const char *name, const tj_type *type, b
         k->cap_params = cap;
     }
     tji_param *p = &k->params[k->nparams];
-    *p = (tji_param){.name = tji_strdup(k->ctx, name), .is_array = is_array, .type = type,
-                     .ndim = ndim};
-    p->val = tji_val_new(k, is_array ? TJ_VAL_ARRAY : TJ_VAL_SCALAR, type, NULL);
+    *p = (tji_param){.name = tji_strdup(k->ctx, name), .kind = kind, .type = type,
+                     .ndim = ndim, .capacity = capacity};
+    p->val = tji_val_new(k, kind, type, NULL);
     if (!p->name || !p->val) {
         tji_free(p->name);
         tji_fail(k, TJ_ERR_NOMEM, "%s: out of memory", fn);
@@ -326,6 +333,8 @@ add_param(tj_kernel *k, const char *fn, const char *name, const tj_type *type, b
         p->val->u.arr.ndim = ndim;
         p->val->u.arr.name = p->name;
     }
+    if (kind == TJ_VAL_STACK)
+        p->val->u.stack.capacity = capacity;
     k->nparams++;
     return p->val;
 }
@@ -333,13 +342,19 @@ add_param(tj_kernel *k, const char *fn, const char *name, const tj_type *type, b
 tj_val *
 tj_param(tj_kernel *k, const char *name, const tj_type *type)
 {
-    return add_param(k, "tj_param", name, type, false, 0);
+    return add_param(k, "tj_param", name, type, TJ_VAL_SCALAR, 0, 0);
 }
 
 tj_val *
 tj_param_array(tj_kernel *k, const char *name, const tj_type *elem, int ndim)
 {
-    return add_param(k, "tj_param_array", name, elem, true, ndim);
+    return add_param(k, "tj_param_array", name, elem, TJ_VAL_ARRAY, ndim, 0);
+}
+
+tj_val *
+tj_param_stack(tj_kernel *k, const char *name, const tj_type *elem, int64_t capacity)
+{
+    return add_param(k, "tj_param_stack", name, elem, TJ_VAL_STACK, 0, capacity);
 }
 
 /* LLVM parameter types of the body: ts, then each parameter flattened. */
@@ -351,8 +366,13 @@ body_param_types(tj_kernel *k, LLVMTypeRef *tys, int cap)
     tys[n++] = tji_ptr(c);
     for (int i = 0; i < k->nparams && n < cap; i++) {
         const tji_param *p = &k->params[i];
-        if (!p->is_array) {
+        if (p->kind == TJ_VAL_SCALAR) {
             tys[n++] = p->type->llreg;
+            continue;
+        }
+        if (p->kind == TJ_VAL_STACK) {
+            tys[n++] = tji_ptr(c); /* data */
+            tys[n++] = tji_ptr(c); /* count */
             continue;
         }
         tys[n++] = tji_ptr(c);
@@ -370,9 +390,14 @@ bind_params(tj_kernel *k)
     unsigned a = 1;
     for (int i = 0; i < k->nparams; i++) {
         tji_param *p = &k->params[i];
-        if (!p->is_array) {
+        if (p->kind == TJ_VAL_SCALAR) {
             p->val->ll = LLVMGetParam(k->llfn, a++);
             LLVMSetValueName2(p->val->ll, p->name, strlen(p->name));
+            continue;
+        }
+        if (p->kind == TJ_VAL_STACK) {
+            p->val->u.stack.data = LLVMGetParam(k->llfn, a++);
+            p->val->u.stack.count = LLVMGetParam(k->llfn, a++);
             continue;
         }
         tji_array_val *arr = &p->val->u.arr;

@@ -47,12 +47,21 @@ void
 tji_format_kernel_error(const tji_kdesc *kd, const tji_error_record *rec, char *buf, size_t n)
 {
     const char *what = rec->site >= 0 && rec->site < kd->nsites ? kd->sites[rec->site] : "a check";
-    char dim[48] = "";
-    if (rec->dim >= 0)
-        snprintf(dim, sizeof dim, " in dimension %d", rec->dim);
-    snprintf(buf, n, "kernel '%s': %s: index %lld is out of range [%lld, %lld)%s (block %lld, "
-             "lane %d)",
-             kd->name, what, (long long)rec->value, (long long)rec->lo, (long long)rec->hi, dim,
+    char head[300];
+    if (strstr(what, "%lld")) {
+        /* a site with its own message, such as an empty reduction slice */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+        snprintf(head, sizeof head, what, (long long)rec->value);
+#pragma GCC diagnostic pop
+    } else {
+        char dim[48] = "";
+        if (rec->dim >= 0)
+            snprintf(dim, sizeof dim, " in dimension %d", rec->dim);
+        snprintf(head, sizeof head, "%s: index %lld is out of range [%lld, %lld)%s", what,
+                 (long long)rec->value, (long long)rec->lo, (long long)rec->hi, dim);
+    }
+    snprintf(buf, n, "kernel '%s': %s (block %lld, lane %d)", kd->name, head,
              (long long)rec->block, rec->lane);
 }
 
@@ -229,7 +238,9 @@ check_config(launch *l, tj_module *m, const char *name, int ndim, const int64_t 
     l->ndim = tiled ? ndim + 1 : ndim;
     l->n = 1;
     for (int d = 0; d < l->ndim; d++) {
-        int64_t e = d < ndim ? dim[d] : (int64_t)block_dim;
+        /* launch_tiled appends the effective block width: 1 in CPU width-1 mode, where
+         * the lane is always 0 (SPEC 1) */
+        int64_t e = d < ndim ? dim[d] : (int64_t)l->kd->block_width;
         if (e < 0 || e > INT32_MAX)
             return tji_dev_fail(dev, TJ_ERR_LAUNCH,
                                 "%s: argument 'dim': extent %lld of dimension %d is not in "

@@ -176,7 +176,7 @@ fill_desc(tji_kdesc *kd, const tj_kernel *k)
         return false;
     for (int i = 0; i < k->nparams; i++) {
         const tji_param *p = &k->params[i];
-        kd->params[i] = (tji_kparam){.name = strdup(p->name), .is_array = p->is_array,
+        kd->params[i] = (tji_kparam){.name = strdup(p->name), .is_array = p->kind == TJ_VAL_ARRAY,
                                      .type = p->type, .ndim = p->ndim};
         if (!kd->params[i].name)
             return false;

@@ -87,6 +87,37 @@ define_barrier(tj_context *ctx, LLVMModuleRef m, bool cooperative)
     LLVMSetLinkage(hook, LLVMInternalLinkage);
 }
 
+/* tj.hook.shfl_xor(ts, scratch, v, mask) without hardware shuffles: every lane writes its
+ * word to scratch[lane], waits, reads scratch[lane ^ mask], and waits again so the scratch
+ * can be reused. The area has a multiple of 32 words, so the partner index stays inside. */
+static void
+define_shuffle(tj_context *ctx, LLVMModuleRef m)
+{
+    LLVMValueRef hook = LLVMGetNamedFunction(m, "tj.hook.shfl_xor");
+    if (!hook || !LLVMIsDeclaration(hook))
+        return;
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx->llctx, hook, "entry"));
+    LLVMValueRef ts = LLVMGetParam(hook, 0), scratch = LLVMGetParam(hook, 1);
+    LLVMValueRef lanep = LLVMBuildStructGEP2(b, tji_ts_type(ctx), ts, TJI_TS_LANE, "");
+    LLVMValueRef lane = LLVMBuildLoad2(b, tji_i32(ctx), lanep, "");
+    LLVMValueRef mine = LLVMBuildGEP2(b, tji_i32(ctx), scratch, &lane, 1, "");
+    LLVMBuildStore(b, LLVMGetParam(hook, 2), mine);
+    LLVMValueRef bar = LLVMGetNamedFunction(m, "tj.hook.barrier");
+    if (!bar) {
+        LLVMTypeRef pt = tji_ptr(ctx);
+        bar = LLVMAddFunction(m, "tj.hook.barrier", LLVMFunctionType(tji_void(ctx), &pt, 1, 0));
+    }
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(bar), bar, &ts, 1, "");
+    LLVMValueRef other = LLVMBuildXor(b, lane, LLVMGetParam(hook, 3), "");
+    LLVMValueRef theirs = LLVMBuildGEP2(b, tji_i32(ctx), scratch, &other, 1, "");
+    LLVMValueRef r = LLVMBuildLoad2(b, tji_i32(ctx), theirs, "");
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(bar), bar, &ts, 1, "");
+    LLVMBuildRet(b, r);
+    LLVMDisposeBuilder(b);
+    LLVMSetLinkage(hook, LLVMInternalLinkage);
+}
+
 static tj_status
 lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdesc *descs,
       LLVMTargetMachineRef tm)
@@ -99,6 +130,7 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
     LLVMDisposeTargetData(dl);
     for (size_t i = 0; i < n; i++)
         make_entry(ctx, m, &descs[i]);
+    define_shuffle(ctx, m); /* first: it may call the barrier hook */
     define_barrier(ctx, m, n > 0 && ks[0]->opts.cpu_mode == TJ_CPU_COOPERATIVE);
     tji_rename_math(m, "");
     return TJ_OK;

@@ -79,6 +79,27 @@ define_barrier(tj_context *ctx, LLVMModuleRef m)
     LLVMSetLinkage(hook, LLVMInternalLinkage);
 }
 
+/* tj.hook.shfl_xor(ts, scratch, v, mask): shfl.sync.bfly among the warp's running lanes. */
+static void
+define_shuffle(tj_context *ctx, LLVMModuleRef m)
+{
+    LLVMValueRef hook = LLVMGetNamedFunction(m, "tj.hook.shfl_xor");
+    if (!hook || !LLVMIsDeclaration(hook))
+        return;
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx->llctx, hook, "entry"));
+    unsigned id = LLVMLookupIntrinsicID("llvm.nvvm.activemask", 20);
+    LLVMValueRef am = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
+    LLVMValueRef mask = LLVMBuildCall2(b, LLVMGlobalGetValueType(am), am, NULL, 0, "");
+    id = LLVMLookupIntrinsicID("llvm.nvvm.shfl.sync.bfly.i32", 28);
+    LLVMValueRef sh = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
+    LLVMValueRef args[] = {mask, LLVMGetParam(hook, 2), LLVMGetParam(hook, 3),
+                           tji_const_i32(ctx, 31)};
+    LLVMBuildRet(b, LLVMBuildCall2(b, LLVMGlobalGetValueType(sh), sh, args, 4, ""));
+    LLVMDisposeBuilder(b);
+    LLVMSetLinkage(hook, LLVMInternalLinkage);
+}
+
 static tj_status
 lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdesc *descs,
       LLVMTargetMachineRef tm)
@@ -96,6 +117,7 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
     for (size_t i = 0; i < n; i++)
         make_entry(ctx, m, &descs[i], smem, err);
     define_barrier(ctx, m);
+    define_shuffle(ctx, m);
     LLVMAddModuleFlag(m, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16,
                       LLVMValueAsMetadata(tji_const_i32(ctx, 0)));
     if (tji_rename_math(m, "__nv_") > 0)

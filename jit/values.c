@@ -40,13 +40,26 @@ tji_val_describe(const tj_val *v, char *buf, size_t n)
     }
     switch (v->kind) {
     case TJ_VAL_ARRAY:
-        snprintf(buf, n, "array of %s (%d dims)", v->type->name, v->u.arr.ndim);
+        snprintf(buf, n, "array of %s (%d dim%s)", v->type->name, v->u.arr.ndim,
+                 v->u.arr.ndim == 1 ? "" : "s");
         break;
     case TJ_VAL_VAR:
         snprintf(buf, n, "variable of %s", v->type->name);
         break;
     case TJ_VAL_VOID:
         snprintf(buf, n, "void");
+        break;
+    case TJ_VAL_TILE: {
+        const tji_tile *t = &v->u.tile;
+        int len = snprintf(buf, n, "a tile of %s (", v->type->name);
+        for (int d = 0; d < t->rank && len > 0 && (size_t)len < n; d++)
+            len += snprintf(buf + len, n - (size_t)len, "%s%d", d ? ", " : "", t->shape[d]);
+        if (len > 0 && (size_t)len < n)
+            snprintf(buf + len, n - (size_t)len, "%s)", t->rank == 1 ? "," : "");
+        break;
+    }
+    case TJ_VAL_STACK:
+        snprintf(buf, n, "a stack of %s", v->type->name);
         break;
     default:
         snprintf(buf, n, "%s", v->type->name);

@@ -1,0 +1,505 @@
+/*
+ * builtins/reduce.c: tile_reduce(op, a) and tile_reduce(op, a, axis) (SPEC 4).
+ *
+ * Whole tile: each lane folds the elements it owns (register layout), then the block
+ * combines the lane partials: a butterfly of xor shuffles inside each warp of 32 lanes (no
+ * barrier; a block of at most 32 lanes stops here), then every lane folds the warp
+ * partials from shared scratch in the same order. Commutativity makes the butterfly give
+ * every lane the same value, so the result (shape (1,)) is replicated in every lane.
+ * Axis: the input goes to shared memory. With at least B outputs each lane folds the
+ * slices of the outputs it owns; with fewer, a group of lanes (a power of two, up to the
+ * whole block) shares each slice and combines like the whole-tile case through scratch.
+ * Lanes that do not run (a partial block) contribute nothing: an element counts only when
+ * its owner lane runs, and shuffle partners are checked against the running lanes. A slice
+ * left empty gives the operator's identity (a user operator: a debug kernel error, else 0).
+ * The GPU shuffles in hardware; the CPU emulates shuffles through the arena (emit.c), so
+ * both run this same algorithm. Every lane must reach the call.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tilejit.h"
+#include "builtins.h"
+
+/* Builtin operators: name in messages and the scalar operator that combines. */
+static const struct {
+    const char *name;
+    tj_binop bin;
+} ops[] = {
+    [TJ_REDUCE_ADD] = {"add", TJ_BIN_ADD},         [TJ_REDUCE_MUL] = {"mul", TJ_BIN_MUL},
+    [TJ_REDUCE_MIN] = {"min", TJ_BIN_MIN},         [TJ_REDUCE_MAX] = {"max", TJ_BIN_MAX},
+    [TJ_REDUCE_BIT_AND] = {"bit_and", TJ_BIN_BIT_AND},
+    [TJ_REDUCE_BIT_OR] = {"bit_or", TJ_BIN_BIT_OR},
+    [TJ_REDUCE_BIT_XOR] = {"bit_xor", TJ_BIN_BIT_XOR},
+};
+
+typedef struct reducer {
+    tj_reduce_op op;
+    tj_func *f;
+    const tj_type *type;
+} reducer;
+
+static const char *fn = "tile_reduce";
+
+static tj_val *
+combine(tj_kernel *k, const reducer *r, tj_val *a, tj_val *b)
+{
+    if (r->op == TJ_REDUCE_FUNC) {
+        tj_val *args[] = {a, b};
+        return tj_call(k, r->f, args, 2);
+    }
+    tj_binop bin = ops[r->op].bin;
+    if (bin == TJ_BIN_MUL && tji_type_is_composite(r->type))
+        bin = TJ_BIN_CW_MUL;
+    return tj_binary(k, bin, a, b);
+}
+
+/* Validates the operator against the element type by combining two placeholders in a block
+ * that is then deleted, so that the scalar operator's own checks speak. */
+static bool
+check_reducer(tj_kernel *k, const reducer *r)
+{
+    if ((unsigned)r->op > TJ_REDUCE_FUNC)
+        return tji_fail(k, TJ_ERR_INVALID, "%s: argument 'op': %d is not an operator", fn,
+                        (int)r->op);
+    if (r->op == TJ_REDUCE_FUNC) {
+        tj_func *f = r->f;
+        bool ok = f && f->is_func && f->nparams == 2 && f->params[0].kind == TJ_VAL_SCALAR &&
+                  f->params[1].kind == TJ_VAL_SCALAR && f->params[0].type == r->type &&
+                  f->params[1].type == r->type && f->ret == r->type;
+        if (!ok)
+            return tji_fail(k, TJ_ERR_INVALID,
+                            "%s: argument 'op': %s%s%s must take two %s and return %s", fn,
+                            f ? "function '" : "a function", f ? f->name : "", f ? "'" : "",
+                            r->type->name, r->type->name);
+    }
+    LLVMBasicBlockRef here = LLVMGetInsertBlock(k->llb);
+    LLVMBasicBlockRef probe = LLVMAppendBasicBlockInContext(k->ctx->llctx, k->llfn, "probe");
+    LLVMPositionBuilderAtEnd(k->llb, probe);
+    tj_val *u = tji_scalar(k, r->type, LLVMGetUndef(r->type->llreg));
+    tj_val *res = u ? combine(k, r, u, u) : NULL;
+    LLVMDeleteBasicBlock(probe);
+    LLVMPositionBuilderAtEnd(k->llb, here);
+    if (res && res->type != r->type)
+        return tji_fail(k, TJ_ERR_INVALID, "%s: operator %s gives %s for %s elements", fn,
+                        ops[r->op].name, res->type->name, r->type->name);
+    return res != NULL;
+}
+
+/* The identity of a builtin operator, for empty slices. */
+static LLVMValueRef
+identity(tj_kernel *k, const reducer *r)
+{
+    const tj_type *t = r->type;
+    tj_dtype dt = t->dtype;
+    LLVMTypeRef el = tji_dtype_llvm(k->ctx, dt);
+    int bits = tji_dtype_bits(dt);
+    bool fl = tji_dtype_is_float(dt), sg = tji_dtype_is_signed(dt);
+    LLVMValueRef v;
+    switch (r->op) {
+    case TJ_REDUCE_MUL:
+        v = fl ? LLVMConstReal(el, 1.0) : LLVMConstInt(el, 1, 0);
+        break;
+    case TJ_REDUCE_MIN:
+        v = fl ? LLVMConstReal(el, INFINITY)
+               : LLVMConstInt(el, sg ? (UINT64_MAX >> (65 - bits)) : UINT64_MAX, 0);
+        break;
+    case TJ_REDUCE_MAX:
+        v = fl ? LLVMConstReal(el, -INFINITY)
+               : sg ? LLVMConstInt(el, (uint64_t)1 << (bits - 1), 0) : LLVMConstInt(el, 0, 0);
+        break;
+    case TJ_REDUCE_BIT_AND:
+        v = LLVMConstAllOnes(el);
+        break;
+    default:
+        return LLVMConstNull(t->llreg);
+    }
+    if (tji_type_is_scalar(t))
+        return v;
+    LLVMValueRef comps[16];
+    for (int i = 0; i < t->ncomp; i++)
+        comps[i] = v;
+    return LLVMConstVector(comps, (unsigned)t->ncomp);
+}
+
+/* ---- the accumulator ------------------------------------------------------------------- */
+
+typedef struct acc {
+    const reducer *r;
+    LLVMValueRef value;        /* alloca of the element type */
+    LLVMValueRef valid;        /* alloca of i1: whether 'value' holds anything yet */
+} acc;
+
+static acc
+acc_new(tj_kernel *k, const reducer *r)
+{
+    acc a = {.r = r, .value = tji_alloca(k, r->type->llreg, "acc"),
+             .valid = tji_alloca(k, tji_i1(k->ctx), "acc.valid")};
+    LLVMBuildStore(k->llb, LLVMConstInt(tji_i1(k->ctx), 0, 0), a.valid);
+    return a;
+}
+
+/* acc = valid ? op(acc, x) : x, when 'include' (NULL: always). */
+static void
+acc_add(tj_kernel *k, const acc *a, LLVMValueRef x, LLVMValueRef include)
+{
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    tji_cond cond;
+    if (include)
+        tji_emit_cond_begin(k, include, &cond);
+    LLVMBasicBlockRef comb = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "acc.combine");
+    LLVMBasicBlockRef first = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "acc.first");
+    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "acc.join");
+    LLVMBuildCondBr(b, LLVMBuildLoad2(b, tji_i1(c), a->valid, ""), comb, first);
+    LLVMPositionBuilderAtEnd(b, comb);
+    const tj_type *t = a->r->type;
+    tj_val *cur = tji_scalar(k, t, LLVMBuildLoad2(b, t->llreg, a->value, ""));
+    tj_val *res = combine(k, a->r, cur, tji_scalar(k, t, x));
+    if (res)
+        LLVMBuildStore(b, res->ll, a->value);
+    LLVMBuildBr(b, join);
+    LLVMPositionBuilderAtEnd(b, first);
+    LLVMBuildStore(b, x, a->value);
+    LLVMBuildStore(b, LLVMConstInt(tji_i1(c), 1, 0), a->valid);
+    LLVMBuildBr(b, join);
+    LLVMPositionBuilderAtEnd(b, join);
+    if (include)
+        tji_emit_cond_end(k, &cond);
+}
+
+static int
+pow2_floor(int64_t x)
+{
+    int p = 1;
+    while ((int64_t)p * 2 <= x)
+        p *= 2;
+    return p;
+}
+
+/* Butterfly over the lanes of each aligned group of 'width' lanes (a power of two, at most
+ * 32): afterwards every lane of a group holds the group's combination. */
+static void
+butterfly(tj_kernel *k, const acc *a, int width, LLVMValueRef emu, LLVMValueRef nactive)
+{
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    const tj_type *t = a->r->type;
+    LLVMValueRef lane = tji_lane(k);
+    for (int off = width / 2; off >= 1; off /= 2) {
+        LLVMValueRef mine = LLVMBuildLoad2(b, t->llreg, a->value, "");
+        LLVMValueRef x = tji_emit_shfl_xor(k, t, mine, off, emu);
+        LLVMValueRef v = LLVMBuildZExt(b, LLVMBuildLoad2(b, tji_i1(c), a->valid, ""), tji_i32(c), "");
+        LLVMValueRef xv = tji_emit_shfl_xor32(k, v, off, emu);
+        LLVMValueRef src = LLVMBuildXor(b, lane, tji_const_i32(c, off), "");
+        LLVMValueRef ok = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntNE, xv, tji_const_i32(c, 0), ""),
+                                       LLVMBuildICmp(b, LLVMIntULT, src, nactive, ""), "");
+        acc_add(k, a, x, ok);
+    }
+}
+
+/* Scratch for group partials: 'n' values then 'n' i32 flags, after the shuffle area. */
+typedef struct partials {
+    LLVMValueRef vals, flags;
+} partials;
+
+static partials
+partials_at(tj_kernel *k, const tj_type *t, int64_t n, LLVMValueRef *emu)
+{
+    size_t sh = tji_shuffle_scratch_bytes(k);
+    size_t vbytes = ((size_t)n * t->size + 15) & ~(size_t)15;
+    LLVMValueRef base = tji_shared_scratch(k, sh + vbytes + (size_t)n * 4);
+    tj_context *c = k->ctx;
+    LLVMValueRef o1 = tji_const_i64(c, (int64_t)sh), o2 = tji_const_i64(c, (int64_t)(sh + vbytes));
+    *emu = sh ? base : NULL;
+    return (partials){.vals = LLVMBuildGEP2(k->llb, tji_i8(c), base, &o1, 1, ""),
+                      .flags = LLVMBuildGEP2(k->llb, tji_i8(c), base, &o2, 1, "")};
+}
+
+static void
+partial_store(tj_kernel *k, const partials *p, const acc *a, LLVMValueRef i)
+{
+    LLVMBuilderRef b = k->llb;
+    const tj_type *t = a->r->type;
+    tji_emit_store(k, t, LLVMBuildLoad2(b, t->llreg, a->value, ""),
+                   LLVMBuildGEP2(b, t->llmem, p->vals, &i, 1, ""));
+    LLVMValueRef v = LLVMBuildZExt(b, LLVMBuildLoad2(b, tji_i1(k->ctx), a->valid, ""),
+                                   tji_i32(k->ctx), "");
+    LLVMBuildStore(b, v, LLVMBuildGEP2(b, tji_i32(k->ctx), p->flags, &i, 1, ""));
+}
+
+/* Folds partials [first, first + n) into 'a' (which starts empty). */
+static void
+partial_fold(tj_kernel *k, const partials *p, const acc *a, LLVMValueRef first, int n)
+{
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    const tj_type *t = a->r->type;
+    LLVMBuildStore(b, LLVMConstInt(tji_i1(c), 0, 0), a->valid);
+    for (int w = 0; w < n; w++) {
+        LLVMValueRef i = LLVMBuildAdd(b, first, tji_const_i32(c, w), "");
+        LLVMValueRef x = tji_emit_load(k, t, LLVMBuildGEP2(b, t->llmem, p->vals, &i, 1, ""));
+        LLVMValueRef f = LLVMBuildLoad2(b, tji_i32(c), LLVMBuildGEP2(b, tji_i32(c), p->flags, &i, 1, ""), "");
+        acc_add(k, a, x, LLVMBuildICmp(b, LLVMIntNE, f, tji_const_i32(c, 0), ""));
+    }
+}
+
+/* ---- whole tile ------------------------------------------------------------------------- */
+
+typedef struct fold {
+    const tj_val *t;
+    const acc *a;
+} fold;
+
+static void
+fold_owned(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
+{
+    const fold *f = ud;
+    acc_add(k, f->a, tji_tile_get(k, f->t, slot, e), NULL);
+}
+
+static void
+block_combine(tj_kernel *k, const acc *a)
+{
+    int B = (int)k->block_dim;
+    if (B == 1)
+        return;
+    int nwarps = (B + 31) / 32;
+    LLVMValueRef emu;
+    partials p = partials_at(k, a->r->type, nwarps > 1 ? nwarps : 0, &emu);
+    LLVMValueRef nactive = tji_emit_nactive(k);
+    butterfly(k, a, B >= 32 ? 32 : pow2_floor(2 * B - 1), emu, nactive);
+    if (nwarps == 1) {
+        if (emu)
+            tji_emit_barrier(k);
+        return;
+    }
+    LLVMBuilderRef b = k->llb;
+    LLVMValueRef lane = tji_lane(k);
+    LLVMValueRef warp = LLVMBuildUDiv(b, lane, tji_const_i32(k->ctx, 32), "warp");
+    LLVMValueRef leader = LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildURem(b, lane, tji_const_i32(k->ctx, 32), ""),
+                                        tji_const_i32(k->ctx, 0), "");
+    tji_cond cond;
+    tji_emit_cond_begin(k, leader, &cond);
+    partial_store(k, &p, a, warp);
+    tji_emit_cond_end(k, &cond);
+    tji_emit_barrier(k);
+    partial_fold(k, &p, a, tji_const_i32(k->ctx, 0), nwarps);
+    tji_emit_barrier(k); /* the scratch is free again */
+}
+
+static bool
+check_input(tj_kernel *k, tj_val *a, reducer *r)
+{
+    if (!tji_check_tile(k, fn, "a", a))
+        return false;
+    r->type = a->type;
+    return check_reducer(k, r);
+}
+
+tj_val *
+tj_tile_reduce(tj_kernel *k, tj_reduce_op op, tj_func *f, tj_val *a)
+{
+    reducer r = {.op = op, .f = f};
+    if (!tji_enter(k, fn) || !check_input(k, a, &r))
+        return NULL;
+    acc ac = acc_new(k, &r);
+    if (a->u.tile.replicated)
+        acc_add(k, &ac, tji_tile_get(k, a, tji_const_i32(k->ctx, 0), tji_const_i32(k->ctx, 0)),
+                NULL);
+    else
+        tji_foreach_owned(k, a->u.tile.size, fold_owned, &(fold){a, &ac});
+    if (!a->u.tile.replicated)
+        block_combine(k, &ac);
+    int one = 1;
+    tj_val *out = tji_tile_new(k, r.type, 1, &one, TJ_STORAGE_REGISTER);
+    if (!out || k->status != TJ_OK)
+        return NULL;
+    out->u.tile.replicated = true;
+    tji_tile_set(k, out, tji_const_i32(k->ctx, 0), NULL,
+                 LLVMBuildLoad2(k->llb, r.type->llreg, ac.value, ""));
+    tji_tile_mark(k, out);
+    return out;
+}
+
+/* ---- along an axis ----------------------------------------------------------------------- */
+
+typedef struct axis_job {
+    const tj_val *in;
+    const tj_val *out;
+    const reducer *r;
+    int axis;
+    int lpo;                   /* lanes per output */
+    LLVMValueRef nactive;
+    partials p;
+    LLVMValueRef emu;
+    int site;
+} axis_job;
+
+/* Input coordinates of element 'i' along the axis of output element 'o'. */
+static void
+input_coords(tj_kernel *k, const axis_job *j, LLVMValueRef o, LLVMValueRef i, LLVMValueRef *in)
+{
+    LLVMValueRef oc[TJI_MAX_DIMS];
+    tji_tile_coords(k, &j->out->u.tile, o, oc);
+    int rank = j->in->u.tile.rank;
+    for (int d = 0, od = 0; d < rank; d++)
+        in[d] = d == j->axis ? i : rank == 1 ? NULL : oc[od++];
+}
+
+/* Adds element 'i' of output o's slice to 'a' when its owner lane runs. */
+static void
+fold_slice_elem(tj_kernel *k, const axis_job *j, const acc *a, LLVMValueRef o, LLVMValueRef i)
+{
+    LLVMBuilderRef b = k->llb;
+    const tji_tile *in = &j->in->u.tile;
+    LLVMValueRef c[TJI_MAX_DIMS];
+    input_coords(k, j, o, i, c);
+    LLVMValueRef e = tji_const_i32(k->ctx, 0);
+    int64_t dense[TJI_MAX_DIMS];
+    tji_dense_strides(in->rank, in->shape, dense);
+    for (int d = 0; d < in->rank; d++)
+        e = LLVMBuildAdd(b, e, LLVMBuildMul(b, c[d], tji_const_i32(k->ctx, dense[d]), ""), "");
+    LLVMValueRef owner = LLVMBuildURem(b, e, tji_const_i32(k->ctx, k->block_dim), "");
+    LLVMValueRef runs = LLVMBuildICmp(b, LLVMIntULT, owner, j->nactive, "");
+    LLVMValueRef x = tji_emit_load(k, j->in->type, tji_tile_elem_ptr(k, j->in, c));
+    acc_add(k, a, x, runs);
+}
+
+/* A loop i = first, first + step, ... < len over one slice. */
+static void
+fold_slice(tj_kernel *k, const axis_job *j, const acc *a, LLVMValueRef o, LLVMValueRef first,
+           int step)
+{
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    int len = j->in->u.tile.shape[j->axis];
+    LLVMValueRef iv = tji_alloca(k, tji_i32(c), "i");
+    LLVMBuildStore(b, first, iv);
+    LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "slice.head");
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "slice.body");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "slice.done");
+    LLVMBuildBr(b, head);
+    LLVMPositionBuilderAtEnd(b, head);
+    LLVMValueRef i = LLVMBuildLoad2(b, tji_i32(c), iv, "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, i, tji_const_i32(c, len), ""), body, done);
+    LLVMPositionBuilderAtEnd(b, body);
+    fold_slice_elem(k, j, a, o, i);
+    LLVMBuildStore(b, LLVMBuildAdd(b, i, tji_const_i32(c, step), ""), iv);
+    LLVMBuildBr(b, head);
+    LLVMPositionBuilderAtEnd(b, done);
+}
+
+/* The accumulated value, or the identity (error for user operators) when empty. */
+static LLVMValueRef
+acc_result(tj_kernel *k, const axis_job *j, const acc *a, LLVMValueRef o)
+{
+    LLVMBuilderRef b = k->llb;
+    const tj_type *t = j->r->type;
+    LLVMValueRef valid = LLVMBuildLoad2(b, tji_i1(k->ctx), a->valid, "");
+    LLVMValueRef v = LLVMBuildLoad2(b, t->llreg, a->value, "");
+    if (j->r->op == TJ_REDUCE_FUNC && j->site >= 0)
+        tji_emit_report(k, LLVMBuildNot(b, valid, ""), j->site, o, o, o, -1);
+    LLVMValueRef id = j->r->op == TJ_REDUCE_FUNC ? LLVMConstNull(t->llreg) : identity(k, j->r);
+    return LLVMBuildSelect(b, valid, v, id, "");
+}
+
+/* One lane per output: fold the slices of the outputs this lane owns. */
+static void
+own_output(tj_kernel *k, LLVMValueRef slot, LLVMValueRef o, void *ud)
+{
+    const axis_job *j = ud;
+    acc a = acc_new(k, j->r);
+    fold_slice(k, j, &a, o, tji_const_i32(k->ctx, 0), 1);
+    tji_tile_set(k, j->out, slot, o, acc_result(k, j, &a, o));
+}
+
+/* Groups: collect the combined partials of each output this lane owns. */
+static void
+group_output(tj_kernel *k, LLVMValueRef slot, LLVMValueRef o, void *ud)
+{
+    const axis_job *j = ud;
+    int per = j->lpo > 32 ? j->lpo / 32 : 1;
+    acc a = acc_new(k, j->r);
+    LLVMValueRef first = LLVMBuildMul(k->llb, o, tji_const_i32(k->ctx, per), "");
+    partial_fold(k, &j->p, &a, first, per);
+    tji_tile_set(k, j->out, slot, o, acc_result(k, j, &a, o));
+}
+
+static void
+reduce_groups(tj_kernel *k, axis_job *j, int64_t nout)
+{
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    int per = j->lpo > 32 ? j->lpo / 32 : 1;
+    j->p = partials_at(k, j->r->type, nout * per, &j->emu);
+    LLVMValueRef lane = tji_lane(k);
+    LLVMValueRef o = LLVMBuildUDiv(b, lane, tji_const_i32(c, j->lpo), "group");
+    LLVMValueRef m = LLVMBuildURem(b, lane, tji_const_i32(c, j->lpo), "member");
+    LLVMValueRef in_range = LLVMBuildICmp(b, LLVMIntULT, o, tji_const_i32(c, nout), "");
+    LLVMValueRef oc = LLVMBuildSelect(b, in_range, o, tji_const_i32(c, 0), "");
+    acc a = acc_new(k, j->r);
+    tji_cond cond;
+    tji_emit_cond_begin(k, in_range, &cond);
+    fold_slice(k, j, &a, oc, m, j->lpo);
+    tji_emit_cond_end(k, &cond);
+    /* every lane takes part in the shuffles, even those without an output */
+    butterfly(k, &a, j->lpo < 32 ? j->lpo : 32, j->emu, j->nactive);
+    LLVMValueRef leader = LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildURem(b, m, tji_const_i32(c, 32), ""),
+                                        tji_const_i32(c, 0), "");
+    tji_emit_cond_begin(k, LLVMBuildAnd(b, leader, in_range, ""), &cond);
+    LLVMValueRef idx = LLVMBuildAdd(b, LLVMBuildMul(b, oc, tji_const_i32(c, per), ""),
+                                    LLVMBuildUDiv(b, m, tji_const_i32(c, 32), ""), "");
+    partial_store(k, &j->p, &a, idx);
+    tji_emit_cond_end(k, &cond);
+    tji_emit_barrier(k);
+    tji_foreach_owned(k, nout, group_output, j);
+    tji_emit_barrier(k); /* the scratch is free again */
+}
+
+tj_val *
+tj_tile_reduce_axis(tj_kernel *k, tj_reduce_op op, tj_func *f, tj_val *a, int axis)
+{
+    reducer r = {.op = op, .f = f};
+    if (!tji_enter(k, fn) || !check_input(k, a, &r))
+        return NULL;
+    const tji_tile *t = &a->u.tile;
+    if (axis < 0 || axis >= t->rank) {
+        tji_fail(k, TJ_ERR_INVALID, "%s: argument 'axis': %d is out of range for a rank-%d tile",
+                 fn, axis, t->rank);
+        return NULL;
+    }
+    if (!tji_type_is_scalar(a->type)) {
+        tji_fail(k, TJ_ERR_INVALID, "%s: argument 'a': reducing along an axis needs scalar "
+                 "elements, not %s", fn, a->type->name);
+        return NULL;
+    }
+    int oshape[TJI_MAX_DIMS], orank = 0;
+    for (int d = 0; d < t->rank; d++)
+        if (d != axis)
+            oshape[orank++] = t->shape[d];
+    if (orank == 0)
+        oshape[orank++] = 1;
+    if (!tji_tile_promote(k, a, fn))
+        return NULL;
+    tj_val *out = tji_tile_new(k, a->type, orank, oshape, TJ_STORAGE_REGISTER);
+    if (!out)
+        return NULL;
+    int64_t nout = out->u.tile.size;
+    axis_job j = {.in = a, .out = out, .r = &r, .axis = axis, .nactive = tji_emit_nactive(k),
+                  .site = k->opts.debug && op == TJ_REDUCE_FUNC
+                              ? tji_kernel_add_site(k, "tile_reduce: slice %%lld has no value from "
+                                                       "a running lane and a user operator has "
+                                                       "no identity")
+                              : -1};
+    j.lpo = nout >= k->block_dim ? 1 : pow2_floor(k->block_dim / nout);
+    if (j.lpo == 1)
+        tji_foreach_owned(k, nout, own_output, &j);
+    else
+        reduce_groups(k, &j, nout);
+    if (k->status != TJ_OK)
+        return NULL;
+    tji_tile_mark(k, out);
+    return out;
+}

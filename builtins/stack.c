@@ -1,0 +1,194 @@
+/*
+ * builtins/stack.c: tile_stack(capacity, dtype) and push, pop, count, clear (SPEC 4).
+ * A stack is 'capacity' elements plus a 16-byte counter in shared memory. Every lane must
+ * reach the declaration, push, pop and clear, which start and end with a barrier (other
+ * lanes may still be reading the count or the data); count may be called from one lane.
+ *   push: each lane with a value reserves a slot with an atomic add on the counter; slots
+ *         past the capacity are dropped (-1) and the counter is clamped after a barrier.
+ *   pop:  the running lanes take the top min(count, running) slots, lane 0 the topmost;
+ *         the counter drops by that many. So values of a later push come out first, and
+ *         draining hands out the slots 0..count-1 once each.
+ * In CPU cooperative mode lanes run in order, so slots are deterministic there.
+ */
+#include <stdio.h>
+
+#include "tilejit.h"
+#include "builtins.h"
+
+static LLVMValueRef
+i32c(tj_kernel *k, int64_t v)
+{
+    return tji_const_i32(k->ctx, v);
+}
+
+/* Runs the code between lane0_begin and lane0_end in lane 0 only. */
+static void
+lane0_begin(tj_kernel *k, tji_cond *c)
+{
+    tji_emit_cond_begin(k, LLVMBuildICmp(k->llb, LLVMIntEQ, tji_lane(k), i32c(k, 0), ""), c);
+}
+
+static bool
+check_stack(tj_kernel *k, const char *fn, tj_val *s)
+{
+    char d[64];
+    if (!tji_use(k, s, fn, "s"))
+        return false;
+    if (s->kind != TJ_VAL_STACK)
+        return tji_fail(k, TJ_ERR_INVALID, "%s: argument 's': %s is not a stack", fn,
+                        tji_val_describe(s, d, sizeof d));
+    return true;
+}
+
+tj_val *
+tj_tile_stack(tj_kernel *k, int64_t capacity, const tj_type *elem)
+{
+    const char *fn = tji_builtin_name(TJI_B_TILE_STACK);
+    if (!tji_enter(k, fn))
+        return NULL;
+    if (capacity < 1 || capacity > TJI_MAX_TILE_ELEMS) {
+        tji_fail(k, TJ_ERR_INVALID, "%s: argument 'capacity': %lld is not a positive constant "
+                 "up to %lld", fn, (long long)capacity, (long long)TJI_MAX_TILE_ELEMS);
+        return NULL;
+    }
+    if (!elem || elem->kind == TJ_TYPE_VOID) {
+        tji_fail(k, TJ_ERR_INVALID, "%s: argument 'dtype' is not a type", fn);
+        return NULL;
+    }
+    tji_shared_write_fence(k);
+    tj_val *s = tji_val_new(k, TJ_VAL_STACK, elem, NULL);
+    if (!s)
+        return NULL;
+    s->u.stack.capacity = capacity;
+    s->u.stack.data = tji_shared_alloc(k, (size_t)capacity * elem->size);
+    s->u.stack.count = tji_shared_alloc(k, 16);
+    tji_cond c;
+    lane0_begin(k, &c);
+    LLVMBuildStore(k->llb, i32c(k, 0), s->u.stack.count);
+    tji_emit_cond_end(k, &c);
+    tji_emit_barrier(k);
+    return s;
+}
+
+static LLVMValueRef
+slot_ptr(tj_kernel *k, const tj_val *s, LLVMValueRef slot)
+{
+    return LLVMBuildGEP2(k->llb, s->type->llmem, s->u.stack.data, &slot, 1, "");
+}
+
+/* count = min(count, capacity), in lane 0, between barriers. */
+static void
+clamp_count(tj_kernel *k, const tj_val *s)
+{
+    LLVMBuilderRef b = k->llb;
+    tji_emit_barrier(k);
+    tji_cond c;
+    lane0_begin(k, &c);
+    LLVMValueRef n = LLVMBuildLoad2(b, tji_i32(k->ctx), s->u.stack.count, "");
+    LLVMValueRef cap = i32c(k, s->u.stack.capacity);
+    LLVMValueRef over = LLVMBuildICmp(b, LLVMIntSGT, n, cap, "");
+    LLVMBuildStore(b, LLVMBuildSelect(b, over, cap, n, ""), s->u.stack.count);
+    tji_emit_cond_end(k, &c);
+    tji_emit_barrier(k);
+}
+
+tj_val *
+tj_tile_stack_push(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
+{
+    const char *fn = tji_builtin_name(TJI_B_TILE_STACK_PUSH);
+    char d[64];
+    if (!tji_enter(k, fn) || !check_stack(k, fn, s) || !tji_use(k, value, fn, "value") ||
+        !tji_use(k, has_value, fn, "has_value"))
+        return NULL;
+    if (value->kind != TJ_VAL_SCALAR || value->type != s->type) {
+        tji_fail(k, TJ_ERR_INVALID, "%s: argument 'value': %s, the stack holds %s", fn,
+                 tji_val_describe(value, d, sizeof d), s->type->name);
+        return NULL;
+    }
+    if (has_value->kind != TJ_VAL_SCALAR || !tji_type_is_scalar(has_value->type) ||
+        has_value->type->dtype != TJ_DTYPE_BOOL) {
+        tji_fail(k, TJ_ERR_INVALID, "%s: argument 'has_value': %s is not bool", fn,
+                 tji_val_describe(has_value, d, sizeof d));
+        return NULL;
+    }
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    const tj_type *i32 = tji_type_scalar(c, TJ_DTYPE_I32);
+    LLVMValueRef slotv = tji_alloca(k, tji_i32(c), "slot");
+    LLVMBuildStore(b, i32c(k, -1), slotv);
+    tji_emit_barrier(k);
+    tji_cond cond;
+    tji_emit_cond_begin(k, has_value->ll, &cond);
+    LLVMValueRef slot = tji_emit_atomic(k, TJI_ATOM_ADD, i32, s->u.stack.count, i32c(k, 1));
+    LLVMValueRef fits = LLVMBuildICmp(b, LLVMIntSLT, slot, i32c(k, s->u.stack.capacity), "");
+    tji_cond store;
+    tji_emit_cond_begin(k, fits, &store);
+    tji_emit_store(k, s->type, value->ll, slot_ptr(k, s, slot));
+    LLVMBuildStore(b, slot, slotv);
+    tji_emit_cond_end(k, &store);
+    tji_emit_cond_end(k, &cond);
+    clamp_count(k, s);
+    return tji_scalar(k, i32, LLVMBuildLoad2(b, tji_i32(c), slotv, "slot"));
+}
+
+tj_val *
+tj_tile_stack_pop(tj_kernel *k, tj_val *s, tj_val **slot_out)
+{
+    const char *fn = tji_builtin_name(TJI_B_TILE_STACK_POP);
+    if (!tji_enter(k, fn) || !check_stack(k, fn, s))
+        return NULL;
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    tji_emit_barrier(k);
+    LLVMValueRef n = LLVMBuildLoad2(b, tji_i32(c), s->u.stack.count, "count");
+    LLVMValueRef lane = tji_lane(k);
+    /* lane L takes slot n - 1 - L when L < n */
+    LLVMValueRef got = LLVMBuildICmp(b, LLVMIntSLT, lane, n, "");
+    LLVMValueRef slot = LLVMBuildSelect(b, got, LLVMBuildSub(b, LLVMBuildSub(b, n, i32c(k, 1), ""),
+                                                             lane, ""),
+                                        i32c(k, -1), "slot");
+    LLVMValueRef vslot = tji_alloca(k, s->type->llreg, "popped");
+    tji_cond cond;
+    tji_emit_cond_begin(k, got, &cond);
+    LLVMBuildStore(b, tji_emit_load(k, s->type, slot_ptr(k, s, slot)), vslot);
+    tji_emit_cond_end(k, &cond);
+    LLVMValueRef value = LLVMBuildLoad2(b, s->type->llreg, vslot, "value");
+    tji_emit_barrier(k);
+    tji_cond l0;
+    lane0_begin(k, &l0);
+    LLVMValueRef taken = tji_emit_nactive(k);
+    LLVMValueRef left = LLVMBuildSub(b, n, taken, "");
+    LLVMValueRef neg = LLVMBuildICmp(b, LLVMIntSLT, left, i32c(k, 0), "");
+    LLVMBuildStore(b, LLVMBuildSelect(b, neg, i32c(k, 0), left, ""), s->u.stack.count);
+    tji_emit_cond_end(k, &l0);
+    tji_emit_barrier(k);
+    if (slot_out)
+        *slot_out = tji_scalar(k, tji_type_scalar(c, TJ_DTYPE_I32), slot);
+    return tji_scalar(k, s->type, value);
+}
+
+tj_val *
+tj_tile_stack_count(tj_kernel *k, tj_val *s)
+{
+    const char *fn = tji_builtin_name(TJI_B_TILE_STACK_COUNT);
+    if (!tji_enter(k, fn) || !check_stack(k, fn, s))
+        return NULL;
+    LLVMValueRef n = LLVMBuildLoad2(k->llb, tji_i32(k->ctx), s->u.stack.count, "count");
+    LLVMSetVolatile(n, 1); /* written by other lanes between barriers */
+    return tji_scalar(k, tji_type_scalar(k->ctx, TJ_DTYPE_I32), n);
+}
+
+bool
+tj_tile_stack_clear(tj_kernel *k, tj_val *s)
+{
+    const char *fn = tji_builtin_name(TJI_B_TILE_STACK_CLEAR);
+    if (!tji_enter(k, fn) || !check_stack(k, fn, s))
+        return false;
+    tji_emit_barrier(k);
+    tji_cond c;
+    lane0_begin(k, &c);
+    LLVMBuildStore(k->llb, i32c(k, 0), s->u.stack.count);
+    tji_emit_cond_end(k, &c);
+    tji_emit_barrier(k);
+    return true;
+}
