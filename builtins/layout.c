@@ -400,3 +400,80 @@ tji_tile_promote(tj_kernel *k, tj_val *t, const char *fn)
     } while (v && v != t);
     return true;
 }
+
+/* ---- tile variables -------------------------------------------------------------------- */
+/* A variable holding a tile keeps a register copy of its own (shared tiles are copied in);
+ * reading it gives a fresh copy, so tiles stay immutable values. */
+
+typedef struct copy {
+    const tj_val *from, *to;
+} copy;
+
+static void
+copy_elem(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
+{
+    const copy *c = ud;
+    tji_tile_set(k, c->to, slot, e, tji_tile_get(k, c->from, slot, e));
+}
+
+static void
+copy_tile(tj_kernel *k, const tj_val *from, const tj_val *to)
+{
+    copy c = {from, to};
+    if (to->u.tile.replicated)
+        copy_elem(k, tji_const_i32(k->ctx, 0), tji_const_i32(k->ctx, 0), &c);
+    else
+        tji_foreach_owned(k, to->u.tile.size, copy_elem, &c);
+}
+
+static tj_val *
+register_like(tj_kernel *k, const tj_val *t, tj_val_kind kind)
+{
+    tj_val *v = tji_tile_new(k, t->type, t->u.tile.rank, t->u.tile.shape, TJ_STORAGE_REGISTER);
+    if (!v)
+        return NULL;
+    v->kind = kind;
+    v->u.tile.replicated = t->u.tile.replicated;
+    return v;
+}
+
+tj_val *
+tji_tile_var_new(tj_kernel *k, tj_val *init)
+{
+    tj_val *var = register_like(k, init, TJ_VAL_VAR);
+    if (!var)
+        return NULL;
+    var->scope = -1; /* the slots live in the entry block */
+    copy_tile(k, init, var);
+    return var;
+}
+
+tj_val *
+tji_tile_var_get(tj_kernel *k, tj_val *var)
+{
+    tj_val *t = register_like(k, var, TJ_VAL_TILE);
+    if (!t)
+        return NULL;
+    copy_tile(k, var, t);
+    tji_tile_mark(k, t);
+    return t;
+}
+
+bool
+tji_tile_var_set(tj_kernel *k, tj_val *var, tj_val *value)
+{
+    char d[64], w[64];
+    const tji_tile *a = &var->u.tile, *b = &value->u.tile;
+    bool same = value->kind == TJ_VAL_TILE && value->type == var->type && a->rank == b->rank &&
+                memcmp(a->shape, b->shape, (size_t)a->rank * sizeof(int)) == 0 &&
+                (!a->replicated || b->replicated);
+    if (!same) {
+        tj_val shown = *var;
+        shown.kind = TJ_VAL_TILE;
+        return tji_fail(k, TJ_ERR_INVALID, "tj_var_set: argument 'value': %s, the variable holds "
+                        "%s", tji_val_describe(value, d, sizeof d),
+                        tji_val_describe(&shown, w, sizeof w));
+    }
+    copy_tile(k, value, var);
+    return true;
+}

@@ -392,7 +392,9 @@ TJ_API tj_val *tj_select(tj_kernel *k, tj_val *cond, tj_val *a, tj_val *b);
  * the same shape. */
 TJ_API tj_val *tj_cast(tj_kernel *k, tj_val *v, const tj_type *type);
 
-/* A mutable local holding 'init' (scalar, composite or struct). */
+/* A mutable local holding 'init': a scalar, composite or struct, or a tile. A tile variable
+ * keeps a register copy of its own: tj_var_get gives a register tile, and tj_var_set takes
+ * a tile of the same element type and shape (SPEC 3). */
 TJ_API tj_val *tj_var_new(tj_kernel *k, tj_val *init);
 /* The current value of variable 'var'. */
 TJ_API tj_val *tj_var_get(tj_kernel *k, tj_val *var);

@@ -315,6 +315,11 @@ TJI_HIDDEN bool tji_val_const_int(const tj_val *v, int64_t *out);
 TJI_HIDDEN const char *tji_val_describe(const tj_val *v, char *buf, size_t n);
 TJI_HIDDEN tj_val *tji_scalar(tj_kernel *k, const tj_type *t, LLVMValueRef ll);
 
+/* Tile variables (builtins/layout.c), for values.c: a variable of kind TJ_VAL_VAR whose
+ * u.tile describes its own register slots. */
+TJI_HIDDEN tj_val *tji_tile_var_new(tj_kernel *k, tj_val *init);
+TJI_HIDDEN tj_val *tji_tile_var_get(tj_kernel *k, tj_val *var);
+TJI_HIDDEN bool tji_tile_var_set(tj_kernel *k, tj_val *var, tj_val *value);
 /* Element-wise tile operations (builtins/elementwise.c), for arith.c. */
 TJI_HIDDEN tj_val *tji_tile_unary(tj_kernel *k, tj_unop op, tj_val *a);
 TJI_HIDDEN tj_val *tji_tile_binary(tj_kernel *k, tj_binop op, tj_val *a, tj_val *b);

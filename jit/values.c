@@ -331,6 +331,8 @@ tj_var_new(tj_kernel *k, tj_val *init)
     char a[64];
     if (!tji_enter(k, "tj_var_new") || !tji_use(k, init, "tj_var_new", "init"))
         return NULL;
+    if (init->kind == TJ_VAL_TILE)
+        return tji_tile_var_new(k, init);
     if (init->kind != TJ_VAL_SCALAR) {
         tji_fail(k, TJ_ERR_INVALID, "tj_var_new: argument 'init': %s cannot be a variable",
                  tji_val_describe(init, a, sizeof a));
@@ -361,6 +363,8 @@ tj_var_get(tj_kernel *k, tj_val *var)
 {
     if (!tji_enter(k, "tj_var_get") || !check_var(k, "tj_var_get", var))
         return NULL;
+    if (var->u.tile.regs)
+        return tji_tile_var_get(k, var);
     return tji_scalar(k, var->type, LLVMBuildLoad2(k->llb, var->type->llreg, var->ll, ""));
 }
 
@@ -371,6 +375,8 @@ tj_var_set(tj_kernel *k, tj_val *var, tj_val *value)
     if (!tji_enter(k, "tj_var_set") || !check_var(k, "tj_var_set", var) ||
         !tji_use(k, value, "tj_var_set", "value"))
         return false;
+    if (var->u.tile.regs)
+        return tji_tile_var_set(k, var, value);
     if (value->kind != TJ_VAL_SCALAR || value->type != var->type)
         return tji_fail(k, TJ_ERR_INVALID, "tj_var_set: argument 'value': %s, the variable is %s",
                         tji_val_describe(value, a, sizeof a), var->type->name);
