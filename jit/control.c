@@ -368,14 +368,17 @@ check_call(tj_kernel *k, tj_func *f, tj_val *const *args, size_t nargs)
         bool ok = args[i]->kind == p->kind && args[i]->type == p->type &&
                   (p->kind != TJ_VAL_ARRAY || args[i]->u.arr.ndim == p->ndim) &&
                   (p->kind != TJ_VAL_STACK || args[i]->u.stack.capacity == p->capacity);
+        char rank[32] = ""; /* an array's rank, as tji_val_describe() shows the argument's */
+        if (p->kind == TJ_VAL_ARRAY)
+            snprintf(rank, sizeof rank, " (%d dim%s)", p->ndim, p->ndim == 1 ? "" : "s");
         if (!ok)
             return tji_fail(k, TJ_ERR_INVALID,
-                            "tj_call: function '%s': argument '%s': %s, expected %s%s", f->name,
-                            p->name, tji_val_describe(args[i], d, sizeof d),
+                            "tj_call: function '%s': argument '%s': %s, expected %s%s%s",
+                            f->name, p->name, tji_val_describe(args[i], d, sizeof d),
                             p->kind == TJ_VAL_ARRAY   ? "an array of "
                             : p->kind == TJ_VAL_STACK ? "a stack of "
                                                       : "",
-                            p->type->name);
+                            p->type->name, rank);
     }
     return true;
 }

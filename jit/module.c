@@ -223,6 +223,11 @@ link_all(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n)
             return tji_ctx_fail(ctx, TJ_ERR_LIMIT, "tj_module_build: more than %d functions",
                                 (int)TJI_NELEMS(seen));
         seen[nseen++] = k;
+        /* seal_tree() stops at a sealed kernel, so a callee may still be open or in error
+         * when an earlier build failed on it or on another callee: check it here. */
+        if (!tji_kernel_seal(k))
+            return tji_ctx_fail(ctx, k->status, "%s '%s': %s",
+                                k->is_func ? "function" : "kernel", k->name, k->err);
         if (!link_clone(m, k->llmod))
             return tji_ctx_fail(ctx, TJ_ERR_LLVM, "internal error: linking '%s' failed",
                                 k->name);
@@ -546,7 +551,8 @@ tj_module_build(tj_context *ctx, tj_kernel *const *kernels, size_t nkernels,
     if (nkernels > 64)
         return tji_ctx_fail(ctx, TJ_ERR_LIMIT, "tj_module_build: more than 64 kernels");
     if ((unsigned)bd.o->opt_level > TJ_OPT_O3)
-        return tji_ctx_fail(ctx, TJ_ERR_INVALID, "tj_module_build: option 'opt_level': %d",
+        return tji_ctx_fail(ctx, TJ_ERR_INVALID,
+                            "tj_module_build: option 'opt_level': %d is not a tj_opt_level",
                             (int)bd.o->opt_level);
     bd.target = kernels[0]->opts.target;
     if ((st = resolve_target(ctx, bd.target, bd.o, &bd.tm, &bd.arch)) != TJ_OK)
