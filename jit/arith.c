@@ -253,13 +253,27 @@ tj_unary(tj_kernel *k, tj_unop op, tj_val *a)
 
 /* ---- binary ---------------------------------------------------------------------------- */
 
-/* a / b and a % b with b == 0 giving 0 and MIN / -1 not trapping. */
+/* The constant 1 of an integer type or, splatted, of an integer vector type. */
+static LLVMValueRef
+const_one(LLVMTypeRef ty)
+{
+    if (LLVMGetTypeKind(ty) != LLVMVectorTypeKind)
+        return LLVMConstInt(ty, 1, 0);
+    LLVMValueRef e[16];
+    unsigned n = LLVMGetVectorSize(ty);
+    for (unsigned i = 0; i < n && i < 16; i++)
+        e[i] = LLVMConstInt(LLVMGetElementType(ty), 1, 0);
+    return LLVMConstVector(e, n);
+}
+
+/* a / b and a % b with b == 0 giving 0 and MIN / -1 not trapping; scalars or the
+ * componentwise forms on integer composites. */
 static LLVMValueRef
 safe_divrem(tj_kernel *k, tj_binop op, bool is_signed, LLVMValueRef a, LLVMValueRef bv)
 {
     LLVMBuilderRef b = k->llb;
     LLVMTypeRef ty = LLVMTypeOf(a);
-    LLVMValueRef zero = LLVMConstNull(ty), one = LLVMConstInt(ty, 1, 0);
+    LLVMValueRef zero = LLVMConstNull(ty), one = const_one(ty);
     LLVMValueRef is0 = LLVMBuildICmp(b, LLVMIntEQ, bv, zero, "");
     LLVMValueRef d = LLVMBuildSelect(b, is0, one, bv, "");
     LLVMValueRef r;
