@@ -27,6 +27,9 @@
 #define TJI_MAX_SCOPES 64
 #define TJI_MAX_BLOCK_DIM 1024
 #define TJI_PRINTF(a, b) __attribute__((format(printf, a, b)))
+/* Part of every compile-cache key: bump it whenever the code the JIT emits for the same
+ * lowered module changes (passes, code generation options, runtime ABI). */
+#define TJI_CODEGEN_VERSION 1
 #define TJI_NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
 typedef struct tji_arena_chunk tji_arena_chunk;
@@ -510,6 +513,11 @@ TJI_HIDDEN tj_status tji_jit_get(tj_context *ctx, LLVMOrcLLJITRef *out);
 TJI_HIDDEN tj_status tji_cache_load_object(tj_context *ctx, tji_cache_entry *e,
                                            LLVMMemoryBufferRef obj, const char *const *names,
                                            int nnames);
+
+/* disk_cache.c: the payload stored for 'key' (malloc'ed, NUL-terminated), or NULL */
+TJI_HIDDEN uint8_t *tji_disk_cache_read(const uint8_t key[16], tj_target target, size_t *len);
+TJI_HIDDEN void tji_disk_cache_write(const uint8_t key[16], tj_target target, const void *data,
+                                     size_t len);
 
 /* llvm_compat.c: everything that depends on the LLVM version */
 TJI_HIDDEN const char *tji_compat_barrier_intrinsic(void);

@@ -3,8 +3,9 @@
  *
  *   kernels ──seal──▶ clone + link into one LLVM module, with every function they call
  *     ──target.lower──▶ kernel entries, hook bodies, math symbols (libdevice, lazily)
- *     ──verify (a status, never an abort)──▶ 128-bit key ──▶ in-memory cache hit?
- *     ──O3──▶ PTX text (NVPTX) | object file ──▶ ORC LLJIT (host)
+ *     ──verify (a status, never an abort)──▶ 128-bit key
+ *     ──▶ in-memory cache hit? ──▶ on-disk cache hit (disk_cache.c)?
+ *     ──O3──▶ PTX text (NVPTX) | object file ──▶ ORC LLJIT (host); written to both caches
  *
  * A module keeps a descriptor per kernel (parameters, argument-buffer layout, block
  * width, shared bytes, debug check sites) and refers to compiled code that the context's
@@ -392,15 +393,19 @@ verify(tj_context *ctx, LLVMModuleRef m)
     return TJ_OK;
 }
 
-/* The cache key: the lowered module's text plus everything else that changes the code. */
+/* The cache key: the lowered module's text plus everything else that changes the code
+ * (library and LLVM versions, target, CPU and features, optimisation level). */
 static void
-module_key(LLVMModuleRef m, const char *arch, const tj_build_options *o, tj_target target,
-           uint8_t key[16])
+module_key(LLVMModuleRef m, LLVMTargetMachineRef tm, const tj_build_options *o,
+           tj_target target, uint8_t key[16])
 {
     char *text = LLVMPrintModuleToString(m);
-    char extra[256];
-    snprintf(extra, sizeof extra, "tilejit %s|%s|%d|opt%d", tj_version(), arch, (int)target,
-             (int)o->opt_level);
+    char *cpu = LLVMGetTargetMachineCPU(tm), *features = LLVMGetTargetMachineFeatureString(tm);
+    char extra[4096];
+    snprintf(extra, sizeof extra, "tilejit %s|codegen %d|%d|%s|%s|opt%d", tj_version(),
+             TJI_CODEGEN_VERSION, (int)target, cpu, features, (int)o->opt_level);
+    LLVMDisposeMessage(cpu);
+    LLVMDisposeMessage(features);
     uint8_t seed[16];
     tji_hash128(extra, strlen(extra), NULL, seed);
     tji_hash128(text, strlen(text), seed, key);
@@ -440,6 +445,53 @@ entry_symbols(build *bd)
     }
 }
 
+/* Fills cache entry 'e' with compiled code 'buf' (taken over): PTX text, or a CPU object
+ * loaded into the JIT. */
+static tj_status
+fill_entry(build *bd, tji_cache_entry *e, LLVMMemoryBufferRef buf)
+{
+    tj_context *ctx = bd->ctx;
+    if (bd->target == TJ_TARGET_CUDA) {
+        size_t len = LLVMGetBufferSize(buf);
+        e->ptx = malloc(len + 1);
+        if (e->ptx) {
+            memcpy(e->ptx, LLVMGetBufferStart(buf), len);
+            e->ptx[len] = 0;
+            e->ptx_len = len;
+        }
+        LLVMDisposeMemoryBuffer(buf);
+        return e->ptx ? TJ_OK : tji_ctx_fail(ctx, TJ_ERR_NOMEM, "tj_module_build: out of memory");
+    }
+    const char *names[64];
+    for (int i = 0; i < bd->n && i < 64; i++)
+        names[i] = bd->descs[i].entry;
+    return tji_cache_load_object(ctx, e, buf, names, bd->n); /* takes 'buf' over */
+}
+
+/* Code for the key from the on-disk cache, when a valid file is there. */
+static tji_cache_entry *
+from_disk(build *bd)
+{
+    size_t len;
+    uint8_t *payload = tji_disk_cache_read(bd->key, bd->target, &len);
+    if (!payload)
+        return NULL;
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy((const char *)payload, len,
+                                                                        "tilejit-cache");
+    free(payload);
+    tji_cache_entry *e = tji_cache_add(bd->ctx, bd->key, bd->target);
+    if (!e) {
+        LLVMDisposeMemoryBuffer(buf);
+        return NULL;
+    }
+    if (fill_entry(bd, e, buf) != TJ_OK) {
+        tji_cache_remove(bd->ctx, e); /* unusable: compile instead */
+        tji_ctx_clear_error(bd->ctx);
+        return NULL;
+    }
+    return e;
+}
+
 static tj_status
 compile(build *bd, tji_cache_entry **out)
 {
@@ -456,22 +508,8 @@ compile(build *bd, tji_cache_entry **out)
         LLVMDisposeMemoryBuffer(buf);
         return tji_ctx_fail(ctx, TJ_ERR_NOMEM, "tj_module_build: out of memory");
     }
-    if (bd->target == TJ_TARGET_CUDA) {
-        size_t len = LLVMGetBufferSize(buf);
-        e->ptx = malloc(len + 1);
-        if (e->ptx) {
-            memcpy(e->ptx, LLVMGetBufferStart(buf), len);
-            e->ptx[len] = 0;
-            e->ptx_len = len;
-        }
-        LLVMDisposeMemoryBuffer(buf);
-        st = e->ptx ? TJ_OK : tji_ctx_fail(ctx, TJ_ERR_NOMEM, "tj_module_build: out of memory");
-    } else {
-        const char *names[64];
-        for (int i = 0; i < bd->n && i < 64; i++)
-            names[i] = bd->descs[i].entry;
-        st = tji_cache_load_object(ctx, e, buf, names, bd->n); /* takes 'buf' over */
-    }
+    tji_disk_cache_write(bd->key, bd->target, LLVMGetBufferStart(buf), LLVMGetBufferSize(buf));
+    st = fill_entry(bd, e, buf); /* takes 'buf' over */
     if (st != TJ_OK) {
         tji_cache_remove(ctx, e); /* never leave a half-made entry to be found */
         return st;
@@ -520,9 +558,11 @@ build_run(build *bd, tj_kernel *const *ks, size_t n, tj_module **out)
     internalize(bd->m, bd->descs, bd->n);
     if ((st = verify(ctx, bd->m)) != TJ_OK)
         return st;
-    module_key(bd->m, bd->arch, bd->o, bd->target, bd->key);
+    module_key(bd->m, bd->tm, bd->o, bd->target, bd->key);
     entry_symbols(bd);
     tji_cache_entry *e = tji_cache_find(ctx, bd->key);
+    if (!e)
+        e = from_disk(bd);
     bool cached = e != NULL;
     if (e && bd->o->keep_ir)
         st = tji_optimize(ctx, bd->m, bd->tm, bd->o->opt_level);

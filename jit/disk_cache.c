@@ -1,0 +1,197 @@
+/*
+ * jit/disk_cache.c: the on-disk compile cache (SPEC 6). One file per module key in
+ * $TILEJIT_CACHE_DIR, else $XDG_CACHE_HOME/tilejit, else ~/.cache/tilejit (made with mode
+ * 0700); TILEJIT_CACHE=0 turns it off. A file is
+ *
+ *   magic "TJCACHE1" | u32 format | u32 target | key[16] | u64 payload bytes |
+ *   payload hash[16] | payload (PTX text or a CPU object file)
+ *
+ * written to a unique temporary name and renamed into place, so readers in other
+ * processes see a whole file or none. A file is used only if it is a regular file owned by
+ * us and not writable by others, in a directory owned by us and not writable by others
+ * (CPU objects are executable code), and if its header, key, length and hash all match;
+ * otherwise it is ignored and the module is compiled (and the file rewritten). Failures to
+ * read or write the cache never fail a build.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define MAGIC "TJCACHE1"
+#define FORMAT 1u
+#define HEADER_BYTES (8 + 4 + 4 + 16 + 8 + 16)
+#define MAX_PAYLOAD ((uint64_t)1 << 30)
+
+/* Makes 'path' (and missing parents) with mode 0700. */
+static bool
+make_dirs(char *path)
+{
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        bool ok = mkdir(path, 0700) == 0 || errno == EEXIST;
+        *p = '/';
+        if (!ok)
+            return false;
+    }
+    return mkdir(path, 0700) == 0 || errno == EEXIST;
+}
+
+/* Owned by us and not writable by group or others. */
+static bool
+is_private(const struct stat *st)
+{
+    return st->st_uid == geteuid() && (st->st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
+/* The cache directory, made if missing; false when the cache is off or unsafe. */
+static bool
+cache_dir(char *dir, size_t n)
+{
+    const char *off = getenv("TILEJIT_CACHE");
+    if (off && strcmp(off, "0") == 0)
+        return false;
+    const char *d = getenv("TILEJIT_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME");
+    const char *home = getenv("HOME");
+    int len;
+    if (d && *d)
+        len = snprintf(dir, n, "%s", d);
+    else if (xdg && *xdg)
+        len = snprintf(dir, n, "%s/tilejit", xdg);
+    else if (home && *home)
+        len = snprintf(dir, n, "%s/.cache/tilejit", home);
+    else
+        return false;
+    if (len <= 0 || (size_t)len >= n || !make_dirs(dir))
+        return false;
+    struct stat st;
+    return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && is_private(&st);
+}
+
+static void
+file_name(char *path, size_t n, const char *dir, const uint8_t key[16], tj_target target)
+{
+    char hex[33];
+    for (int i = 0; i < 16; i++)
+        snprintf(hex + 2 * i, 3, "%02x", key[i]);
+    snprintf(path, n, "%s/%s.%s", dir, hex, target == TJ_TARGET_CUDA ? "ptx" : "o");
+}
+
+static void
+put32(uint8_t *p, uint32_t v)
+{
+    memcpy(p, &v, 4);
+}
+
+static void
+put64(uint8_t *p, uint64_t v)
+{
+    memcpy(p, &v, 8);
+}
+
+static bool
+read_all(int fd, uint8_t *buf, size_t n)
+{
+    while (n > 0) {
+        ssize_t r = read(fd, buf, n);
+        if (r <= 0)
+            return false;
+        buf += r;
+        n -= (size_t)r;
+    }
+    return true;
+}
+
+static bool
+write_all(int fd, const uint8_t *buf, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, buf, n);
+        if (w <= 0)
+            return false;
+        buf += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+/* Checks a header against what this build expects; the payload length in '*len'. */
+static bool
+header_ok(const uint8_t *h, const uint8_t key[16], tj_target target, uint64_t *len)
+{
+    uint32_t format, tgt;
+    memcpy(&format, h + 8, 4);
+    memcpy(&tgt, h + 12, 4);
+    memcpy(len, h + 32, 8);
+    return memcmp(h, MAGIC, 8) == 0 && format == FORMAT && tgt == (uint32_t)target &&
+           memcmp(h + 16, key, 16) == 0 && *len > 0 && *len <= MAX_PAYLOAD;
+}
+
+uint8_t *
+tji_disk_cache_read(const uint8_t key[16], tj_target target, size_t *len_out)
+{
+    char dir[3072], path[4096];
+    if (!cache_dir(dir, sizeof dir))
+        return NULL;
+    file_name(path, sizeof path, dir, key, target);
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    uint8_t h[HEADER_BYTES], digest[16];
+    uint64_t len = 0;
+    uint8_t *payload = NULL;
+    bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && is_private(&st) &&
+              read_all(fd, h, sizeof h) && header_ok(h, key, target, &len) &&
+              (uint64_t)st.st_size == HEADER_BYTES + len;
+    if (ok) {
+        payload = malloc((size_t)len + 1);
+        ok = payload && read_all(fd, payload, (size_t)len);
+    }
+    close(fd);
+    if (ok) {
+        tji_hash128(payload, (size_t)len, NULL, digest);
+        ok = memcmp(digest, h + 40, 16) == 0;
+    }
+    if (!ok) {
+        free(payload);
+        return NULL;
+    }
+    payload[len] = 0; /* PTX is text */
+    *len_out = (size_t)len;
+    return payload;
+}
+
+void
+tji_disk_cache_write(const uint8_t key[16], tj_target target, const void *data, size_t len)
+{
+    char dir[3072], path[4096], tmp[4200];
+    if (len == 0 || len > MAX_PAYLOAD || !cache_dir(dir, sizeof dir))
+        return;
+    file_name(path, sizeof path, dir, key, target);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%ld", path, (long)getpid(), (long)ts.tv_nsec);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return;
+    uint8_t h[HEADER_BYTES];
+    memcpy(h, MAGIC, 8);
+    put32(h + 8, FORMAT);
+    put32(h + 12, (uint32_t)target);
+    memcpy(h + 16, key, 16);
+    put64(h + 32, (uint64_t)len);
+    tji_hash128(data, len, NULL, h + 40);
+    bool ok = write_all(fd, h, sizeof h) && write_all(fd, data, len);
+    ok = close(fd) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0)
+        unlink(tmp);
+}
