@@ -18,8 +18,14 @@ probe_in_child(void)
     void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib)
         return 0;
-    cu_init_fn init = (cu_init_fn)dlsym(lib, "cuInit");
-    cu_count_fn count = (cu_count_fn)dlsym(lib, "cuDeviceGetCount");
+    /* POSIX dlsym returns an object pointer; ISO C forbids casting it to a function
+     * pointer (-Wpedantic), so copy the bits as the driver's loader does. */
+    cu_init_fn init = NULL;
+    cu_count_fn count = NULL;
+    void *sym = dlsym(lib, "cuInit");
+    memcpy(&init, &sym, sizeof sym);
+    sym = dlsym(lib, "cuDeviceGetCount");
+    memcpy(&count, &sym, sizeof sym);
     int n = 0;
     if (!init || !count || init(0) != 0 || count(&n) != 0)
         n = 0;
@@ -51,6 +57,8 @@ int
 tj_test_main(int argc, char **argv, Suite *s)
 {
     bool cuda = argc > 1 && strcmp(argv[1], "--cuda") == 0;
+    /* Suites compile from scratch unless they ask for the on-disk cache themselves. */
+    setenv("TILEJIT_CACHE", "0", 0);
     if (cuda && tj_test_gpu_count() == 0) {
         if (require_gpu()) {
             fprintf(stderr, "FAIL: TILEJIT_REQUIRE_GPU=1 but no CUDA device was found "

@@ -1,0 +1,255 @@
+/* tj-test: */
+/*
+ * tests/check_cache.c: the compile caches (SPEC 6). The in-memory cache of a context, and
+ * the on-disk cache: where it lives, what it refuses to load (corrupt, truncated,
+ * foreign-owned files; directories others can write), TILEJIT_CACHE=0, and processes
+ * building the same module at once.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tj_api_test.h"
+
+static char dir[256];
+
+static void
+setup(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/tj_cache_test_XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    unsetenv("TILEJIT_CACHE");
+    setenv("TILEJIT_CACHE_DIR", dir, 1);
+    tjt_setup();
+}
+
+static void
+teardown(void)
+{
+    tjt_teardown();
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+/* y[i] = 3 * x[i] + i for the given target. */
+static tj_kernel *
+make_kernel(tj_context *ctx, tj_target target)
+{
+    tj_kernel_options o = {.target = target};
+    tj_kernel *k = tj_kernel_create(ctx, "triple", &o);
+    const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
+    tj_val *x = tj_param_array(k, "x", i32, 1), *y = tj_param_array(k, "y", i32, 1);
+    tj_val *i;
+    tj_tid(k, 1, &i);
+    tj_val *v = tj_binary(k, TJ_BIN_MUL, tj_load(k, x, &i, 1), tj_const_int(k, TJ_DTYPE_I32, 3));
+    tj_store(k, y, &i, 1, tj_binary(k, TJ_BIN_ADD, v, i));
+    return k;
+}
+
+/* Builds the CPU kernel in a fresh context; runs it and checks the result. */
+static bool
+build_and_run_fresh(void)
+{
+    tj_context *ctx;
+    tj_device *dev;
+    ck_assert_int_eq(tj_context_create(&ctx), TJ_OK);
+    ck_assert_int_eq(tj_device_create(ctx, TJ_DEVICE_CPU, 0, &dev), TJ_OK);
+    tj_module *m = NULL;
+    ck_assert_int_eq(tj_kernel_build(make_kernel(ctx, TJ_TARGET_CPU), NULL, &m), TJ_OK);
+    bool cached = tj_module_is_cached(m);
+    int32_t in[100], out[100];
+    for (int j = 0; j < 100; j++)
+        in[j] = j - 50;
+    int64_t n = 100;
+    const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
+    tj_array *x, *y;
+    ck_assert_int_eq(tj_array_create(dev, i32, 1, &n, &x), TJ_OK);
+    ck_assert_int_eq(tj_array_create(dev, i32, 1, &n, &y), TJ_OK);
+    ck_assert_int_eq(tj_array_copy_from_host(x, in, sizeof in), TJ_OK);
+    tj_arg args[] = {tj_arg_array(x), tj_arg_array(y)};
+    ck_assert_int_eq(tj_launch(dev, m, "triple", 1, &n, 1, args, 2), TJ_OK);
+    ck_assert_int_eq(tj_array_copy_to_host(y, out, sizeof out), TJ_OK);
+    for (int j = 0; j < 100; j++)
+        ck_assert_int_eq(out[j], 3 * in[j] + j);
+    tj_context_destroy(ctx);
+    return cached;
+}
+
+/* The cache files in 'dir' with suffix 'sfx' (".o" or ".ptx"); the first name in 'name'. */
+static int
+count_files(const char *sfx, char *name, size_t n)
+{
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    int count = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name), sl = strlen(sfx);
+        if (len > sl && strcmp(e->d_name + len - sl, sfx) == 0) {
+            if (count++ == 0 && name)
+                snprintf(name, n, "%s/%s", dir, e->d_name);
+        }
+    }
+    closedir(d);
+    return count;
+}
+
+START_TEST(test_memory_cache_reuses_code_for_equal_kernels)
+{
+    setenv("TILEJIT_CACHE", "0", 1);
+    tj_module *a, *b, *c;
+    ck_assert_int_eq(tj_kernel_build(make_kernel(tjt.ctx, TJ_TARGET_CPU), NULL, &a), TJ_OK);
+    ck_assert_int_eq(tj_kernel_build(make_kernel(tjt.ctx, TJ_TARGET_CPU), NULL, &b), TJ_OK);
+    tj_build_options o0 = {.opt_level = TJ_OPT_O1};
+    ck_assert_int_eq(tj_kernel_build(make_kernel(tjt.ctx, TJ_TARGET_CPU), &o0, &c), TJ_OK);
+    ck_assert(!tj_module_is_cached(a));
+    ck_assert(tj_module_is_cached(b)); /* another kernel object, the same code */
+    ck_assert(!tj_module_is_cached(c)); /* other options */
+    ck_assert_int_eq(count_files(".o", NULL, 0), 0);
+}
+END_TEST
+
+START_TEST(test_disk_cache_serves_a_new_context)
+{
+    ck_assert(!build_and_run_fresh());
+    ck_assert_int_eq(count_files(".o", NULL, 0), 1);
+    ck_assert(build_and_run_fresh());
+    tj_module *m;
+    ck_assert_int_eq(tj_kernel_build(make_kernel(tjt.ctx, TJ_TARGET_CUDA), NULL, &m), TJ_OK);
+    ck_assert_int_eq(count_files(".ptx", NULL, 0), 1);
+    tj_context *ctx2;
+    ck_assert_int_eq(tj_context_create(&ctx2), TJ_OK);
+    tj_module *m2;
+    ck_assert_int_eq(tj_kernel_build(make_kernel(ctx2, TJ_TARGET_CUDA), NULL, &m2), TJ_OK);
+    ck_assert(tj_module_is_cached(m2));
+    ck_assert_str_eq(tj_module_get_ptx(m2), tj_module_get_ptx(m));
+    tj_context_destroy(ctx2);
+}
+END_TEST
+
+START_TEST(test_disk_cache_directory_is_made_private)
+{
+    char nested[400];
+    snprintf(nested, sizeof nested, "%s/a/b/tilejit", dir);
+    setenv("TILEJIT_CACHE_DIR", nested, 1);
+    build_and_run_fresh();
+    struct stat st;
+    ck_assert_int_eq(stat(nested, &st), 0);
+    ck_assert_int_eq(st.st_mode & 0777, 0700);
+}
+END_TEST
+
+START_TEST(test_disk_cache_uses_xdg_cache_home)
+{
+    unsetenv("TILEJIT_CACHE_DIR");
+    setenv("XDG_CACHE_HOME", dir, 1);
+    build_and_run_fresh();
+    char sub[400];
+    snprintf(sub, sizeof sub, "%s/tilejit", dir);
+    struct stat st;
+    ck_assert_int_eq(stat(sub, &st), 0);
+    ck_assert(S_ISDIR(st.st_mode));
+}
+END_TEST
+
+/* Damages the cache file in one of three ways; the next build must ignore and rewrite it. */
+static const char *const damages[] = {"flip a payload byte", "truncate", "foreign owner"};
+
+START_TEST(test_damaged_entry_is_ignored_and_rebuilt)
+{
+    build_and_run_fresh();
+    char path[600];
+    ck_assert_int_eq(count_files(".o", path, sizeof path), 1);
+    struct stat st;
+    ck_assert_int_eq(stat(path, &st), 0);
+    if (_i == 0) {
+        FILE *f = fopen(path, "r+b");
+        ck_assert_ptr_nonnull(f);
+        fseek(f, st.st_size - 10, SEEK_SET);
+        int c = fgetc(f);
+        fseek(f, st.st_size - 10, SEEK_SET);
+        fputc(c ^ 0x5a, f);
+        fclose(f);
+    } else if (_i == 1) {
+        ck_assert_int_eq(truncate(path, st.st_size / 2), 0);
+    } else {
+        if (geteuid() != 0)
+            return; /* only root can give a file away */
+        ck_assert_int_eq(chown(path, 65534, 65534), 0);
+    }
+    ck_assert_msg(!build_and_run_fresh(), "a damaged entry (%s) was loaded", damages[_i]);
+    if (_i < 2)
+        ck_assert_msg(build_and_run_fresh(), "the entry was not rewritten after: %s", damages[_i]);
+}
+END_TEST
+
+START_TEST(test_directory_writable_by_others_is_not_used)
+{
+    ck_assert_int_eq(chmod(dir, 0777), 0);
+    ck_assert(!build_and_run_fresh());
+    ck_assert(!build_and_run_fresh());
+    ck_assert_int_eq(count_files(".o", NULL, 0), 0);
+}
+END_TEST
+
+START_TEST(test_cache_off_writes_nothing)
+{
+    setenv("TILEJIT_CACHE", "0", 1);
+    ck_assert(!build_and_run_fresh());
+    ck_assert(!build_and_run_fresh());
+    ck_assert_int_eq(count_files(".o", NULL, 0), 0);
+}
+END_TEST
+
+START_TEST(test_processes_building_at_once_share_the_cache)
+{
+    enum { N = 4 };
+    pid_t pids[N];
+    for (int i = 0; i < N; i++) {
+        pids[i] = fork();
+        ck_assert_int_ge(pids[i], 0);
+        if (pids[i] == 0) {
+            build_and_run_fresh();
+            _exit(0);
+        }
+    }
+    for (int i = 0; i < N; i++) {
+        int st;
+        ck_assert_int_eq(waitpid(pids[i], &st, 0), pids[i]);
+        ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    }
+    ck_assert_int_eq(count_files(".o", NULL, 0), 1);
+    ck_assert_int_eq(count_files(".tmp", NULL, 0), 0);
+    ck_assert(build_and_run_fresh());
+}
+END_TEST
+
+static Suite *
+cache_suite(void)
+{
+    Suite *s = suite_create("cache");
+    TCase *tc = tcase_create("api");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_memory_cache_reuses_code_for_equal_kernels);
+    tcase_add_test(tc, test_disk_cache_serves_a_new_context);
+    tcase_add_test(tc, test_disk_cache_directory_is_made_private);
+    tcase_add_test(tc, test_disk_cache_uses_xdg_cache_home);
+    tcase_add_loop_test(tc, test_damaged_entry_is_ignored_and_rebuilt, 0, 3);
+    tcase_add_test(tc, test_directory_writable_by_others_is_not_used);
+    tcase_add_test(tc, test_cache_off_writes_nothing);
+    tcase_add_test(tc, test_processes_building_at_once_share_the_cache);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int
+main(int argc, char **argv)
+{
+    return tj_test_main(argc, argv, cache_suite());
+}
