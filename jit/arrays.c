@@ -22,9 +22,14 @@ tj_tid(tj_kernel *k, int ncoords, tj_val **out)
     LLVMValueRef dims[TJI_MAX_DIMS];
     for (int d = 0; d < TJI_MAX_DIMS; d++)
         dims[d] = LLVMBuildZExt(b, tji_emit_ts_load(k, TJI_TS_DIM0 + d), tji_i64(c), "");
-    /* Fold the launch dimensions the kernel does not read (unused ones are 1). */
-    for (int d = ncoords; d < TJI_MAX_DIMS; d++)
-        lin = LLVMBuildUDiv(b, lin, dims[d], "");
+    /* Fold the launch dimensions the kernel does not read (unused ones are 1): one division
+     * by their product. */
+    if (ncoords < TJI_MAX_DIMS) {
+        LLVMValueRef fold = dims[ncoords];
+        for (int d = ncoords + 1; d < TJI_MAX_DIMS; d++)
+            fold = LLVMBuildMul(b, fold, dims[d], "");
+        lin = LLVMBuildUDiv(b, lin, fold, "");
+    }
     for (int d = ncoords - 1; d >= 0; d--) {
         LLVMValueRef coord = d == 0 ? lin : LLVMBuildURem(b, lin, dims[d], "");
         if (d > 0)
