@@ -422,6 +422,7 @@ typedef struct build {
     tji_kdesc *descs;
     int n;
     uint8_t key[16];
+    char *ir;                     /* keep_ir: the optimised IR, before code generation */
 } build;
 
 static void
@@ -499,6 +500,13 @@ compile(build *bd, tji_cache_entry **out)
     tj_status st = tji_optimize(ctx, bd->m, bd->tm, bd->o->opt_level);
     if (st != TJ_OK)
         return st;
+    if (bd->o->keep_ir) {
+        /* Now: code generation changes the module (CodeGenPrepare), and a cache hit keeps
+         * the IR as it is here. */
+        char *ir = LLVMPrintModuleToString(bd->m);
+        bd->ir = ir ? strdup(ir) : NULL;
+        LLVMDisposeMessage(ir);
+    }
     LLVMMemoryBufferRef buf = NULL;
     st = tji_emit_code(ctx, bd->m, bd->tm, bd->target == TJ_TARGET_CUDA, &buf);
     if (st != TJ_OK)
@@ -534,11 +542,13 @@ finish_module(build *bd, tji_cache_entry *e, bool cached, tj_module **out)
     if (bd->target == TJ_TARGET_CPU)
         for (int i = 0; i < bd->n; i++)
             mod->kernels[i].cpu_entry = (tji_cpu_entry)(uintptr_t)e->addrs[i];
-    if (bd->o->keep_ir) {
+    if (bd->o->keep_ir && !bd->ir) {
         char *ir = LLVMPrintModuleToString(bd->m);
-        mod->ir = ir ? strdup(ir) : NULL;
+        bd->ir = ir ? strdup(ir) : NULL;
         LLVMDisposeMessage(ir);
     }
+    mod->ir = bd->ir;
+    bd->ir = NULL;
     bd->descs = NULL;
     TJI_LIST_ADD(bd->ctx->modules, mod);
     *out = mod;
@@ -605,6 +615,7 @@ tj_module_build(tj_context *ctx, tj_kernel *const *kernels, size_t nkernels,
     st = ok ? build_run(&bd, kernels, nkernels, out)
             : tji_ctx_fail(ctx, TJ_ERR_NOMEM, "tj_module_build: out of memory");
     LLVMDisposeModule(bd.m);
+    free(bd.ir);
     for (int i = 0; bd.descs && i < bd.n; i++)
         free_desc(&bd.descs[i]);
     free(bd.descs);
