@@ -524,18 +524,33 @@ fill_layout_globals(tj_kernel *k)
     }
 }
 
-size_t
-tji_kernel_budget(const tj_kernel *k)
+/* 'path' holds 'k' and its callers; a call back into one of them (recursion, direct or
+ * mutual) adds nothing, so that the walk ends. */
+static size_t
+budget_below(const tj_kernel *k, const tj_kernel **path, int depth)
 {
+    enum { MAX_DEPTH = 64 };
     size_t callee = 0;
+    path[depth] = k;
     for (int i = 0; i < k->ncallees; i++) {
-        if (k->callees[i] == k)
+        const tj_kernel *f = k->callees[i];
+        bool recursive = depth + 1 >= MAX_DEPTH;
+        for (int d = 0; d <= depth && !recursive; d++)
+            recursive = path[d] == f;
+        if (recursive)
             continue;
-        size_t b = tji_kernel_budget(k->callees[i]);
+        size_t b = budget_below(f, path, depth + 1);
         if (b > callee)
             callee = b;
     }
     return k->shared_bytes + k->scratch_bytes + callee;
+}
+
+size_t
+tji_kernel_budget(const tj_kernel *k)
+{
+    const tj_kernel *path[64];
+    return budget_below(k, path, 0);
 }
 
 LLVMValueRef
