@@ -1,0 +1,1055 @@
+/* tj-test: CUDA */
+/*
+ * tests/check_launch.c: launching kernels (SPEC 1): tid() with 1-4 coordinates over launches
+ * of 1-4 dimensions and the folding rule, launch versus launch_tiled, partial blocks in
+ * width-1 and cooperative mode and on the GPU, block_dim(), empty and large launches,
+ * arguments of every scalar type and as bytes, arrays of 1-4 dimensions, every launch error
+ * with its exact message, and debug builds' index checks (SPEC 5).
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tj_api_test.h"
+
+enum { TIMEOUT_S = 300 };
+enum { ON_CPU1 = 0, ON_COOP = 1, ON_PTX = 2, ON_CUDA = 3, NWHERE = 4 };
+
+#define NROWS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+#define I32 tjt_type(TJ_DTYPE_I32)
+#define I64 tjt_type(TJ_DTYPE_I64)
+#define F64 tjt_type(TJ_DTYPE_F64)
+
+/* ---- targets ------------------------------------------------------------------------------ */
+
+/* The block_dim each target uses unless a test says otherwise: width-1 mode accepts any
+ * block_dim (and runs blocks of one lane); 32 in cooperative mode, 64 on the GPU. */
+static const uint32_t default_block[NWHERE] = {
+    [ON_CPU1] = 4, [ON_COOP] = 32, [ON_PTX] = 64, [ON_CUDA] = 64};
+
+static int g_where;
+
+static tj_kernel_options
+opts_for(int where, uint32_t block_dim)
+{
+    return (tj_kernel_options){
+        .target = where == ON_PTX || where == ON_CUDA ? TJ_TARGET_CUDA : TJ_TARGET_CPU,
+        .block_dim = block_dim,
+        .cpu_mode = where == ON_COOP ? TJ_CPU_COOPERATIVE : TJ_CPU_WIDTH1,
+    };
+}
+
+static tj_device *
+device(void)
+{
+    return g_where == ON_CUDA ? tjt_gpu() : tjt.cpu;
+}
+
+/* The block width the kernel sees: 1 in width-1 mode, else the block_dim. */
+static uint32_t
+width_of(uint32_t block_dim)
+{
+    return g_where == ON_CPU1 ? 1 : block_dim;
+}
+
+static tj_val *
+ci(tj_kernel *k, int64_t v)
+{
+    return tj_const_int(k, TJ_DTYPE_I32, v);
+}
+
+static tj_val *
+bin(tj_kernel *k, tj_binop op, tj_val *a, tj_val *b)
+{
+    return tj_binary(k, op, a, b);
+}
+
+static void
+put(tj_kernel *k, tj_val *arr, tj_val *i, tj_val *v)
+{
+    ck_assert(tj_store(k, arr, &i, 1, v));
+}
+
+static tj_module *
+build(tj_kernel *k)
+{
+    ck_assert_msg(tj_kernel_error(k) == NULL, "%s", tj_kernel_error(k));
+    return tjt_build(k);
+}
+
+static void
+check_ptx_has(tj_module *m, const char *what)
+{
+    const char *ptx = tj_module_get_ptx(m);
+    ck_assert_ptr_nonnull(ptx);
+    ck_assert_msg(strstr(ptx, what), "no '%s' in the PTX", what);
+}
+
+/* An int32 array of 'n' elements, every element 'fill'. */
+static tj_array *
+filled(int64_t n, int32_t fill)
+{
+    int32_t *h = malloc((size_t)(n ? n : 1) * sizeof *h);
+    ck_assert_ptr_nonnull(h);
+    for (int64_t i = 0; i < n; i++)
+        h[i] = fill;
+    tj_array *a = tjt_array(device(), I32, n, h);
+    free(h);
+    return a;
+}
+
+static int32_t *
+to_host(const tj_array *a)
+{
+    size_t bytes = tj_array_get_bytes(a);
+    int32_t *h = malloc(bytes ? bytes : 1);
+    ck_assert_ptr_nonnull(h);
+    tjt_ok(device(), tj_array_copy_to_host(a, h, bytes));
+    return h;
+}
+
+/* ---- tid and the folding rule --------------------------------------------------------------- */
+
+/* A kernel that reads tid() with 'nfull' coordinates (the launch's rank, to find its slot
+ * out[lin * 4 ..]) and with 'ncoords' coordinates, which it stores (-1 in unused slots). */
+static tj_kernel *
+tid_kernel(const char *name, int nfull, const int64_t *dims, int ncoords, uint32_t block_dim)
+{
+    tj_kernel_options o = opts_for(g_where, block_dim);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, name, &o);
+    tj_val *out = tj_param_array(k, "out", I32, 1);
+    tj_val *full[4], *part[4];
+    ck_assert(tj_tid(k, nfull, full));
+    ck_assert(tj_tid(k, ncoords, part));
+    tj_val *lin = full[0];
+    for (int d = 1; d < nfull; d++)
+        lin = bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_MUL, lin, ci(k, dims[d])), full[d]);
+    tj_val *base = bin(k, TJ_BIN_MUL, lin, ci(k, 4));
+    for (int c = 0; c < 4; c++)
+        put(k, out, bin(k, TJ_BIN_ADD, base, ci(k, c)), c < ncoords ? part[c] : ci(k, -1));
+    return k;
+}
+
+static int64_t
+product(const int64_t *dims, int n)
+{
+    int64_t p = 1;
+    for (int d = 0; d < n; d++)
+        p *= dims[d];
+    return p;
+}
+
+/* SPEC 1: fold the trailing launch dims away, then unravel row-major. */
+static void
+ref_coords(const int64_t *dims, int ndim, int ncoords, int64_t lin, int32_t out[4])
+{
+    int64_t v = lin / product(dims + ncoords, ndim - ncoords);
+    for (int d = ncoords - 1; d >= 0; d--) {
+        out[d] = (int32_t)(d == 0 ? v : v % dims[d]);
+        v /= dims[d];
+    }
+    for (int d = ncoords; d < 4; d++)
+        out[d] = -1;
+}
+
+static void
+check_coords(const int32_t *got, const int64_t *dims, int ndim, int ncoords, const char *what)
+{
+    int64_t n = product(dims, ndim);
+    for (int64_t lin = 0; lin < n; lin++) {
+        int32_t want[4];
+        ref_coords(dims, ndim, ncoords, lin, want);
+        for (int c = 0; c < 4; c++)
+            ck_assert_msg(got[lin * 4 + c] == want[c],
+                          "%s: thread %lld, coordinate %d of %d: got %d, expected %d", what,
+                          (long long)lin, c, ncoords, got[lin * 4 + c], want[c]);
+    }
+}
+
+static const struct tid_row {
+    int ndim;
+    int64_t dims[4];
+    int ncoords;
+} tid_rows[] = {
+    {1, {37}, 1},
+    {2, {5, 7}, 1},       {2, {5, 7}, 2},
+    {3, {3, 4, 5}, 1},    {3, {3, 4, 5}, 2},    {3, {3, 4, 5}, 3},
+    {4, {2, 3, 4, 5}, 1}, {4, {2, 3, 4, 5}, 2}, {4, {2, 3, 4, 5}, 3}, {4, {2, 3, 4, 5}, 4},
+    {2, {1, 33}, 2},      {3, {7, 1, 3}, 3},    {4, {1, 1, 1, 70}, 2},
+};
+
+START_TEST(test_tid_unravels_and_folds_the_launch_dims)
+{
+    const struct tid_row *r = &tid_rows[_i % NROWS(tid_rows)];
+    g_where = _i / NROWS(tid_rows);
+    uint32_t bd = default_block[g_where];
+    tj_kernel *k = tid_kernel("tid_fold", r->ndim, r->dims, r->ncoords, bd);
+    tj_module *m = build(k);
+    if (g_where == ON_PTX) {
+        check_ptx_has(m, "%ctaid.x");
+        check_ptx_has(m, "%tid.x");
+        return;
+    }
+    int64_t n = product(r->dims, r->ndim);
+    tj_array *out = filled(n * 4, -99);
+    tj_arg arg = tj_arg_array(out);
+    tjt_ok(device(), tj_launch(device(), m, "tid_fold", r->ndim, r->dims, bd, &arg, 1));
+    int32_t *got = to_host(out);
+    char what[64];
+    snprintf(what, sizeof what, "%d-dim launch", r->ndim);
+    check_coords(got, r->dims, r->ndim, r->ncoords, what);
+    free(got);
+}
+END_TEST
+
+/* launch_tiled(D, B) is launch([*D, W], B) where W is the block width: B on the GPU and in
+ * cooperative mode, 1 in width-1 mode, where the lane is always 0 (SPEC 1; the seeds'
+ * compaction example gives the GPU's answer on the CPU only so). The same coordinates,
+ * for every tid rank. */
+static const struct tiled_row {
+    int ndim;
+    int64_t dims[3];
+    int ncoords;
+} tiled_rows[] = {
+    {1, {5}, 1},       {1, {5}, 2},
+    {2, {3, 4}, 1},    {2, {3, 4}, 2},    {2, {3, 4}, 3},
+    {3, {2, 3, 2}, 1}, {3, {2, 3, 2}, 3}, {3, {2, 3, 2}, 4},
+};
+
+START_TEST(test_launch_tiled_equals_launch_with_the_block_width_appended)
+{
+    const struct tiled_row *r = &tiled_rows[_i % NROWS(tiled_rows)];
+    g_where = _i / NROWS(tiled_rows);
+    uint32_t bd = g_where == ON_CPU1 ? 3 : 32;
+    int64_t dims[4];
+    memcpy(dims, r->dims, sizeof r->dims);
+    dims[r->ndim] = width_of(bd);
+    tj_kernel *k = tid_kernel("tiled", r->ndim + 1, dims, r->ncoords, bd);
+    tj_module *m = build(k);
+    if (g_where == ON_PTX)
+        return;
+    int64_t n = product(dims, r->ndim + 1);
+    tj_array *a = filled(n * 4, -99), *b = filled(n * 4, -99);
+    tj_arg arg_a = tj_arg_array(a), arg_b = tj_arg_array(b);
+    tjt_ok(device(), tj_launch_tiled(device(), m, "tiled", r->ndim, r->dims, bd, &arg_a, 1));
+    tjt_ok(device(), tj_launch(device(), m, "tiled", r->ndim + 1, dims, bd, &arg_b, 1));
+    int32_t *ga = to_host(a), *gb = to_host(b);
+    ck_assert_msg(memcmp(ga, gb, (size_t)n * 4 * sizeof *ga) == 0,
+                  "launch_tiled and launch differ");
+    check_coords(ga, dims, r->ndim + 1, r->ncoords, "launch_tiled");
+    free(ga);
+    free(gb);
+}
+END_TEST
+
+/* SPEC 1's example: under launch_tiled(dim=[n], block_dim=B) a 1-coordinate tid() is the
+ * block index in every lane and a 2-coordinate tid() is (block, lane); in width-1 mode
+ * only lane 0 exists. */
+START_TEST(test_launch_tiled_tid1_is_the_block_and_tid2_the_lane)
+{
+    g_where = _i;
+    const uint32_t bd = 8;
+    const int64_t nblocks = 6;
+    tj_kernel_options o = opts_for(g_where, bd);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "block_lane", &o);
+    tj_val *out = tj_param_array(k, "out", I32, 1);
+    tj_val *t1[1], *t2[2];
+    ck_assert(tj_tid(k, 1, t1));
+    ck_assert(tj_tid(k, 2, t2));
+    tj_val *slot = bin(k, TJ_BIN_MUL, bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_MUL, t2[0], ci(k, bd)),
+                                          t2[1]),
+                       ci(k, 3));
+    put(k, out, slot, t1[0]);
+    put(k, out, bin(k, TJ_BIN_ADD, slot, ci(k, 1)), t2[0]);
+    put(k, out, bin(k, TJ_BIN_ADD, slot, ci(k, 2)), t2[1]);
+    tj_module *m = build(k);
+    if (g_where == ON_PTX)
+        return;
+    tj_array *a = filled(nblocks * bd * 3, -1);
+    tj_arg arg = tj_arg_array(a);
+    tjt_ok(device(), tj_launch_tiled(device(), m, "block_lane", 1, &nblocks, bd, &arg, 1));
+    int32_t *got = to_host(a);
+    for (int64_t b = 0; b < nblocks; b++)
+        for (int64_t l = 0; l < bd; l++) {
+            const int32_t *s = got + (b * bd + l) * 3;
+            bool ran = l < width_of(bd);
+            ck_assert_msg(ran ? s[0] == b && s[1] == b && s[2] == l
+                              : s[0] == -1 && s[1] == -1 && s[2] == -1,
+                          "block %lld lane %lld: tid1 = %d, tid2 = (%d, %d)", (long long)b,
+                          (long long)l, s[0], s[1], s[2]);
+        }
+    free(got);
+}
+END_TEST
+
+/* ---- partial blocks and block_dim() ------------------------------------------------------ */
+
+/* out[t] = 2t + 1; count[0] += 1 (atomically); bd[t] = block_dim(). */
+static tj_module *
+partial_module(uint32_t block_dim)
+{
+    tj_kernel_options o = opts_for(g_where, block_dim);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "partial", &o);
+    tj_val *out = tj_param_array(k, "out", I32, 1);
+    tj_val *count = tj_param_array(k, "count", I32, 1);
+    tj_val *bd = tj_param_array(k, "bd", I32, 1);
+    tj_val *t[1];
+    ck_assert(tj_tid(k, 1, t));
+    put(k, out, t[0], bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_MUL, t[0], ci(k, 2)), ci(k, 1)));
+    tj_val *zero = ci(k, 0);
+    ck_assert_ptr_nonnull(tj_atomic_add(k, count, &zero, 1, ci(k, 1)));
+    put(k, bd, t[0], tj_block_dim(k));
+    ck_assert_uint_eq(tj_kernel_get_block_dim(k), width_of(block_dim));
+    return build(k);
+}
+
+/* Launches 'n' threads into arrays padded by 'pad' elements of -7 and checks that exactly
+ * the first n threads ran, once each, seeing block_dim() == width. */
+static void
+check_partial(tj_module *m, int64_t n, uint32_t block_dim, int64_t pad)
+{
+    tj_array *out = filled(n + pad, -7), *count = filled(1, 0), *bd = filled(n + pad, -7);
+    tj_arg args[] = {tj_arg_array(out), tj_arg_array(count), tj_arg_array(bd)};
+    tjt_ok(device(), tj_launch(device(), m, "partial", 1, &n, block_dim, args, 3));
+    int32_t *go = to_host(out), *gc = to_host(count), *gb = to_host(bd);
+    ck_assert_msg(gc[0] == n, "%d threads ran, expected %lld", gc[0], (long long)n);
+    for (int64_t i = 0; i < n + pad; i++) {
+        int32_t wo = i < n ? (int32_t)(2 * i + 1) : -7;
+        int32_t wb = i < n ? (int32_t)width_of(block_dim) : -7;
+        ck_assert_msg(go[i] == wo && gb[i] == wb, "thread %lld: out %d (expected %d), "
+                      "block_dim() %d (expected %d)", (long long)i, go[i], wo, gb[i], wb);
+    }
+    free(go);
+    free(gc);
+    free(gb);
+}
+
+static const uint32_t coop_widths[] = {2, 31, 32, 33, 64, 256};
+
+START_TEST(test_partial_last_block_runs_only_the_threads_of_the_launch)
+{
+    g_where = _i / NROWS(coop_widths);
+    uint32_t bd = coop_widths[_i % NROWS(coop_widths)];
+    tj_module *m = partial_module(bd);
+    if (g_where == ON_PTX) {
+        check_ptx_has(m, "atom.global.add");
+        return;
+    }
+    check_partial(m, 3 * (int64_t)bd - 1, bd, bd);  /* a partial last block */
+    check_partial(m, 2 * (int64_t)bd, bd, bd);      /* whole blocks */
+    check_partial(m, 1, bd, bd);                    /* one lane of one block */
+}
+END_TEST
+
+START_TEST(test_width1_mode_runs_blocks_of_one_lane_whatever_the_block_dim)
+{
+    g_where = ON_CPU1;
+    static const uint32_t dims[] = {1, 2, 33, 256, 1024};
+    for (int d = 0; d < NROWS(dims); d++) {
+        tj_module *m = partial_module(dims[d]);
+        check_partial(m, 100, dims[d], 5);
+        tj_module_destroy(m);
+    }
+}
+END_TEST
+
+START_TEST(test_empty_launches_run_nothing_and_succeed)
+{
+    g_where = _i;
+    uint32_t bd = default_block[g_where];
+    tj_module *m = partial_module(bd);
+    if (g_where == ON_PTX)
+        return;
+    tj_array *out = filled(4, -7), *count = filled(1, 0), *bdv = filled(4, -7);
+    tj_arg args[] = {tj_arg_array(out), tj_arg_array(count), tj_arg_array(bdv)};
+    static const int64_t shapes[][3] = {{0, 5, 5}, {5, 0, 5}, {5, 5, 0}};
+    for (int s = 0; s < 3; s++) {
+        tjt_ok(device(), tj_launch(device(), m, "partial", 3, shapes[s], bd, args, 3));
+        if (s < 2) /* no blocks */
+            tjt_ok(device(), tj_launch_tiled(device(), m, "partial", 2, shapes[s], bd, args, 3));
+    }
+    int64_t zero = 0;
+    tjt_ok(device(), tj_launch(device(), m, "partial", 1, &zero, bd, args, 3));
+    ck_assert_ptr_null(tj_device_error(device()));
+    int32_t *gc = to_host(count), *go = to_host(out);
+    ck_assert_int_eq(gc[0], 0);
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(go[i], -7);
+    free(gc);
+    free(go);
+}
+END_TEST
+
+/* ---- large launches on several CPU threads ------------------------------------------------- */
+
+START_TEST(test_million_thread_launch_runs_every_thread_once_on_several_threads)
+{
+    static const int threads[] = {1, 4, 0};
+    g_where = _i / NROWS(threads);
+    if (g_where != ON_CUDA)
+        tjt_ok(tjt.cpu, tj_device_set_cpu_threads(tjt.cpu, threads[_i % NROWS(threads)]));
+    uint32_t bd = g_where == ON_CPU1 ? 1 : 256;
+    tj_module *m = partial_module(bd);
+    if (g_where == ON_PTX)
+        return;
+    check_partial(m, 1000000 - 3, bd, 3);
+}
+END_TEST
+
+/* ---- arguments ------------------------------------------------------------------------------ */
+
+/* scalars(outi: int64[12], outf: float64[3], one parameter of every scalar type): each
+ * parameter converted to int64 (integers, bits of uint64) or float64 (floats). */
+static const tj_dtype all_dtypes[12] = {
+    TJ_DTYPE_BOOL, TJ_DTYPE_I8,  TJ_DTYPE_I16, TJ_DTYPE_I32, TJ_DTYPE_I64, TJ_DTYPE_U8,
+    TJ_DTYPE_U16,  TJ_DTYPE_U32, TJ_DTYPE_U64, TJ_DTYPE_F16, TJ_DTYPE_F32, TJ_DTYPE_F64,
+};
+static const char *const dtype_params[12] = {"b",   "i8",  "i16", "i32", "i64", "u8",
+                                             "u16", "u32", "u64", "f16", "f32", "f64"};
+
+static tj_module *
+scalars_module(void)
+{
+    tj_kernel_options o = opts_for(g_where, default_block[g_where]);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "scalars", &o);
+    tj_val *outi = tj_param_array(k, "outi", I64, 1);
+    tj_val *outf = tj_param_array(k, "outf", F64, 1);
+    tj_val *p[12];
+    for (int i = 0; i < 12; i++)
+        p[i] = tj_param(k, dtype_params[i], tjt_type(all_dtypes[i]));
+    for (int i = 0; i < 9; i++)
+        put(k, outi, ci(k, i), tj_cast(k, p[i], I64));
+    for (int i = 0; i < 3; i++)
+        put(k, outf, ci(k, i), tj_cast(k, p[9 + i], F64));
+    return build(k);
+}
+
+static void
+launch_scalars(tj_module *m, const tj_arg *scalars, int64_t outi[9], double outf[3])
+{
+    tj_array *ai = tjt_array(device(), I64, 9, NULL), *af = tjt_array(device(), F64, 3, NULL);
+    tj_arg args[14] = {tj_arg_array(ai), tj_arg_array(af)};
+    memcpy(args + 2, scalars, 12 * sizeof *args);
+    int64_t one = 1;
+    tjt_ok(device(), tj_launch(device(), m, "scalars", 1, &one, default_block[g_where], args,
+                               14));
+    tjt_ok(device(), tj_array_copy_to_host(ai, outi, 9 * sizeof *outi));
+    tjt_ok(device(), tj_array_copy_to_host(af, outf, 3 * sizeof *outf));
+    tj_array_destroy(ai);
+    tj_array_destroy(af);
+}
+
+START_TEST(test_scalar_arguments_of_every_type_arrive_exactly)
+{
+    g_where = _i;
+    tj_module *m = scalars_module();
+    if (g_where == ON_PTX)
+        return;
+    /* 0.1 rounds to the float16 0.0999755859375 and to the float32 0.100000001490116... */
+    const tj_arg lows[12] = {
+        tj_arg_bool(false), tj_arg_int(INT8_MIN), tj_arg_int(INT16_MIN), tj_arg_int(INT32_MIN),
+        tj_arg_int(INT64_MIN), tj_arg_int(0), tj_arg_int(0), tj_arg_int(0), tj_arg_int(0),
+        tj_arg_float(0.1), tj_arg_float(0.1), tj_arg_float(-1e300)};
+    const int64_t want_lows[9] = {0, INT8_MIN, INT16_MIN, INT32_MIN, INT64_MIN, 0, 0, 0, 0};
+    const double want_lowf[3] = {0.0999755859375, (double)0.1f, -1e300};
+    const tj_arg highs[12] = {
+        tj_arg_bool(true), tj_arg_int(INT8_MAX), tj_arg_int(INT16_MAX), tj_arg_int(INT32_MAX),
+        tj_arg_int(INT64_MAX), tj_arg_int(UINT8_MAX), tj_arg_int(UINT16_MAX),
+        tj_arg_int(UINT32_MAX), tj_arg_int(INT64_MAX), tj_arg_float(65504),
+        tj_arg_float(-3.5), tj_arg_float(0.1)};
+    const int64_t want_highs[9] = {1, INT8_MAX, INT16_MAX, INT32_MAX, INT64_MAX,
+                                   UINT8_MAX, UINT16_MAX, UINT32_MAX, INT64_MAX};
+    const double want_highf[3] = {65504, -3.5, 0.1};
+    int64_t gi[9];
+    double gf[3];
+    launch_scalars(m, lows, gi, gf);
+    for (int i = 0; i < 9; i++)
+        ck_assert_msg(gi[i] == want_lows[i], "%s: %lld, expected %lld", dtype_params[i],
+                      (long long)gi[i], (long long)want_lows[i]);
+    for (int i = 0; i < 3; i++)
+        ck_assert_msg(gf[i] == want_lowf[i], "%s: %.17g, expected %.17g", dtype_params[9 + i],
+                      gf[i], want_lowf[i]);
+    launch_scalars(m, highs, gi, gf);
+    for (int i = 0; i < 9; i++)
+        ck_assert_msg(gi[i] == want_highs[i], "%s: %lld, expected %lld", dtype_params[i],
+                      (long long)gi[i], (long long)want_highs[i]);
+    for (int i = 0; i < 3; i++)
+        ck_assert_msg(gf[i] == want_highf[i], "%s: %.17g, expected %.17g", dtype_params[9 + i],
+                      gf[i], want_highf[i]);
+}
+END_TEST
+
+/* The same parameters given as bytes in their memory layout (uint64's full range). */
+START_TEST(test_scalar_arguments_given_as_bytes_arrive_exactly)
+{
+    g_where = _i;
+    tj_module *m = scalars_module();
+    if (g_where == ON_PTX)
+        return;
+    uint8_t b = 1;
+    int8_t i8 = -5;
+    int16_t i16 = -300;
+    int32_t i32 = -70000;
+    int64_t i64 = -5000000000;
+    uint8_t u8 = 200;
+    uint16_t u16 = 60000;
+    uint32_t u32 = 4000000000u;
+    uint64_t u64 = UINT64_MAX;
+    uint16_t f16 = 0x3e00; /* 1.5 */
+    float f32 = 0.25f;
+    double f64 = -2.0;
+    const void *bytes[12] = {&b, &i8, &i16, &i32, &i64, &u8, &u16, &u32, &u64, &f16, &f32, &f64};
+    tj_arg args[12];
+    for (int i = 0; i < 12; i++)
+        args[i] = tj_arg_bytes(tjt_type(all_dtypes[i]), bytes[i]);
+    int64_t gi[9];
+    double gf[3];
+    launch_scalars(m, args, gi, gf);
+    const int64_t want[9] = {1, -5, -300, -70000, -5000000000, 200, 60000, 4000000000, -1};
+    for (int i = 0; i < 9; i++)
+        ck_assert_msg(gi[i] == want[i], "%s: %lld, expected %lld", dtype_params[i],
+                      (long long)gi[i], (long long)want[i]);
+    ck_assert(gf[0] == 1.5 && gf[1] == 0.25 && gf[2] == -2.0);
+}
+END_TEST
+
+/* A vec3f and a struct with padding, passed as bytes, read back field by field. */
+typedef struct {
+    int8_t a;
+    double b;
+    int16_t c;
+} mixed_c;
+
+START_TEST(test_composite_and_struct_arguments_keep_their_c_layout)
+{
+    g_where = _i;
+    const tj_type *v3 = tj_context_get_vector_type(tjt.ctx, TJ_DTYPE_F32, 3);
+    tj_field fields[] = {{"a", tjt_type(TJ_DTYPE_I8)}, {"b", F64}, {"c", tjt_type(TJ_DTYPE_I16)}};
+    const tj_type *st = tj_context_new_struct_type(tjt.ctx, "mixed", fields, 3);
+    ck_assert_uint_eq(tj_type_get_size(st), sizeof(mixed_c));
+    tj_kernel_options o = opts_for(g_where, default_block[g_where]);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "composites", &o);
+    tj_val *out = tj_param_array(k, "out", F64, 1);
+    tj_val *pre = tj_param(k, "pre", tjt_type(TJ_DTYPE_I8)); /* misaligns what follows */
+    tj_val *v = tj_param(k, "v", v3);
+    tj_val *s = tj_param(k, "s", st);
+    put(k, out, ci(k, 0), tj_cast(k, pre, F64));
+    for (int c = 0; c < 3; c++)
+        put(k, out, ci(k, 1 + c), tj_cast(k, tj_extract(k, v, c), F64));
+    put(k, out, ci(k, 4), tj_cast(k, tj_get_field(k, s, "a"), F64));
+    put(k, out, ci(k, 5), tj_get_field(k, s, "b"));
+    put(k, out, ci(k, 6), tj_cast(k, tj_get_field(k, s, "c"), F64));
+    tj_module *m = build(k);
+    if (g_where == ON_PTX)
+        return;
+    float vh[3] = {1.5f, -2.25f, 1e30f};
+    mixed_c sh = {.a = -3, .b = 0.125, .c = -12345};
+    tj_array *a = tjt_array(device(), F64, 7, NULL);
+    tj_arg args[] = {tj_arg_array(a), tj_arg_int(-128), tj_arg_bytes(v3, vh),
+                     tj_arg_bytes(st, &sh)};
+    int64_t one = 1;
+    tjt_ok(device(), tj_launch(device(), m, "composites", 1, &one, default_block[g_where],
+                               args, 4));
+    double got[7];
+    tjt_ok(device(), tj_array_copy_to_host(a, got, sizeof got));
+    const double want[7] = {-128, 1.5, -2.25, (double)1e30f, -3, 0.125, -12345};
+    for (int i = 0; i < 7; i++)
+        ck_assert_msg(got[i] == want[i], "out[%d] = %.17g, expected %.17g", i, got[i], want[i]);
+}
+END_TEST
+
+/* ---- arrays of 1-4 dimensions ---------------------------------------------------------------- */
+
+static const struct array_row {
+    int ndim;
+    int64_t shape[4];
+    tj_dtype dt;
+} array_rows[] = {
+    {1, {7}, TJ_DTYPE_I32},
+    {2, {3, 5}, TJ_DTYPE_U8},
+    {3, {2, 3, 4}, TJ_DTYPE_F64},
+    {4, {2, 1, 3, 2}, TJ_DTYPE_I16},
+    {4, {3, 2, 2, 3}, TJ_DTYPE_F32},
+};
+
+/* copy(dst, src, shp): every thread (one per element) copies its element; shp[d] =
+ * tj_shape(src, d). */
+START_TEST(test_arrays_of_every_rank_report_shapes_and_read_every_element)
+{
+    const struct array_row *r = &array_rows[_i % NROWS(array_rows)];
+    g_where = _i / NROWS(array_rows);
+    uint32_t bd = default_block[g_where];
+    const tj_type *t = tjt_type(r->dt);
+    tj_kernel_options o = opts_for(g_where, bd);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "copy", &o);
+    tj_val *dst = tj_param_array(k, "dst", t, r->ndim);
+    tj_val *src = tj_param_array(k, "src", t, r->ndim);
+    tj_val *shp = tj_param_array(k, "shp", I32, 1);
+    tj_val *idx[4];
+    ck_assert(tj_tid(k, r->ndim, idx));
+    ck_assert(tj_store(k, dst, idx, r->ndim, tj_load(k, src, idx, r->ndim)));
+    for (int d = 0; d < r->ndim; d++)
+        put(k, shp, ci(k, d), tj_shape(k, src, d));
+    tj_module *m = build(k);
+    if (g_where == ON_PTX)
+        return;
+    size_t esz = tj_type_get_size(t);
+    int64_t n = product(r->shape, r->ndim);
+    tj_array *a = NULL, *b = NULL;
+    tjt_ok(device(), tj_array_create(device(), t, r->ndim, r->shape, &a));
+    tjt_ok(device(), tj_array_create(device(), t, r->ndim, r->shape, &b));
+    ck_assert_int_eq(tj_array_get_ndim(a), r->ndim);
+    for (int d = 0; d < r->ndim; d++)
+        ck_assert_int_eq(tj_array_get_shape(a, d), r->shape[d]);
+    ck_assert_int_eq(tj_array_get_shape(a, r->ndim), -1);
+    ck_assert_uint_eq(tj_array_get_bytes(a), (size_t)n * esz);
+    uint8_t *host = malloc((size_t)n * esz), *back = malloc((size_t)n * esz);
+    for (size_t i = 0; i < (size_t)n * esz; i++)
+        host[i] = (uint8_t)(i * 7 + 3);
+    if (r->dt == TJ_DTYPE_F64 || r->dt == TJ_DTYPE_F32)
+        for (int64_t i = 0; i < n; i++) {
+            if (r->dt == TJ_DTYPE_F64)
+                ((double *)host)[i] = (double)i * 1.25 - 3;
+            else
+                ((float *)host)[i] = (float)i * 0.5f - 7;
+        }
+    tjt_ok(device(), tj_array_copy_from_host(b, host, (size_t)n * esz));
+    tj_array *shp_a = filled(4, -1);
+    tj_arg args[] = {tj_arg_array(a), tj_arg_array(b), tj_arg_array(shp_a)};
+    tjt_ok(device(), tj_launch(device(), m, "copy", r->ndim, r->shape, bd, args, 3));
+    tjt_ok(device(), tj_array_copy_to_host(a, back, (size_t)n * esz));
+    ck_assert_msg(memcmp(host, back, (size_t)n * esz) == 0, "the copy differs");
+    int32_t *gs = to_host(shp_a);
+    for (int d = 0; d < 4; d++)
+        ck_assert_int_eq(gs[d], d < r->ndim ? r->shape[d] : -1);
+    free(gs);
+    free(host);
+    free(back);
+}
+END_TEST
+
+/* out[j][i] = in[i][j]: indices follow the strides of each array. */
+START_TEST(test_transpose_reads_and_writes_through_strides)
+{
+    g_where = _i;
+    uint32_t bd = default_block[g_where];
+    tj_kernel_options o = opts_for(g_where, bd);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "transpose", &o);
+    tj_val *out = tj_param_array(k, "out", I32, 2);
+    tj_val *in = tj_param_array(k, "in", I32, 2);
+    tj_val *t[2];
+    ck_assert(tj_tid(k, 2, t));
+    tj_val *swapped[2] = {t[1], t[0]};
+    ck_assert(tj_store(k, out, swapped, 2, tj_load(k, in, t, 2)));
+    tj_module *m = build(k);
+    if (g_where == ON_PTX)
+        return;
+    const int64_t sin[2] = {3, 5}, sout[2] = {5, 3};
+    int32_t host[15], back[15];
+    for (int i = 0; i < 15; i++)
+        host[i] = i * 11;
+    tj_array *a = NULL, *b = NULL;
+    tjt_ok(device(), tj_array_create(device(), I32, 2, sout, &a));
+    tjt_ok(device(), tj_array_create(device(), I32, 2, sin, &b));
+    tjt_ok(device(), tj_array_copy_from_host(b, host, sizeof host));
+    tj_arg args[] = {tj_arg_array(a), tj_arg_array(b)};
+    tjt_ok(device(), tj_launch(device(), m, "transpose", 2, sin, bd, args, 2));
+    tjt_ok(device(), tj_array_copy_to_host(a, back, sizeof back));
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 5; j++)
+            ck_assert_int_eq(back[j * 3 + i], host[i * 5 + j]);
+}
+END_TEST
+
+/* ---- launch errors ------------------------------------------------------------------------- */
+
+/* err(out: int32[], s: float32, n: int8): a CPU kernel reading 2 tid() coordinates. */
+static tj_module *
+errors_module(void)
+{
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "err", NULL);
+    tj_val *out = tj_param_array(k, "out", I32, 1);
+    tj_param(k, "s", tjt_type(TJ_DTYPE_F32));
+    tj_param(k, "n", tjt_type(TJ_DTYPE_I8));
+    tj_val *t[2];
+    ck_assert(tj_tid(k, 2, t));
+    put(k, out, t[0], t[1]);
+    return build(k);
+}
+
+/* Asserts 'st' and the exact device message, then that a valid launch works and clears
+ * the message. */
+static void
+expect_launch_error(tj_status st, tj_status want, const char *msg, tj_module *m,
+                    tj_array *out)
+{
+    ck_assert_msg(st == want, "status %s, expected %s (%s)", tj_status_name(st),
+                  tj_status_name(want), tj_device_error(tjt.cpu));
+    ck_assert_ptr_nonnull(tj_device_error(tjt.cpu));
+    ck_assert_str_eq(tj_device_error(tjt.cpu), msg);
+    const int64_t dims[2] = {2, 2};
+    tj_arg args[] = {tj_arg_array(out), tj_arg_float(1), tj_arg_int(1)};
+    tjt_ok(tjt.cpu, tj_launch(tjt.cpu, m, "err", 2, dims, 1, args, 3));
+    ck_assert_ptr_null(tj_device_error(tjt.cpu));
+}
+
+static const struct launch_error_row {
+    const char *what;
+    int arg;             /* which argument to replace (-1: none) */
+    int kind;            /* replacement: see launch_error_arg() */
+    int nargs;
+    int ndim;
+    uint32_t block_dim;
+    bool tiled;
+    tj_status status;
+    const char *msg;
+} launch_error_rows[] = {
+    {"unknown kernel", -1, 0, 3, 2, 1, false, TJ_ERR_LAUNCH,
+     "tj_launch: the module has no kernel named 'nope'"},
+    {"too few arguments", -1, 0, 2, 2, 1, false, TJ_ERR_LAUNCH,
+     "tj_launch: kernel 'err' takes 3 arguments, got 2"},
+    {"too many arguments", -1, 0, 4, 2, 1, false, TJ_ERR_LAUNCH,
+     "tj_launch: kernel 'err' takes 3 arguments, got 4"},
+    {"int for a float", 1, 1, 3, 2, 1, false, TJ_ERR_LAUNCH,
+     "tj_launch: kernel 'err': argument 1 ('s'): expected float32, got an integer"},
+    {"float for an int", 2, 2, 3, 2, 1, false, TJ_ERR_LAUNCH,
+     "tj_launch: kernel 'err': argument 2 ('n'): expected int8, got a float"},
+    {"bool for an int", 2, 3, 3, 2, 1, false, TJ_ERR_LAUNCH,
+     "tj_launch: kernel 'err': argument 2 ('n'): expected int8, got a bool"},
+    {"int for an array", 0, 1, 3, 2, 1, false, TJ_ERR_LAUNCH,
+     "tj_launch: kernel 'err': argument 0 ('out'): expected an array, got an integer"},
+    {"array for an int", 2, 4, 3, 2, 1, false, TJ_ERR_LAUNCH,
+     "tj_launch: kernel 'err': argument 2 ('n'): expected int8, got an array"},
+    {"bytes of another type", 2, 5, 3, 2, 1, false, TJ_ERR_LAUNCH,
+     "tj_launch: kernel 'err': argument 2 ('n'): expected int8, got int16"},
+    {"array of float32", 0, 6, 3, 2, 1, false, TJ_ERR_LAUNCH,
+     "tj_launch: kernel 'err': argument 0 ('out'): expected an array of int32 with 1 "
+     "dimension, got an array of float32 with 1 dimension"},
+    {"array of rank 2", 0, 7, 3, 2, 1, false, TJ_ERR_LAUNCH,
+     "tj_launch: kernel 'err': argument 0 ('out'): expected an array of int32 with 1 "
+     "dimension, got an array of int32 with 2 dimensions"},
+    {"NULL array", 0, 8, 3, 2, 1, false, TJ_ERR_LAUNCH,
+     "tj_launch: kernel 'err': argument 0 ('out'): expected an array of int32 with 1 "
+     "dimension, got a NULL array"},
+    {"int8 of 128", 2, 9, 3, 2, 1, false, TJ_ERR_LAUNCH,
+     "tj_launch: kernel 'err': argument 2 ('n'): expected int8, got 128, which does not fit"},
+    {"int8 of -129", 2, 10, 3, 2, 1, false, TJ_ERR_LAUNCH,
+     "tj_launch: kernel 'err': argument 2 ('n'): expected int8, got -129, which does not fit"},
+    {"block_dim 0", -1, 0, 3, 2, 0, false, TJ_ERR_LAUNCH,
+     "tj_launch: argument 'block_dim': 0 is not in [1, 1024]"},
+    {"block_dim 1025", -1, 0, 3, 2, 1025, false, TJ_ERR_LAUNCH,
+     "tj_launch: argument 'block_dim': 1025 is not in [1, 1024]"},
+    {"block_dim of another build", -1, 0, 3, 2, 4, false, TJ_ERR_LAUNCH,
+     "tj_launch: kernel 'err' was built for block_dim 1, not 4; build it again for this "
+     "block_dim"},
+    {"tid rank above the launch rank", -1, 0, 3, 1, 1, false, TJ_ERR_LAUNCH,
+     "tj_launch: kernel 'err' reads 2 tid() coordinates, the launch has 1 dimension"},
+    {"ndim 0", -1, 0, 3, 0, 1, false, TJ_ERR_LAUNCH,
+     "tj_launch: argument 'ndim': 0 is not in [1, 4]"},
+    {"ndim 5", -1, 0, 3, 5, 1, false, TJ_ERR_LAUNCH,
+     "tj_launch: argument 'ndim': 5 is not in [1, 4]"},
+    {"tiled ndim 4", -1, 0, 3, 4, 1, true, TJ_ERR_LAUNCH,
+     "tj_launch_tiled: argument 'ndim': 4 is not in [1, 3]"},
+    {"tiled block_dim of another build", -1, 0, 3, 1, 2, true, TJ_ERR_LAUNCH,
+     "tj_launch_tiled: kernel 'err' was built for block_dim 1, not 2; build it again for "
+     "this block_dim"},
+    {"negative extent", -1, 11, 3, 2, 1, false, TJ_ERR_LAUNCH,
+     "tj_launch: argument 'dim': extent -1 of dimension 1 is not in [0, 2147483647]"},
+    {"extent above int32", -1, 12, 3, 2, 1, false, TJ_ERR_LAUNCH,
+     "tj_launch: argument 'dim': extent 2147483648 of dimension 0 is not in [0, 2147483647]"},
+};
+
+START_TEST(test_launch_errors_name_the_call_and_the_reason)
+{
+    const struct launch_error_row *r = &launch_error_rows[_i];
+    tj_module *m = errors_module();
+    tj_array *out = filled(4, 0), *out_f = NULL, *out_2d = NULL;
+    int64_t sh2[2] = {2, 2};
+    tjt_ok(tjt.cpu, tj_array_create(tjt.cpu, tjt_type(TJ_DTYPE_F32), 1, sh2, &out_f));
+    tjt_ok(tjt.cpu, tj_array_create(tjt.cpu, I32, 2, sh2, &out_2d));
+    int16_t bytes16 = 3;
+    tj_arg args[4] = {tj_arg_array(out), tj_arg_float(1), tj_arg_int(1), tj_arg_int(0)};
+    const tj_arg repl[] = {
+        [1] = tj_arg_int(1),
+        [2] = tj_arg_float(1),
+        [3] = tj_arg_bool(true),
+        [4] = tj_arg_array(out),
+        [5] = tj_arg_bytes(tjt_type(TJ_DTYPE_I16), &bytes16),
+        [6] = tj_arg_array(out_f),
+        [7] = tj_arg_array(out_2d),
+        [8] = tj_arg_array(NULL),
+        [9] = tj_arg_int(128),
+        [10] = tj_arg_int(-129),
+    };
+    if (r->arg >= 0)
+        args[r->arg] = repl[r->kind];
+    int64_t dims[5] = {2, 2, 1, 1, 1};
+    if (r->kind == 11)
+        dims[1] = -1;
+    if (r->kind == 12)
+        dims[0] = INT64_C(2147483648);
+    const char *name = strcmp(r->what, "unknown kernel") == 0 ? "nope" : "err";
+    tj_status st = r->tiled ? tj_launch_tiled(tjt.cpu, m, name, r->ndim, dims, r->block_dim,
+                                              args, (size_t)r->nargs)
+                            : tj_launch(tjt.cpu, m, name, r->ndim, dims, r->block_dim, args,
+                                        (size_t)r->nargs);
+    expect_launch_error(st, r->status, r->msg, m, out);
+}
+END_TEST
+
+START_TEST(test_launch_rejects_a_cuda_module_on_the_cpu)
+{
+    tj_kernel_options o = {.target = TJ_TARGET_CUDA};
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "gpu_only", &o);
+    tj_val *out = tj_param_array(k, "out", I32, 1);
+    tj_val *t[1];
+    ck_assert(tj_tid(k, 1, t));
+    put(k, out, t[0], t[0]);
+    tj_module *m = build(k);
+    tj_array *a = tjt_array(tjt.cpu, I32, 4, NULL);
+    tj_arg arg = tj_arg_array(a);
+    int64_t n = 4;
+    tj_status st = tj_launch(tjt.cpu, m, "gpu_only", 1, &n, 256, &arg, 1);
+    char want[512];
+    snprintf(want, sizeof want, "tj_launch: the module was built for CUDA, the device is %s",
+             tj_device_get_name(tjt.cpu));
+    ck_assert_int_eq(st, TJ_ERR_LAUNCH);
+    ck_assert_str_eq(tj_device_error(tjt.cpu), want);
+    expect_launch_error(st, TJ_ERR_LAUNCH, want, errors_module(), tjt_array(tjt.cpu, I32, 4,
+                                                                              NULL));
+}
+END_TEST
+
+START_TEST(test_launch_rejects_a_null_module_and_an_array_of_another_device)
+{
+    tj_module *m = errors_module();
+    tj_array *out = filled(4, 0);
+    int64_t dims[2] = {2, 2};
+    tj_arg args[] = {tj_arg_array(out), tj_arg_float(1), tj_arg_int(1)};
+    tj_status st = tj_launch(tjt.cpu, NULL, "err", 2, dims, 1, args, 3);
+    expect_launch_error(st, TJ_ERR_INVALID, "tj_launch: argument 'm' is NULL", m, out);
+    tj_device *other = NULL;
+    tjt_ok(tjt.cpu, tj_device_create(tjt.ctx, TJ_DEVICE_CPU, 0, &other));
+    tj_array *elsewhere = tjt_array(other, I32, 4, NULL);
+    args[0] = tj_arg_array(elsewhere);
+    st = tj_launch(tjt.cpu, m, "err", 2, dims, 1, args, 3);
+    expect_launch_error(st, TJ_ERR_LAUNCH,
+                        "tj_launch: kernel 'err': argument 0 ('out'): expected an array on the "
+                        "launch's device, got an array on another device",
+                        m, out);
+    ck_assert_int_eq(tj_launch(NULL, m, "err", 2, dims, 1, args, 3), TJ_ERR_INVALID);
+    tj_array_destroy(elsewhere);
+    tj_device_destroy(other);
+}
+END_TEST
+
+/* ---- debug builds ------------------------------------------------------------------------- */
+
+/* checked_load / checked_store (debug or release) over a (4, 5) launch: thread (i, j)
+ * accesses element (i, j), except thread (row, col), which is shifted by (s0, s1): the load
+ * kernel reads a[shifted] into out[i, j]; the store kernel writes a[i, j] + 1 to
+ * out[shifted]. */
+static tj_module *
+checked_module(bool debug, uint32_t block_dim)
+{
+    tj_kernel_options o = opts_for(g_where, block_dim);
+    o.debug = debug;
+    tj_kernel *ks[2];
+    for (int which = 0; which < 2; which++) {
+        tj_kernel *k = ks[which] =
+            tj_kernel_create(tjt.ctx, which == 0 ? "checked_load" : "checked_store", &o);
+        tj_val *out = tj_param_array(k, "out", I32, 2);
+        tj_val *a = tj_param_array(k, "a", I32, 2);
+        tj_val *p[4];
+        static const char *const names[4] = {"row", "col", "s0", "s1"};
+        for (int i = 0; i < 4; i++)
+            p[i] = tj_param(k, names[i], I32);
+        tj_val *t[2];
+        ck_assert(tj_tid(k, 2, t));
+        tj_val *hit = bin(k, TJ_BIN_AND, tj_compare(k, TJ_CMP_EQ, t[0], p[0]),
+                          tj_compare(k, TJ_CMP_EQ, t[1], p[1]));
+        tj_val *sh[2];
+        for (int d = 0; d < 2; d++)
+            sh[d] = bin(k, TJ_BIN_ADD, t[d], tj_select(k, hit, p[2 + d], ci(k, 0)));
+        if (which == 0)
+            ck_assert(tj_store(k, out, t, 2, tj_load(k, a, sh, 2)));
+        else
+            ck_assert(tj_store(k, out, sh, 2, bin(k, TJ_BIN_ADD, tj_load(k, a, t, 2), ci(k, 1))));
+        const char *ir = tj_kernel_get_ir(k);
+        ck_assert_ptr_nonnull(ir);
+        ck_assert_msg((strstr(ir, "tj.report") != NULL) == debug,
+                      "the IR of a %s build %s index checks", debug ? "debug" : "release",
+                      debug ? "lacks" : "has");
+    }
+    tj_module *m = NULL;
+    tj_status st = tj_module_build(tjt.ctx, ks, 2, NULL, &m);
+    ck_assert_msg(st == TJ_OK, "%s", tj_context_error(tjt.ctx));
+    if (tj_module_get_target(m) == TJ_TARGET_CUDA)
+        tjt_check_ptx(tj_module_get_ptx(m));
+    return m;
+}
+
+static const struct checked_row {
+    bool store;
+    int row, col, s0, s1;
+    const char *array;
+    int64_t index, hi;
+    int dim;
+} checked_rows[] = {
+    {false, 2, 4, 0, 1, "a", 5, 5, 1},
+    {false, 3, 0, 1, 0, "a", 4, 4, 0},
+    {false, 1, 2, 0, -3, "a", -1, 5, 1},
+    {false, 0, 3, -1, 0, "a", -1, 4, 0},
+    {true, 2, 4, 0, 1, "out", 5, 5, 1},
+    {true, 3, 3, 2, 0, "out", 5, 4, 0},
+};
+
+static void
+launch_checked(tj_module *m, bool store, const int p[4], tj_array *out, tj_array *a,
+               uint32_t block_dim, tj_status want)
+{
+    const int64_t dims[2] = {4, 5};
+    tj_arg args[] = {tj_arg_array(out), tj_arg_array(a), tj_arg_int(p[0]), tj_arg_int(p[1]),
+                     tj_arg_int(p[2]), tj_arg_int(p[3])};
+    tj_status st = tj_launch(device(), m, store ? "checked_store" : "checked_load", 2, dims,
+                             block_dim, args, 6);
+    ck_assert_msg(st == want, "status %s, expected %s: %s", tj_status_name(st),
+                  tj_status_name(want), tj_device_error(device()) ? tj_device_error(device())
+                                                                 : "(no message)");
+}
+
+START_TEST(test_debug_build_skips_an_out_of_range_index_and_reports_it)
+{
+    const struct checked_row *r = &checked_rows[_i % NROWS(checked_rows)];
+    g_where = _i / NROWS(checked_rows);
+    uint32_t bd = g_where == ON_CPU1 ? 1 : 8;
+    tj_module *m = checked_module(true, bd);
+    if (g_where == ON_PTX) {
+        check_ptx_has(m, "__tj_err");
+        return;
+    }
+    int32_t host[20], got[20];
+    for (int i = 0; i < 20; i++)
+        host[i] = 100 + i;
+    const int64_t shape[2] = {4, 5};
+    tj_array *a = NULL, *out = NULL;
+    tjt_ok(device(), tj_array_create(device(), I32, 2, shape, &a));
+    tjt_ok(device(), tj_array_create(device(), I32, 2, shape, &out));
+    tjt_ok(device(), tj_array_copy_from_host(a, host, sizeof host));
+    const int p[4] = {r->row, r->col, r->s0, r->s1};
+    launch_checked(m, r->store, p, out, a, bd, TJ_ERR_KERNEL);
+    int64_t lin = r->row * 5 + r->col;
+    char want[512];
+    snprintf(want, sizeof want,
+             "kernel '%s': array '%s': index %lld is out of range [0, %lld) in dimension %d "
+             "(block %lld, lane %lld)",
+             r->store ? "checked_store" : "checked_load", r->array, (long long)r->index,
+             (long long)r->hi, r->dim, (long long)(lin / bd), (long long)(lin % bd));
+    ck_assert_str_eq(tj_device_error(device()), want);
+    /* The failing access was skipped; every other thread did its work. */
+    tjt_ok(device(), tj_array_copy_to_host(out, got, sizeof got));
+    for (int i = 0; i < 20; i++) {
+        int32_t w = r->store ? (i == lin ? 0 : host[i] + 1) : (i == lin ? 0 : host[i]);
+        ck_assert_msg(got[i] == w, "out[%d] = %d, expected %d", i, got[i], w);
+    }
+    /* A later launch in the same process works. */
+    const int none[4] = {-1, -1, 0, 0};
+    launch_checked(m, r->store, none, out, a, bd, TJ_OK);
+    ck_assert_ptr_null(tj_device_error(device()));
+    tjt_ok(device(), tj_array_copy_to_host(out, got, sizeof got));
+    for (int i = 0; i < 20; i++)
+        ck_assert_int_eq(got[i], host[i] + (r->store ? 1 : 0));
+}
+END_TEST
+
+/* A release build does not check: reading (1, 7) of a (4, 5) array reads the element at
+ * that offset, (2, 2), and the launch succeeds. */
+START_TEST(test_release_build_does_not_check_indices)
+{
+    g_where = _i;
+    uint32_t bd = g_where == ON_CPU1 ? 1 : 8;
+    tj_module *m = checked_module(false, bd);
+    if (g_where == ON_PTX)
+        return;
+    int32_t host[20], got[20];
+    for (int i = 0; i < 20; i++)
+        host[i] = 100 + i;
+    const int64_t shape[2] = {4, 5};
+    tj_array *a = NULL, *out = NULL;
+    tjt_ok(device(), tj_array_create(device(), I32, 2, shape, &a));
+    tjt_ok(device(), tj_array_create(device(), I32, 2, shape, &out));
+    tjt_ok(device(), tj_array_copy_from_host(a, host, sizeof host));
+    const int p[4] = {1, 4, 0, 3};
+    launch_checked(m, false, p, out, a, bd, TJ_OK);
+    ck_assert_ptr_null(tj_device_error(device()));
+    tjt_ok(device(), tj_array_copy_to_host(out, got, sizeof got));
+    for (int i = 0; i < 20; i++)
+        ck_assert_int_eq(got[i], i == 9 ? host[12] : host[i]);
+}
+END_TEST
+
+/* ---- suite --------------------------------------------------------------------------------- */
+
+static TCase *
+new_case(Suite *s, const char *name)
+{
+    TCase *tc = tcase_create(name);
+    tcase_add_checked_fixture(tc, tjt_setup, tjt_teardown);
+    tcase_set_timeout(tc, TIMEOUT_S);
+    if (strcmp(name, "cuda") == 0)
+        tcase_set_tags(tc, "cuda");
+    suite_add_tcase(s, tc);
+    return tc;
+}
+
+static void
+add_target_tests(TCase *tc, int where)
+{
+#define ADD(fn) tcase_add_loop_test(tc, fn, where, where + 1)
+#define ADD_ROWS(fn, n) tcase_add_loop_test(tc, fn, where * (n), (where + 1) * (n))
+    ADD_ROWS(test_tid_unravels_and_folds_the_launch_dims, NROWS(tid_rows));
+    ADD_ROWS(test_launch_tiled_equals_launch_with_the_block_width_appended, NROWS(tiled_rows));
+    ADD(test_launch_tiled_tid1_is_the_block_and_tid2_the_lane);
+    ADD(test_empty_launches_run_nothing_and_succeed);
+    ADD(test_scalar_arguments_of_every_type_arrive_exactly);
+    ADD(test_scalar_arguments_given_as_bytes_arrive_exactly);
+    ADD(test_composite_and_struct_arguments_keep_their_c_layout);
+    ADD_ROWS(test_arrays_of_every_rank_report_shapes_and_read_every_element,
+             NROWS(array_rows));
+    ADD(test_transpose_reads_and_writes_through_strides);
+    ADD_ROWS(test_debug_build_skips_an_out_of_range_index_and_reports_it, NROWS(checked_rows));
+    ADD(test_release_build_does_not_check_indices);
+    if (where != ON_CPU1)
+        ADD_ROWS(test_partial_last_block_runs_only_the_threads_of_the_launch,
+                 NROWS(coop_widths));
+    ADD_ROWS(test_million_thread_launch_runs_every_thread_once_on_several_threads, 3);
+#undef ADD
+#undef ADD_ROWS
+}
+
+static Suite *
+launch_suite(void)
+{
+    Suite *s = suite_create("launch");
+    static const char *const names[NWHERE] = {
+        [ON_CPU1] = "cpu1", [ON_COOP] = "coop", [ON_PTX] = "ptx", [ON_CUDA] = "cuda"};
+    for (int where = 0; where < NWHERE; where++) {
+        TCase *tc = new_case(s, names[where]);
+        add_target_tests(tc, where);
+        if (where == ON_CPU1)
+            tcase_add_test(tc, test_width1_mode_runs_blocks_of_one_lane_whatever_the_block_dim);
+    }
+    TCase *errors = new_case(s, "errors");
+    tcase_add_loop_test(errors, test_launch_errors_name_the_call_and_the_reason, 0,
+                        NROWS(launch_error_rows));
+    tcase_add_test(errors, test_launch_rejects_a_cuda_module_on_the_cpu);
+    tcase_add_test(errors, test_launch_rejects_a_null_module_and_an_array_of_another_device);
+    return s;
+}
+
+int
+main(int argc, char **argv)
+{
+    return tj_test_main(argc, argv, launch_suite());
+}
