@@ -69,6 +69,7 @@ tji_format_kernel_error(const tji_kdesc *kd, const tji_error_record *rec, char *
 
 typedef struct launch {
     tj_device *dev;
+    const char *fn;              /* "tj_launch" or "tj_launch_tiled", for messages */
     const tji_kdesc *kd;
     int kindex;
     int ndim;
@@ -137,7 +138,7 @@ static tj_status
 arg_error(launch *l, int i, const char *expected, const char *got)
 {
     return tji_dev_fail(l->dev, TJ_ERR_LAUNCH,
-                        "tj_launch: kernel '%s': argument %d ('%s'): expected %s, got %s",
+                        "%s: kernel '%s': argument %d ('%s'): expected %s, got %s", l->fn,
                         l->kd->name, i, l->kd->params[i].name, expected, got);
 }
 
@@ -271,9 +272,8 @@ pack_args(launch *l, const tj_arg *args, size_t nargs)
 {
     const tji_kdesc *kd = l->kd;
     if (nargs != (size_t)kd->nparams || (nargs && !args))
-        return tji_dev_fail(l->dev, TJ_ERR_LAUNCH,
-                            "tj_launch: kernel '%s' takes %d arguments, got %zu", kd->name,
-                            kd->nparams, nargs);
+        return tji_dev_fail(l->dev, TJ_ERR_LAUNCH, "%s: kernel '%s' takes %d arguments, got %zu",
+                            l->fn, kd->name, kd->nparams, nargs);
     memcpy(l->buf, &l->n, 8);
     for (int d = 0; d < TJI_MAX_DIMS; d++) {
         int32_t e = d < l->ndim ? (int32_t)l->dims[d] : 1;
@@ -398,7 +398,7 @@ launch_common(tj_device *dev, tj_module *m, const char *name, int ndim, const in
     if (!dev)
         return TJ_ERR_INVALID;
     dev->has_err = false;
-    launch l = {.dev = dev};
+    launch l = {.dev = dev, .fn = tiled ? "tj_launch_tiled" : "tj_launch"};
     tj_status st = check_config(&l, m, name, ndim, dim, block_dim, tiled);
     if (st != TJ_OK)
         return st;

@@ -751,6 +751,10 @@ static const struct launch_error_row {
      "tj_launch: argument 'ndim': 5 is not in [1, 4]"},
     {"tiled ndim 4", -1, 0, 3, 4, 1, true, TJ_ERR_LAUNCH,
      "tj_launch_tiled: argument 'ndim': 4 is not in [1, 3]"},
+    {"tiled too few arguments", -1, 0, 2, 1, 1, true, TJ_ERR_LAUNCH,
+     "tj_launch_tiled: kernel 'err' takes 3 arguments, got 2"},
+    {"tiled int for a float", 1, 1, 3, 1, 1, true, TJ_ERR_LAUNCH,
+     "tj_launch_tiled: kernel 'err': argument 1 ('s'): expected float32, got an integer"},
     {"tiled block_dim of another build", -1, 0, 3, 1, 2, true, TJ_ERR_LAUNCH,
      "tj_launch_tiled: kernel 'err' was built for block_dim 1, not 2; build it again for "
      "this block_dim"},
