@@ -6,6 +6,8 @@
 #ifndef TJ_API_TEST_H
 #define TJ_API_TEST_H
 
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +97,39 @@ tjt_array(tj_device *dev, const tj_type *elem, int64_t n, const void *host)
     if (host)
         tjt_ok(dev, tj_array_copy_from_host(a, host, tj_array_get_bytes(a)));
     return a;
+}
+
+/* float16 bits <-> double, for references in C (no _Float16 under -Wpedantic). The
+ * conversion to float16 rounds once, to nearest even, so it is exact for any double. */
+static inline double
+tjt_half_to_double(uint16_t h)
+{
+    int e = (h >> 10) & 31, m = h & 1023;
+    double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(m | 1024, e - 25);
+    return (h & 0x8000) ? -v : v;
+}
+
+static inline uint16_t
+tjt_half_from_double(double d)
+{
+    uint16_t s = signbit(d) ? 0x8000 : 0;
+    if (isnan(d))
+        return 0x7e00;
+    double a = fabs(d);
+    if (a >= 65520.0)
+        return s | 0x7c00;
+    if (a < ldexp(1.0, -14))
+        return s | (uint16_t)nearbyint(a * 16777216.0); /* 1024 becomes the smallest normal */
+    int e;
+    frexp(a, &e);
+    double q = nearbyint(ldexp(a, 11 - e)); /* in [1024, 2048] */
+    if (q == 2048.0) {
+        q = 1024.0;
+        e++;
+    }
+    if (e - 1 + 15 >= 31)
+        return s | 0x7c00;
+    return s | (uint16_t)((e - 1 + 15) << 10) | (uint16_t)((int)q - 1024);
 }
 
 #endif /* TJ_API_TEST_H */
