@@ -303,6 +303,11 @@ add_param(tj_kernel *k, const char *fn, const char *name, const tj_type *type,
                  fn, name, ndim);
         return NULL;
     }
+    if (k->nparams == 64) { /* begin_body()'s limit, reported by the call that passes it */
+        tji_fail(k, TJ_ERR_LIMIT, "%s: parameter '%s': '%s' already has 64 parameters, the most "
+                 "allowed", fn, name, k->name);
+        return NULL;
+    }
     if (kind == TJ_VAL_STACK && (!k->is_func || capacity < 1)) {
         tji_fail(k, TJ_ERR_INVALID, "%s: parameter '%s': %s", fn, name,
                  k->is_func ? "argument 'capacity' must be positive"

@@ -780,6 +780,40 @@ START_TEST(test_kernels_report_their_effective_block_width)
 }
 END_TEST
 
+/* 64 parameters, the most a kernel takes, and a kernel with none. */
+START_TEST(test_kernels_take_zero_to_64_parameters)
+{
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "many", NULL);
+    tj_val *out = tj_param_array(k, "out", tjt_type(TJ_DTYPE_I64), 1);
+    tj_val *p[63];
+    for (int i = 0; i < 63; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "p%d", i);
+        p[i] = tj_param(k, name, i % 2 ? I32 : tjt_type(TJ_DTYPE_I64));
+    }
+    tj_val *sum = tj_const_int(k, TJ_DTYPE_I64, 0);
+    for (int i = 0; i < 63; i++)
+        sum = tj_binary(k, TJ_BIN_ADD, sum, tj_cast(k, p[i], tjt_type(TJ_DTYPE_I64)));
+    tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0);
+    ck_assert_msg(tj_store(k, out, &zero, 1, sum), "%s", tj_kernel_error(k));
+    tj_module *m = build_ok(k, NULL);
+    tj_array *a = tjt_array(tjt.cpu, tjt_type(TJ_DTYPE_I64), 1, NULL);
+    tj_arg args[64] = {tj_arg_array(a)};
+    int64_t want = 0;
+    for (int i = 0; i < 63; i++) {
+        args[1 + i] = tj_arg_int(i % 2 ? -(i * 1000) : (INT64_C(1) << 40) + i);
+        want += i % 2 ? -(i * 1000) : (INT64_C(1) << 40) + i;
+    }
+    int64_t one = 1, got = 0;
+    tjt_ok(tjt.cpu, tj_launch(tjt.cpu, m, "many", 1, &one, 1, args, 64));
+    tjt_ok(tjt.cpu, tj_array_copy_to_host(a, &got, sizeof got));
+    ck_assert_int_eq(got, want);
+    tj_kernel *none = tj_kernel_create(tjt.ctx, "none", NULL);
+    tj_module *mn = build_ok(none, NULL);
+    tjt_ok(tjt.cpu, tj_launch(tjt.cpu, mn, "none", 1, &one, 1, NULL, 0));
+}
+END_TEST
+
 START_TEST(test_values_report_their_kind_and_type)
 {
     tj_kernel *k = tj_kernel_create(tjt.ctx, "k", NULL);
@@ -875,13 +909,22 @@ START_TEST(test_contexts_on_different_threads_work_at_once)
 }
 END_TEST
 
+/* TIMEOUT_S, or more when the environment asks for more (valgrind runs). */
+static double
+case_timeout(void)
+{
+    const char *env = getenv("CK_DEFAULT_TIMEOUT");
+    double t = env ? atof(env) : 0;
+    return t > TIMEOUT_S ? t : TIMEOUT_S;
+}
+
 static Suite *
 api_suite(void)
 {
     Suite *s = suite_create("api");
     TCase *tc = tcase_create("api");
     tcase_add_checked_fixture(tc, tjt_setup, tjt_teardown);
-    tcase_set_timeout(tc, TIMEOUT_S);
+    tcase_set_timeout(tc, case_timeout());
     tcase_add_test(tc, test_destroy_of_null_does_nothing);
     tcase_add_test(tc, test_context_destroy_frees_everything_still_alive);
     tcase_add_test(tc, test_objects_can_be_destroyed_one_by_one_in_any_order);
@@ -906,6 +949,7 @@ api_suite(void)
     tcase_add_test(tc, test_cache_reuses_equal_builds_only);
     tcase_add_test(tc, test_width1_builds_for_other_block_dims_keep_their_own_block_dim);
     tcase_add_test(tc, test_kernels_report_their_effective_block_width);
+    tcase_add_test(tc, test_kernels_take_zero_to_64_parameters);
     tcase_add_test(tc, test_values_report_their_kind_and_type);
     tcase_add_test(tc, test_context_error_is_cleared_by_a_successful_build);
     tcase_add_test(tc, test_contexts_on_different_threads_work_at_once);

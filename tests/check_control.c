@@ -1187,6 +1187,15 @@ END_TEST
 
 /* ---- suite --------------------------------------------------------------------------------- */
 
+/* TIMEOUT_S, or more when the environment asks for more (valgrind runs). */
+static double
+case_timeout(void)
+{
+    const char *env = getenv("CK_DEFAULT_TIMEOUT");
+    double t = env ? atof(env) : 0;
+    return t > TIMEOUT_S ? t : TIMEOUT_S;
+}
+
 static void
 add_all(TCase *tc, int where)
 {
@@ -1233,7 +1242,7 @@ control_suite(void)
     for (int where = ON_CPU1; where <= ON_CUDA; where++) {
         TCase *tc = tcase_create(names[where]);
         tcase_add_checked_fixture(tc, tjt_setup, tjt_teardown);
-        tcase_set_timeout(tc, TIMEOUT_S);
+        tcase_set_timeout(tc, case_timeout());
         if (where == ON_CUDA)
             tcase_set_tags(tc, "cuda");
         add_all(tc, where);

@@ -7,6 +7,7 @@
  * module-level errors of tj_module_build.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tj_api_test.h"
@@ -698,6 +699,17 @@ PROVOKE(param_array_rank_5)
     p->null = !tj_param_array(k, "a", F32, 5);
 }
 
+PROVOKE(param_65)
+{
+    K;
+    for (int i = 0; i < 64; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "p%d", i);
+        ck_assert_ptr_nonnull(tj_param(k, name, I32));
+    }
+    p->null = !tj_param_array(k, "p64", I32, 1);
+}
+
 PROVOKE(param_array_rank_0)
 {
     K;
@@ -1148,6 +1160,8 @@ static const struct error_row {
      "tj_param_array: parameter 'a': argument 'ndim': 5 is not in [1, 4]"},
     {"param array rank 0", param_array_rank_0, AT_CALL, TJ_ERR_INVALID,
      "tj_param_array: parameter 'a': argument 'ndim': 0 is not in [1, 4]"},
+    {"65 parameters", param_65, AT_CALL, TJ_ERR_LIMIT,
+     "tj_param_array: parameter 'p64': 'k' already has 64 parameters, the most allowed"},
     {"kernel name not an identifier", kernel_name_not_an_identifier, AT_CREATE, TJ_ERR_INVALID,
      "tj_kernel_create: argument 'name': 'my kernel' is not an identifier"},
     {"kernel name null", kernel_name_null, AT_CREATE, TJ_ERR_INVALID,
@@ -1442,13 +1456,22 @@ START_TEST(test_module_rejects_bad_build_options)
 }
 END_TEST
 
+/* TIMEOUT_S, or more when the environment asks for more (valgrind runs). */
+static double
+case_timeout(void)
+{
+    const char *env = getenv("CK_DEFAULT_TIMEOUT");
+    double t = env ? atof(env) : 0;
+    return t > TIMEOUT_S ? t : TIMEOUT_S;
+}
+
 static Suite *
 errors_suite(void)
 {
     Suite *s = suite_create("errors");
     TCase *tc = tcase_create("errors");
     tcase_add_checked_fixture(tc, tjt_setup, tjt_teardown);
-    tcase_set_timeout(tc, TIMEOUT_S);
+    tcase_set_timeout(tc, case_timeout());
     tcase_add_loop_test(tc, test_builder_error_is_recorded_sticky_and_fails_the_build, 0,
                         NROWS(error_rows));
     tcase_add_test(tc, test_build_error_names_the_kernel_or_function);

@@ -995,12 +995,21 @@ END_TEST
 
 /* ---- suite --------------------------------------------------------------------------------- */
 
+/* TIMEOUT_S, or more when the environment asks for more (valgrind runs). */
+static double
+case_timeout(void)
+{
+    const char *env = getenv("CK_DEFAULT_TIMEOUT");
+    double t = env ? atof(env) : 0;
+    return t > TIMEOUT_S ? t : TIMEOUT_S;
+}
+
 static TCase *
 new_case(Suite *s, const char *name)
 {
     TCase *tc = tcase_create(name);
     tcase_add_checked_fixture(tc, tjt_setup, tjt_teardown);
-    tcase_set_timeout(tc, TIMEOUT_S);
+    tcase_set_timeout(tc, case_timeout());
     if (strcmp(name, "cuda") == 0)
         tcase_set_tags(tc, "cuda");
     suite_add_tcase(s, tc);
