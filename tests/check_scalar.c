@@ -26,6 +26,8 @@
  *
  * Test cases: cpu1 (CPU, width-1), ptx (the same kernels built for CUDA and assembled by
  * ptxas when present; some rows also check the PTX opcode), cuda (launched on the GPU).
+ * Under valgrind only every 16th row of the table runs ($TJ_TEST_SAMPLE=n sets the step;
+ * see tjt_sample_stride).
  */
 #include <float.h>
 #include <inttypes.h>
@@ -294,16 +296,20 @@ dtype_class(tj_dtype dt)
                                         : dt_is_signed_int(dt) ? D_SINT : D_UINT;
 }
 
-/* Expands the operator table over the dtypes each operator takes. */
+/* Expands the operator table over the dtypes each operator takes (every
+ * tjt_sample_stride()-th row of each family: all of them, except under valgrind). */
 static void
 make_rows(void)
 {
+    int stride = tjt_sample_stride(), seen[F_CAST + 1] = {0};
     for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
         for (int d = 0; d < NDTYPES; d++) {
             if (!(ops[o].dtypes & dtype_class(all_dtypes[d])))
                 continue;
             for (int t = 0; t < (ops[o].fam == F_CAST ? NDTYPES : 1); t++) {
                 fam f = ops[o].fam;
+                if (seen[f]++ % stride != 0)
+                    continue;
                 if (nrows[f] == MAXROWS)
                     abort();
                 rows[f][nrows[f]++] = (row){&ops[o], all_dtypes[d], all_dtypes[t]};

@@ -99,6 +99,19 @@ tjt_array(tj_device *dev, const tj_type *elem, int64_t n, const void *host)
     return a;
 }
 
+/* How many rows of a big case table to step over: run rows 0, n, 2n, ... The value of
+ * $TJ_TEST_SAMPLE when set (1: every row); else 16 under valgrind (its preload library is
+ * in LD_PRELOAD), where each JIT build is slow; else 1. */
+static inline int
+tjt_sample_stride(void)
+{
+    const char *env = getenv("TJ_TEST_SAMPLE");
+    if (env && atoi(env) >= 1)
+        return atoi(env);
+    const char *pre = getenv("LD_PRELOAD");
+    return pre && strstr(pre, "vgpreload") ? 16 : 1;
+}
+
 /* float16 bits <-> double, for references in C (no _Float16 under -Wpedantic). The
  * conversion to float16 rounds once, to nearest even, so it is exact for any double. */
 static inline double
