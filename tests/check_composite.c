@@ -924,6 +924,7 @@ START_TEST(test_struct_array_fields_roundtrip_with_c_layout)
     tj_kernel *k = new_kernel("particles");
     tj_val *out = tj_param_array(k, "out", pt, 1);
     tj_val *made = tj_param_array(k, "made", pt, 1);
+    tj_val *pick = tj_param_array(k, "pick", pt, 1);
     tj_val *in = tj_param_array(k, "in", pt, 1);
     tj_val *i = NULL;
     tj_tid(k, 1, &i);
@@ -959,7 +960,9 @@ START_TEST(test_struct_array_fields_roundtrip_with_c_layout)
         tj_compose(k, tj_context_get_matrix_type(tjt.ctx, TJ_DTYPE_F32, 2, 2), m, 4),
         tj_cast(k, i, tjt_type(TJ_DTYPE_U32)),
     };
-    tj_store(k, made, &i, 1, tj_compose(k, pt, fields, sizeof fields / sizeof fields[0]));
+    tj_val *composed = tj_compose(k, pt, fields, sizeof fields / sizeof fields[0]);
+    tj_store(k, made, &i, 1, composed);
+    tj_store(k, pick, &i, 1, tj_select(k, fields[0], p, composed)); /* structs select whole */
     tj_module *mod = build(k, "particles");
     if (!cur_dev) {
         tj_module_destroy(mod);
@@ -967,17 +970,20 @@ START_TEST(test_struct_array_fields_roundtrip_with_c_layout)
     }
 
     enum { N = 40 };
-    particle host[N], got[N], got_made[N];
+    particle host[N], got[N], got_made[N], got_pick[N];
     for (int j = 0; j < N; j++)
         host[j] = particle_input(j);
     tj_array *aout = tjt_array(cur_dev, pt, N, NULL);
     tj_array *amade = tjt_array(cur_dev, pt, N, NULL);
+    tj_array *apick = tjt_array(cur_dev, pt, N, NULL);
     tj_array *ain = tjt_array(cur_dev, pt, N, host);
     ck_assert_uint_eq(tj_array_get_bytes(ain), sizeof host);
-    tj_arg args[] = {tj_arg_array(aout), tj_arg_array(amade), tj_arg_array(ain)};
-    launch(mod, "particles", N, args, 3);
+    tj_arg args[] = {tj_arg_array(aout), tj_arg_array(amade), tj_arg_array(apick),
+                     tj_arg_array(ain)};
+    launch(mod, "particles", N, args, 4);
     copy_out(aout, got);
     copy_out(amade, got_made);
+    copy_out(apick, got_pick);
     for (int j = 0; j < N; j++) {
         particle want = particle_updated(j), want_made = particle_composed(j);
         ck_assert_msg(memcmp(&got[j], &want, sizeof want) == 0,
@@ -988,9 +994,12 @@ START_TEST(test_struct_array_fields_roundtrip_with_c_layout)
         ck_assert_msg(memcmp(&got_made[j], &want_made, sizeof want_made) == 0,
                       "composed particle %d differs from C (tag %d vs %d, mass %g vs %g)", j,
                       got_made[j].tag, want_made.tag, got_made[j].mass, want_made.mass);
+        ck_assert_msg(memcmp(&got_pick[j], j % 2 == 0 ? &want : &want_made, sizeof want) == 0,
+                      "select of particles %d picked neither whole struct", j);
     }
     tj_array_destroy(aout);
     tj_array_destroy(amade);
+    tj_array_destroy(apick);
     tj_array_destroy(ain);
     tj_module_destroy(mod);
 }
