@@ -762,6 +762,7 @@ static const struct launch_error_row {
      "tj_launch: argument 'dim': extent -1 of dimension 1 is not in [0, 2147483647]"},
     {"extent above int32", -1, 12, 3, 2, 1, false, TJ_ERR_LAUNCH,
      "tj_launch: argument 'dim': extent 2147483648 of dimension 0 is not in [0, 2147483647]"},
+    {"2^93 threads", -1, 13, 3, 3, 1, false, TJ_ERR_LAUNCH, "tj_launch: too many threads"},
 };
 
 START_TEST(test_launch_errors_name_the_call_and_the_reason)
@@ -793,6 +794,8 @@ START_TEST(test_launch_errors_name_the_call_and_the_reason)
         dims[1] = -1;
     if (r->kind == 12)
         dims[0] = INT64_C(2147483648);
+    if (r->kind == 13)
+        dims[0] = dims[1] = dims[2] = INT32_MAX;
     const char *name = strcmp(r->what, "unknown kernel") == 0 ? "nope" : "err";
     tj_status st = r->tiled ? tj_launch_tiled(tjt.cpu, m, name, r->ndim, dims, r->block_dim,
                                               args, (size_t)r->nargs)
