@@ -185,6 +185,35 @@ TJ_API int64_t tj_array_get_shape(const tj_array *arr, int dim);
 TJ_API size_t tj_array_get_bytes(const tj_array *arr);
 TJ_API const tj_type *tj_array_get_type(const tj_array *arr);
 TJ_API tj_device *tj_array_get_device(const tj_array *arr);
+/* The address of the array's first element, for handing the array to other code: a CUDA
+ * device pointer (a CUdeviceptr in the device's primary context, usable by the CUDA
+ * runtime and libraries on that device) for a GPU array, a host pointer for a CPU array;
+ * 0 when 'arr' is NULL. Valid until the array is destroyed. The array stays dense and
+ * row-major; work issued elsewhere must be ordered with tilejit's launches by the caller
+ * (tilejit launches on the legacy default stream). */
+TJ_API uint64_t tj_array_get_device_pointer(const tj_array *arr);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Timing                                                                                    */
+/* ---------------------------------------------------------------------------------------- */
+
+/* A start and a stop mark taken in launch order on one device, for timing launches: CUDA
+ * events on the legacy default stream on a GPU, the host's monotonic clock on the CPU
+ * (whose launches finish before they return). Caller-owned; destroy it before its device. */
+typedef struct tj_device_timer tj_device_timer;
+
+/* Creates a timer on 'dev' in '*out' (NULL on failure; tj_device_error says why). */
+TJ_API tj_status tj_device_timer_create(tj_device *dev, tj_device_timer **out);
+/* Destroys the timer. NULL does nothing. */
+TJ_API void tj_device_timer_destroy(tj_device_timer *t);
+/* Records the start (stop) mark after everything launched so far on the device. Both are
+ * asynchronous on a GPU. */
+TJ_API tj_status tj_device_timer_start(tj_device_timer *t);
+TJ_API tj_status tj_device_timer_stop(tj_device_timer *t);
+/* Milliseconds between the last start and stop marks in '*ms', waiting for the stop mark;
+ * TJ_ERR_STATE when either mark was not recorded, or stop came before start. CUDA events
+ * resolve about half a microsecond. */
+TJ_API tj_status tj_device_timer_elapsed(tj_device_timer *t, double *ms);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Types                                                                                     */

@@ -1,11 +1,13 @@
 /*
  * jit/device.c: devices (the CPU with its thread pool, or a CUDA device) and arrays on
  * them. Runtime calls are not sticky: they return a status and keep the message on the
- * device (STYLE 2.5). A device frees its remaining arrays and loaded modules.
+ * device (STYLE 2.5). A device frees its remaining arrays and loaded modules. Timers (for
+ * benchmarks) are CUDA events or host clock readings.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "internal.h"
 
@@ -359,4 +361,106 @@ tj_device *
 tj_array_get_device(const tj_array *arr)
 {
     return arr ? arr->dev : NULL;
+}
+
+uint64_t
+tj_array_get_device_pointer(const tj_array *arr)
+{
+    if (!arr)
+        return 0;
+    return arr->dev->kind == TJ_DEVICE_CPU ? (uint64_t)(uintptr_t)arr->host : arr->dptr;
+}
+
+/* ---- timers ----------------------------------------------------------------------------- */
+
+struct tj_device_timer {
+    tj_device *dev;
+    tji_cuda_event *ev[2];       /* CUDA: start, stop */
+    double host_ms[2];           /* CPU: CLOCK_MONOTONIC readings */
+    uint64_t seq[2];             /* when each mark was last recorded (0: never) */
+    uint64_t next_seq;
+};
+
+tj_status
+tj_device_timer_create(tj_device *dev, tj_device_timer **out)
+{
+    if (!dev || !out)
+        return TJ_ERR_INVALID;
+    *out = NULL;
+    tj_device_timer *t = calloc(1, sizeof *t);
+    if (!t)
+        return tji_dev_fail(dev, TJ_ERR_NOMEM, "tj_device_timer_create: out of memory");
+    t->dev = dev;
+    for (int i = 0; dev->kind == TJ_DEVICE_CUDA && i < 2; i++) {
+        tj_status st = tji_cuda_event_create(dev->cuda, &t->ev[i]);
+        if (st != TJ_OK) {
+            tji_dev_fail(dev, st, "tj_device_timer_create: %s", tji_cuda_error(dev->cuda));
+            tj_device_timer_destroy(t);
+            return st;
+        }
+    }
+    *out = t;
+    return TJ_OK;
+}
+
+void
+tj_device_timer_destroy(tj_device_timer *t)
+{
+    if (!t)
+        return;
+    for (int i = 0; i < 2; i++)
+        tji_cuda_event_destroy(t->dev->cuda, t->ev[i]);
+    free(t);
+}
+
+static tj_status
+timer_mark(tj_device_timer *t, int which)
+{
+    if (!t)
+        return TJ_ERR_INVALID;
+    if (t->dev->kind == TJ_DEVICE_CUDA) {
+        tj_status st = tji_cuda_event_record(t->dev->cuda, t->ev[which]);
+        if (st != TJ_OK)
+            return tji_dev_fail(t->dev, st, "%s", tji_cuda_error(t->dev->cuda));
+    } else {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        t->host_ms[which] = (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+    }
+    t->seq[which] = ++t->next_seq;
+    return TJ_OK;
+}
+
+tj_status
+tj_device_timer_start(tj_device_timer *t)
+{
+    return timer_mark(t, 0);
+}
+
+tj_status
+tj_device_timer_stop(tj_device_timer *t)
+{
+    return timer_mark(t, 1);
+}
+
+tj_status
+tj_device_timer_elapsed(tj_device_timer *t, double *ms)
+{
+    if (!t || !ms)
+        return TJ_ERR_INVALID;
+    if (t->seq[0] == 0 || t->seq[1] < t->seq[0])
+        return tji_dev_fail(t->dev, TJ_ERR_STATE,
+                            "tj_device_timer_elapsed: %s", t->seq[0] == 0
+                                ? "the start mark was never recorded"
+                                : "no stop mark was recorded after the last start mark");
+    if (t->dev->kind != TJ_DEVICE_CUDA) {
+        *ms = t->host_ms[1] - t->host_ms[0];
+        return TJ_OK;
+    }
+    float f = 0;
+    tj_status st = tji_cuda_event_elapsed(t->dev->cuda, t->ev[0], t->ev[1], &f);
+    if (st != TJ_OK)
+        return tji_dev_fail(t->dev, st, "%s", tji_cuda_error(t->dev->cuda));
+    *ms = f;
+    return TJ_OK;
 }

@@ -1,0 +1,168 @@
+/*
+ * bench/kernels.c: the throughput kernels of the GPU and CPU groups, built with the
+ * builder API. One definition serves the GPU and both CPU modes: loops step by
+ * block_dim(), so every block width computes the same result.
+ */
+#include <stdio.h>
+
+#include "bench.h"
+
+static tj_kernel_options
+kopts(const bench_kcfg *c)
+{
+    return (tj_kernel_options){.target = c->target, .block_dim = c->block_dim,
+                               .cpu_mode = c->cpu_mode};
+}
+
+static tj_val *
+i32(tj_kernel *k, int64_t v)
+{
+    return tj_const_int(k, TJ_DTYPE_I32, v);
+}
+
+/* (block, lane) of a tiled launch. */
+static void
+block_lane(tj_kernel *k, tj_val **blk, tj_val **lane)
+{
+    tj_val *tid[2] = {NULL, NULL};
+    tj_tid(k, 2, tid);
+    *blk = tid[0];
+    *lane = tid[1];
+}
+
+tj_kernel *
+bench_kernel_sum(tj_context *ctx, const bench_kcfg *c, int tile)
+{
+    const tj_type *f32 = tj_context_get_type(ctx, TJ_DTYPE_F32);
+    tj_kernel_options o = kopts(c);
+    tj_kernel *k = tj_kernel_create(ctx, "bench_sum", &o);
+    tj_val *x = tj_param_array(k, "x", f32, 1);
+    tj_val *out = tj_param_array(k, "out", f32, 1);
+    tj_val *blk, *lane;
+    block_lane(k, &blk, &lane);
+    tj_val *off = tj_binary(k, TJ_BIN_MUL, blk, i32(k, tile));
+    tj_val *t = tj_tile_load(k, x, 1, &tile, &off, TJ_STORAGE_REGISTER);
+    tj_val *s = tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, t);
+    tj_tile_atomic_add(k, out, s, NULL);
+    return k;
+}
+
+/* Opens 'for j in range(0, items, block_dim())' and gives this lane's element index
+ * base + j + lane, whether it is inside x, and x at it (0 outside). Close with
+ * tj_for_end. */
+static void
+items_loop(tj_kernel *k, tj_val *x, tj_val *blk, tj_val *lane, int items, tj_val **has,
+           tj_val **v)
+{
+    tj_val *base = tj_binary(k, TJ_BIN_MUL, blk, i32(k, items));
+    tj_val *n = tj_shape(k, x, 0);
+    tj_val *j = tj_for_begin(k, i32(k, 0), i32(k, items), tj_block_dim(k));
+    tj_val *i = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_ADD, base, j), lane);
+    *has = tj_compare(k, TJ_CMP_LT, i, n);
+    tj_val *safe = tj_select(k, *has, i, i32(k, 0));
+    *v = tj_load(k, x, &safe, 1);
+}
+
+tj_kernel *
+bench_kernel_histogram(tj_context *ctx, const bench_kcfg *c, int items)
+{
+    const tj_type *f32 = tj_context_get_type(ctx, TJ_DTYPE_F32);
+    const tj_type *i32t = tj_context_get_type(ctx, TJ_DTYPE_I32);
+    tj_kernel_options o = kopts(c);
+    tj_kernel *k = tj_kernel_create(ctx, "bench_histogram", &o);
+    tj_val *x = tj_param_array(k, "x", f32, 1);
+    tj_val *hist = tj_param_array(k, "hist", i32t, 1);
+    tj_val *blk, *lane, *has, *v;
+    block_lane(k, &blk, &lane);
+    int nbins = 256;
+    tj_val *bins = tj_tile_zeros(k, i32t, 1, &nbins, TJ_STORAGE_SHARED);
+    items_loop(k, x, blk, lane, items, &has, &v);
+    tj_val *bin = tj_cast(k, v, i32t);
+    tj_tile_scatter_add(k, bins, &bin, 1, i32(k, 1), has, tj_const_bool(k, true));
+    tj_for_end(k);
+    tj_tile_atomic_add(k, hist, bins, NULL);
+    return k;
+}
+
+tj_kernel *
+bench_kernel_compact(tj_context *ctx, const bench_kcfg *c, int items, double threshold)
+{
+    const tj_type *f32 = tj_context_get_type(ctx, TJ_DTYPE_F32);
+    const tj_type *i32t = tj_context_get_type(ctx, TJ_DTYPE_I32);
+    tj_kernel_options o = kopts(c);
+    tj_kernel *k = tj_kernel_create(ctx, "bench_compact", &o);
+    tj_val *x = tj_param_array(k, "x", f32, 1);
+    tj_val *out = tj_param_array(k, "out", f32, 1);
+    tj_val *count = tj_param_array(k, "count", i32t, 1);
+    tj_val *blk, *lane, *has, *v;
+    block_lane(k, &blk, &lane);
+    tj_val *s = tj_tile_stack(k, items, f32);
+    items_loop(k, x, blk, lane, items, &has, &v);
+    tj_val *below = tj_compare(k, TJ_CMP_LT, v, tj_const_float(k, TJ_DTYPE_F32, threshold));
+    tj_tile_stack_push(k, s, v, tj_binary(k, TJ_BIN_AND, has, below));
+    tj_for_end(k);
+    /* One reservation per block: a (1,) tile holding the count, added at count[0]. */
+    int one = 1;
+    tj_val *kept = tj_binary(k, TJ_BIN_MUL, tj_tile_ones(k, i32t, 1, &one, TJ_STORAGE_REGISTER),
+                             tj_tile_stack_count(k, s));
+    tj_val *prev = tj_tile_atomic_add(k, count, kept, NULL);
+    tj_val *zero = i32(k, 0);
+    tj_val *start = tj_tile_extract(k, prev, &zero, 1);
+    tj_while_begin(k);
+    tj_while_cond(k, tj_compare(k, TJ_CMP_GT, tj_tile_stack_count(k, s), zero));
+    tj_val *slot = NULL;
+    tj_val *popped = tj_tile_stack_pop(k, s, &slot);
+    tj_if_begin(k, tj_compare(k, TJ_CMP_GE, slot, zero));
+    tj_val *at = tj_binary(k, TJ_BIN_ADD, start, slot);
+    tj_store(k, out, &at, 1, popped);
+    tj_if_end(k);
+    tj_while_end(k);
+    return k;
+}
+
+tj_kernel *
+bench_kernel_copy(tj_context *ctx, const bench_kcfg *c, int tile)
+{
+    const tj_type *f32 = tj_context_get_type(ctx, TJ_DTYPE_F32);
+    tj_kernel_options o = kopts(c);
+    tj_kernel *k = tj_kernel_create(ctx, "bench_copy", &o);
+    tj_val *src = tj_param_array(k, "src", f32, 1);
+    tj_val *dst = tj_param_array(k, "dst", f32, 1);
+    tj_val *blk, *lane;
+    block_lane(k, &blk, &lane);
+    tj_val *off = tj_binary(k, TJ_BIN_MUL, blk, i32(k, tile));
+    tj_val *t = tj_tile_load(k, src, 1, &tile, &off, TJ_STORAGE_REGISTER);
+    tj_val *buf = tj_tile_zeros(k, f32, 1, &tile, TJ_STORAGE_SHARED);
+    tj_view_index all = tj_view_slice(TJ_SLICE_NONE, TJ_SLICE_NONE, TJ_SLICE_NONE);
+    tj_val *view = tj_tile_view(k, buf, &all, 1, NULL, 0);
+    tj_tile_assign(k, view, t, NULL);
+    tj_tile_store(k, dst, view, &off);
+    return k;
+}
+
+tj_kernel *
+bench_kernel_empty(tj_context *ctx, const bench_kcfg *c)
+{
+    tj_kernel_options o = kopts(c);
+    tj_kernel *k = tj_kernel_create(ctx, "bench_empty", &o);
+    tj_param_array(k, "x", tj_context_get_type(ctx, TJ_DTYPE_F32), 1);
+    return k;
+}
+
+tj_module *
+bench_build(tj_context *ctx, tj_kernel *k, const tj_device *dev, char *why, size_t n)
+{
+    if (!k) {
+        snprintf(why, n, "tj_kernel_create failed: %s",
+                 tj_context_error(ctx) ? tj_context_error(ctx) : "out of memory");
+        return NULL;
+    }
+    tj_build_options bo = {.device = dev};
+    tj_module *m = NULL;
+    tj_status st = tj_kernel_build(k, &bo, &m);
+    if (st != TJ_OK)
+        snprintf(why, n, "building kernel failed (%s): %s", tj_status_name(st),
+                 tj_context_error(ctx) ? tj_context_error(ctx) : "no message");
+    tj_kernel_destroy(k);
+    return st == TJ_OK ? m : NULL;
+}
