@@ -10,8 +10,12 @@
  * slices of the outputs it owns; with fewer, a group of lanes (a power of two, up to the
  * whole block) shares each slice and combines like the whole-tile case through scratch.
  * Lanes that do not run (a partial block) contribute nothing: an element counts only when
- * its owner lane runs, and shuffle partners are checked against the running lanes. A slice
- * left empty gives the operator's identity (a user operator: a debug kernel error, else 0).
+ * its owner lane runs, shuffle partners and warp partials are checked against the running
+ * lanes, and when a butterfly group has lanes that do not run (a partial block, or B not a
+ * power of two) its lane 0, the only one sure to hold every value, is copied to the others.
+ * In a partial block the axis form folds each slice in the lane owning its output (groups
+ * would miss lanes). A slice left empty gives the operator's identity (a user operator: a
+ * debug kernel error, else 0).
  * The GPU shuffles in hardware; the CPU emulates shuffles through the arena (emit.c), so
  * both run this same algorithm. Every lane must reach the call.
  */
@@ -81,6 +85,14 @@ check_reducer(tj_kernel *k, const reducer *r)
     tj_val *res = u ? combine(k, r, u, u) : NULL;
     LLVMDeleteBasicBlock(probe);
     LLVMPositionBuilderAtEnd(k->llb, here);
+    if (!res && k->status != TJ_OK && strncmp(k->err, fn, strlen(fn)) != 0) {
+        /* the operator's own message, named after this builtin and argument (SPEC 5) */
+        char inner[sizeof k->err];
+        snprintf(inner, sizeof inner, "%s", k->err);
+        tj_status st = k->status;
+        k->status = TJ_OK;
+        return tji_fail(k, st, "%s: argument 'op': %s", fn, inner);
+    }
     if (res && res->type != r->type)
         return tji_fail(k, TJ_ERR_INVALID, "%s: operator %s gives %s for %s elements", fn,
                         ops[r->op].name, res->type->name, r->type->name);
@@ -199,6 +211,37 @@ butterfly(tj_kernel *k, const acc *a, int width, LLVMValueRef emu, LLVMValueRef 
     }
 }
 
+/* After a butterfly over 'width' lanes of which only a prefix runs (a partial block, or a
+ * block narrower than 'width'), a lane whose partner did not run misses values, and only
+ * lane 0 is sure to hold them all: copy lane 0's value up, doubling the lanes that hold it
+ * at each step (the source, lane - off, always runs). The condition is uniform. */
+static void
+broadcast_first(tj_kernel *k, const acc *a, int width, LLVMValueRef emu, LLVMValueRef nactive)
+{
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    const tj_type *t = a->r->type;
+    tji_cond some_idle;
+    tji_emit_cond_begin(k, LLVMBuildICmp(b, LLVMIntULT, nactive, tji_const_i32(c, width), ""),
+                        &some_idle);
+    LLVMValueRef rel = LLVMBuildAnd(b, tji_lane(k), tji_const_i32(c, width - 1), "");
+    for (int off = 1; off < width; off *= 2) {
+        LLVMValueRef mine = LLVMBuildLoad2(b, t->llreg, a->value, "");
+        LLVMValueRef x = tji_emit_shfl_xor(k, t, mine, off, emu);
+        LLVMValueRef v = LLVMBuildLoad2(b, tji_i1(c), a->valid, "");
+        LLVMValueRef xv = tji_emit_shfl_xor32(k, LLVMBuildZExt(b, v, tji_i32(c), ""), off, emu);
+        LLVMValueRef take = LLVMBuildICmp(b, LLVMIntULT,
+                                          LLVMBuildSub(b, rel, tji_const_i32(c, off), ""),
+                                          tji_const_i32(c, off), "");
+        tji_cond cond;
+        tji_emit_cond_begin(k, take, &cond);
+        LLVMBuildStore(b, x, a->value);
+        LLVMBuildStore(b, LLVMBuildICmp(b, LLVMIntNE, xv, tji_const_i32(c, 0), ""), a->valid);
+        tji_emit_cond_end(k, &cond);
+    }
+    tji_emit_cond_end(k, &some_idle);
+}
+
 /* Scratch for group partials: 'n' values then 'n' i32 flags, after the shuffle area. */
 typedef struct partials {
     LLVMValueRef vals, flags;
@@ -229,9 +272,12 @@ partial_store(tj_kernel *k, const partials *p, const acc *a, LLVMValueRef i)
     LLVMBuildStore(b, v, LLVMBuildGEP2(b, tji_i32(k->ctx), p->flags, &i, 1, ""));
 }
 
-/* Folds partials [first, first + n) into 'a' (which starts empty). */
+/* Folds partials [first, first + n) into 'a' (which starts empty). Partial i was stored by
+ * lane i * 'stride'; when that lane does not run (a partial block) its slot holds whatever
+ * an earlier block or builtin left there, so it is skipped. */
 static void
-partial_fold(tj_kernel *k, const partials *p, const acc *a, LLVMValueRef first, int n)
+partial_fold(tj_kernel *k, const partials *p, const acc *a, LLVMValueRef first, int n,
+             int stride, LLVMValueRef nactive)
 {
     tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
@@ -241,7 +287,11 @@ partial_fold(tj_kernel *k, const partials *p, const acc *a, LLVMValueRef first, 
         LLVMValueRef i = LLVMBuildAdd(b, first, tji_const_i32(c, w), "");
         LLVMValueRef x = tji_emit_load(k, t, LLVMBuildGEP2(b, t->llmem, p->vals, &i, 1, ""));
         LLVMValueRef f = LLVMBuildLoad2(b, tji_i32(c), LLVMBuildGEP2(b, tji_i32(c), p->flags, &i, 1, ""), "");
-        acc_add(k, a, x, LLVMBuildICmp(b, LLVMIntNE, f, tji_const_i32(c, 0), ""));
+        LLVMValueRef ran = LLVMBuildICmp(b, LLVMIntULT,
+                                         LLVMBuildMul(b, i, tji_const_i32(c, stride), ""),
+                                         nactive, "");
+        LLVMValueRef set = LLVMBuildICmp(b, LLVMIntNE, f, tji_const_i32(c, 0), "");
+        acc_add(k, a, x, LLVMBuildAnd(b, ran, set, ""));
     }
 }
 
@@ -269,8 +319,10 @@ block_combine(tj_kernel *k, const acc *a)
     LLVMValueRef emu;
     partials p = partials_at(k, a->r->type, nwarps > 1 ? nwarps : 0, &emu);
     LLVMValueRef nactive = tji_emit_nactive(k);
-    butterfly(k, a, B >= 32 ? 32 : pow2_floor(2 * B - 1), emu, nactive);
+    int width = B >= 32 ? 32 : pow2_floor(2 * B - 1);
+    butterfly(k, a, width, emu, nactive);
     if (nwarps == 1) {
+        broadcast_first(k, a, width, emu, nactive);
         if (emu)
             tji_emit_barrier(k);
         return;
@@ -285,7 +337,7 @@ block_combine(tj_kernel *k, const acc *a)
     partial_store(k, &p, a, warp);
     tji_emit_cond_end(k, &cond);
     tji_emit_barrier(k);
-    partial_fold(k, &p, a, tji_const_i32(k->ctx, 0), nwarps);
+    partial_fold(k, &p, a, tji_const_i32(k->ctx, 0), nwarps, 32, nactive);
     tji_emit_barrier(k); /* the scratch is free again */
 }
 
@@ -423,7 +475,7 @@ group_output(tj_kernel *k, LLVMValueRef slot, LLVMValueRef o, void *ud)
     int per = j->lpo > 32 ? j->lpo / 32 : 1;
     acc a = acc_new(k, j->r);
     LLVMValueRef first = LLVMBuildMul(k->llb, o, tji_const_i32(k->ctx, per), "");
-    partial_fold(k, &j->p, &a, first, per);
+    partial_fold(k, &j->p, &a, first, per, j->lpo < 32 ? j->lpo : 32, j->nactive);
     tji_tile_set(k, j->out, slot, o, acc_result(k, j, &a, o));
 }
 
@@ -456,6 +508,24 @@ reduce_groups(tj_kernel *k, axis_job *j, int64_t nout)
     tji_emit_barrier(k);
     tji_foreach_owned(k, nout, group_output, j);
     tji_emit_barrier(k); /* the scratch is free again */
+}
+
+/* A group needs every one of its lanes to fold its slice. In a partial block (a uniform
+ * condition) some groups have lanes that do not run, so each running lane folds the whole
+ * slices of the outputs it owns instead. */
+static void
+reduce_groups_if_full(tj_kernel *k, axis_job *j, int64_t nout)
+{
+    LLVMBuilderRef b = k->llb;
+    LLVMValueRef full = LLVMBuildICmp(b, LLVMIntEQ, j->nactive,
+                                      tji_const_i32(k->ctx, k->block_dim), "full");
+    tji_cond cond;
+    tji_emit_cond_begin(k, full, &cond);
+    reduce_groups(k, j, nout);
+    tji_emit_cond_end(k, &cond);
+    tji_emit_cond_begin(k, LLVMBuildNot(b, full, ""), &cond);
+    tji_foreach_owned(k, nout, own_output, j);
+    tji_emit_cond_end(k, &cond);
 }
 
 tj_val *
@@ -497,7 +567,7 @@ tj_tile_reduce_axis(tj_kernel *k, tj_reduce_op op, tj_func *f, tj_val *a, int ax
     if (j.lpo == 1)
         tji_foreach_owned(k, nout, own_output, &j);
     else
-        reduce_groups(k, &j, nout);
+        reduce_groups_if_full(k, &j, nout);
     if (k->status != TJ_OK)
         return NULL;
     tji_tile_mark(k, out);

@@ -148,6 +148,8 @@ tj_tile_stack_pop(tj_kernel *k, tj_val *s, tj_val **slot_out)
                                                              lane, ""),
                                         i32c(k, -1), "slot");
     LLVMValueRef vslot = tji_alloca(k, s->type->llreg, "popped");
+    /* zeroed here, not only at entry: a pop in a loop must not hand out an earlier value */
+    LLVMBuildStore(b, LLVMConstNull(s->type->llreg), vslot);
     tji_cond cond;
     tji_emit_cond_begin(k, got, &cond);
     LLVMBuildStore(b, tji_emit_load(k, s->type, slot_ptr(k, s, slot)), vslot);

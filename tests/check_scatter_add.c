@@ -1,0 +1,965 @@
+/* tj-test: CUDA */
+/*
+ * tests/check_scatter_add.c: tile_scatter_add (SPEC 4) against references computed here.
+ *
+ *   collisions: every lane adds into one element (atomic), for every type that accumulates
+ *               (int32/64, uint32/64, float16/32/64, vec3f), plus per-lane indices with
+ *               has_value false on some lanes; register tiles (promoted) and shared tiles.
+ *   unique indices with atomic = false; 2-D, 3-D and 4-D indices; struct elements (the
+ *   float and 32/64-bit integer fields accumulate, bool, int8 and int16 fields are left
+ *   as they were); the histogram seed; index errors in debug builds (SPEC 5); build errors.
+ *
+ * Which lanes add: in width-1 mode a block has one lane (lane 0); in cooperative mode and
+ * on the GPU every lane of the block; in a partial block (a launch whose thread count is
+ * not a multiple of B) only the lanes that exist. A shared tile is stored by the lanes
+ * that own its elements in the register layout (element e: lane e % B), so in a partial
+ * block the elements of lanes that do not run are not stored (they stay zero).
+ *
+ * Values are small integers or multiples of 1/4, so every sum is exact in any order and
+ * every check is exact, whatever order the collisions are applied in.
+ *
+ * Test cases: cpu1, coop (block widths 2, 31, 32, 33, 64, 256; partial blocks), ptx (the
+ * same kernels through ptxas, grepped for atom.shared and bar.sync), cuda, errors.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tj_api_test.h"
+
+enum { TIMEOUT_S = 600 };
+enum { ON_CPU1 = 0, ON_COOP = 1, ON_PTX = 2, ON_CUDA = 3, NWHERE = 4 };
+enum { STRIDE = 100000 };
+
+#define NROWS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static const uint32_t widths[] = {2, 31, 32, 33, 64, 256};
+enum { NWIDTHS = 6 };
+
+static int g_where;
+
+/* ---- targets ------------------------------------------------------------------------------ */
+
+static tj_kernel_options
+opts_for(uint32_t block_dim, bool debug)
+{
+    return (tj_kernel_options){
+        .target = g_where == ON_PTX || g_where == ON_CUDA ? TJ_TARGET_CUDA : TJ_TARGET_CPU,
+        .block_dim = block_dim,
+        .cpu_mode = g_where == ON_COOP ? TJ_CPU_COOPERATIVE : TJ_CPU_WIDTH1,
+        .debug = debug,
+    };
+}
+
+static tj_device *
+device(void)
+{
+    return g_where == ON_CUDA ? tjt_gpu() : tjt.cpu;
+}
+
+static uint32_t
+width_of(uint32_t block_dim)
+{
+    return g_where == ON_CPU1 ? 1 : block_dim;
+}
+
+static bool
+runs(void)
+{
+    return g_where != ON_PTX;
+}
+
+static tj_module *
+build(tj_kernel *k)
+{
+    ck_assert_msg(tj_kernel_error(k) == NULL, "builder error: %s", tj_kernel_error(k));
+    return tjt_build(k);
+}
+
+static void
+ptx_has(tj_module *m, const char *what, bool want)
+{
+    const char *ptx = tj_module_get_ptx(m);
+    ck_assert_ptr_nonnull(ptx);
+    ck_assert_msg((strstr(ptx, what) != NULL) == want, "'%s' is %s the PTX", what,
+                  want ? "missing from" : "unexpectedly in");
+}
+
+static void
+launch_n(tj_module *m, const char *name, int64_t n, uint32_t block_dim, const tj_arg *args,
+         size_t nargs)
+{
+    tjt_ok(device(), tj_launch(device(), m, name, 1, &n, block_dim, args, nargs));
+}
+
+static tj_val *
+ci(tj_kernel *k, int64_t v)
+{
+    return tj_const_int(k, TJ_DTYPE_I32, v);
+}
+
+static tj_val *
+bin(tj_kernel *k, tj_binop op, tj_val *a, tj_val *b)
+{
+    return tj_binary(k, op, a, b);
+}
+
+/* g, its block and its lane, for 1-D launches. */
+static void
+thread_ids(tj_kernel *k, tj_val **g, tj_val **blk, tj_val **lane)
+{
+    tj_tid(k, 1, g);
+    *blk = bin(k, TJ_BIN_DIV, *g, tj_block_dim(k));
+    *lane = bin(k, TJ_BIN_MOD, *g, tj_block_dim(k));
+}
+
+/* Threads of block b that run in a launch of n threads with blocks of W. */
+static int64_t
+active_in(int64_t n, int64_t W, int64_t b)
+{
+    int64_t left = n - b * W;
+    return left < 0 ? 0 : left < W ? left : W;
+}
+
+/* ---- dtypes and host values --------------------------------------------------------------- */
+
+static const char *const dt_names[] = {
+    [TJ_DTYPE_I32] = "int32",   [TJ_DTYPE_I64] = "int64",   [TJ_DTYPE_U32] = "uint32",
+    [TJ_DTYPE_U64] = "uint64",  [TJ_DTYPE_F16] = "float16", [TJ_DTYPE_F32] = "float32",
+    [TJ_DTYPE_F64] = "float64",
+};
+
+static bool
+dt_float(tj_dtype dt)
+{
+    return dt == TJ_DTYPE_F16 || dt == TJ_DTYPE_F32 || dt == TJ_DTYPE_F64;
+}
+
+static size_t
+dt_size(tj_dtype dt)
+{
+    if (dt == TJ_DTYPE_F16)
+        return 2;
+    return dt == TJ_DTYPE_I32 || dt == TJ_DTYPE_U32 || dt == TJ_DTYPE_F32 ? 4 : 8;
+}
+
+/* Element j of a host array of 'dt' as a double (the checked values are exact in double). */
+static double
+get_d(tj_dtype dt, const void *base, int64_t j)
+{
+    const char *p = (const char *)base + (size_t)j * dt_size(dt);
+    switch (dt) {
+    case TJ_DTYPE_I32: {
+        int32_t v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    case TJ_DTYPE_U32: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    case TJ_DTYPE_I64: {
+        int64_t v;
+        memcpy(&v, p, 8);
+        return (double)v;
+    }
+    case TJ_DTYPE_U64: {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        return (double)v;
+    }
+    case TJ_DTYPE_F16: {
+        uint16_t h;
+        memcpy(&h, p, 2);
+        return tjt_half_to_double(h);
+    }
+    case TJ_DTYPE_F32: {
+        float v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    default: {
+        double v;
+        memcpy(&v, p, 8);
+        return v;
+    }
+    }
+}
+
+static void
+put_d(tj_dtype dt, void *base, int64_t j, double x)
+{
+    char *p = (char *)base + (size_t)j * dt_size(dt);
+    switch (dt) {
+    case TJ_DTYPE_I32: {
+        int32_t v = (int32_t)x;
+        memcpy(p, &v, 4);
+        return;
+    }
+    case TJ_DTYPE_U32: {
+        uint32_t v = (uint32_t)x;
+        memcpy(p, &v, 4);
+        return;
+    }
+    case TJ_DTYPE_I64: {
+        int64_t v = (int64_t)x;
+        memcpy(p, &v, 8);
+        return;
+    }
+    case TJ_DTYPE_U64: {
+        uint64_t v = (uint64_t)x;
+        memcpy(p, &v, 8);
+        return;
+    }
+    case TJ_DTYPE_F16: {
+        uint16_t h = tjt_half_from_double(x);
+        memcpy(p, &h, 2);
+        return;
+    }
+    case TJ_DTYPE_F32: {
+        float v = (float)x;
+        memcpy(p, &v, 4);
+        return;
+    }
+    default:
+        memcpy(p, &x, 8);
+    }
+}
+
+/* ---- collisions: every lane adds into one element ------------------------------------------- */
+
+typedef struct crow {
+    tj_dtype dt;
+    int ncomp;           /* 1: the scalar; 3: vec3 of dt */
+    tj_storage storage;  /* of the tile before the scatter (register tiles are promoted) */
+} crow;
+
+static const crow coll_rows[] = {
+    {TJ_DTYPE_I32, 1, TJ_STORAGE_SHARED},   {TJ_DTYPE_I64, 1, TJ_STORAGE_REGISTER},
+    {TJ_DTYPE_U32, 1, TJ_STORAGE_REGISTER}, {TJ_DTYPE_U64, 1, TJ_STORAGE_SHARED},
+    {TJ_DTYPE_F16, 1, TJ_STORAGE_SHARED},   {TJ_DTYPE_F32, 1, TJ_STORAGE_REGISTER},
+    {TJ_DTYPE_F64, 1, TJ_STORAGE_SHARED},   {TJ_DTYPE_F32, 3, TJ_STORAGE_REGISTER},
+};
+
+/* Component c of the first value lane l adds (into element 1): exact in every type. */
+static double
+first_value(tj_dtype dt, int c, int64_t l)
+{
+    switch (dt) {
+    case TJ_DTYPE_I32:
+        return (double)(l * 3 - 100);
+    case TJ_DTYPE_I64:
+        return (double)(l - 7) * 8589934592.0; /* 2^33 */
+    case TJ_DTYPE_U32:
+        return (double)(l * 1000 + 1);
+    case TJ_DTYPE_U64:
+        return 1099511627776.0 + (double)l; /* 2^40 + l */
+    case TJ_DTYPE_F16:
+        return (double)(l % 4) * 0.5 + 0.5;
+    default:
+        return c == 0 ? (double)l * 0.5 : c == 1 ? 1.0 : -(double)l - 0.25;
+    }
+}
+
+/* Component c of the second value lane l adds (into element l % 4 when l % 3 != 1). */
+static double
+second_value(int c, int64_t l)
+{
+    return c == 1 ? (double)(l % 5) : 1.0;
+}
+
+static const tj_type *
+crow_type(const crow *r)
+{
+    return r->ncomp == 1 ? tjt_type(r->dt) : tj_context_get_vector_type(tjt.ctx, r->dt, 3);
+}
+
+static tj_val *
+crow_value(tj_kernel *k, const crow *r, tj_val *lane, bool first)
+{
+    tj_val *comps[3];
+    const tj_type *st = tjt_type(r->dt);
+    for (int c = 0; c < r->ncomp; c++) {
+        /* the host formula, evaluated in the kernel in float64, converted exactly */
+        tj_val *l = tj_cast(k, lane, tjt_type(TJ_DTYPE_F64));
+        tj_val *x;
+        if (!first) {
+            x = c == 1 ? tj_cast(k, bin(k, TJ_BIN_MOD, lane, ci(k, 5)), tjt_type(TJ_DTYPE_F64))
+                       : tj_const_float(k, TJ_DTYPE_F64, 1.0);
+        } else {
+            switch (r->dt) {
+            case TJ_DTYPE_I32:
+                x = bin(k, TJ_BIN_SUB, bin(k, TJ_BIN_MUL, l, tj_const_float(k, TJ_DTYPE_F64, 3)),
+                        tj_const_float(k, TJ_DTYPE_F64, 100));
+                break;
+            case TJ_DTYPE_I64:
+                x = bin(k, TJ_BIN_MUL, bin(k, TJ_BIN_SUB, l, tj_const_float(k, TJ_DTYPE_F64, 7)),
+                        tj_const_float(k, TJ_DTYPE_F64, 8589934592.0));
+                break;
+            case TJ_DTYPE_U32:
+                x = bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_MUL, l, tj_const_float(k, TJ_DTYPE_F64, 1000)),
+                        tj_const_float(k, TJ_DTYPE_F64, 1));
+                break;
+            case TJ_DTYPE_U64:
+                x = bin(k, TJ_BIN_ADD, l, tj_const_float(k, TJ_DTYPE_F64, 1099511627776.0));
+                break;
+            case TJ_DTYPE_F16:
+                x = bin(k, TJ_BIN_ADD,
+                        bin(k, TJ_BIN_MUL,
+                            tj_cast(k, bin(k, TJ_BIN_MOD, lane, ci(k, 4)), tjt_type(TJ_DTYPE_F64)),
+                            tj_const_float(k, TJ_DTYPE_F64, 0.5)),
+                        tj_const_float(k, TJ_DTYPE_F64, 0.5));
+                break;
+            default:
+                x = c == 0 ? bin(k, TJ_BIN_MUL, l, tj_const_float(k, TJ_DTYPE_F64, 0.5))
+                    : c == 1 ? tj_const_float(k, TJ_DTYPE_F64, 1.0)
+                             : bin(k, TJ_BIN_SUB, tj_unary(k, TJ_UN_NEG, l),
+                                   tj_const_float(k, TJ_DTYPE_F64, 0.25));
+                break;
+            }
+        }
+        comps[c] = tj_cast(k, x, st);
+    }
+    return r->ncomp == 1 ? comps[0] : tj_compose(k, crow_type(r), comps, 3);
+}
+
+/* tile = zeros(4); scatter_add(tile, 1, v1(lane), true); scatter_add(tile, lane % 4,
+ * v2(lane), lane % 3 != 1, atomic = true); out[block * 4 ...] = tile. */
+START_TEST(test_scatter_add_collisions_from_every_lane_accumulate)
+{
+    g_where = _i / STRIDE;
+    int local = _i % STRIDE;
+    bool all = g_where == ON_COOP || g_where == ON_CUDA;
+    const crow *r = &coll_rows[all ? local / NWIDTHS : local];
+    uint32_t B = widths[local % NWIDTHS];
+    const tj_type *t = crow_type(r);
+    tj_kernel_options o = opts_for(B, false);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "collide", &o);
+    tj_val *out = tj_param_array(k, "out", t, 1);
+    tj_val *g, *blk, *lane;
+    thread_ids(k, &g, &blk, &lane);
+    int four = 4;
+    tj_val *tile = tj_tile_zeros(k, t, 1, &four, r->storage);
+    tj_val *one = ci(k, 1);
+    ck_assert(tj_tile_scatter_add(k, tile, &one, 1, crow_value(k, r, lane, true),
+                                  tj_const_bool(k, true), NULL));
+    ck_assert_int_eq(tj_tile_get_storage(tile), TJ_STORAGE_SHARED);
+    tj_val *idx = bin(k, TJ_BIN_MOD, lane, ci(k, 4));
+    tj_val *has = tj_compare(k, TJ_CMP_NE, bin(k, TJ_BIN_MOD, lane, ci(k, 3)), ci(k, 1));
+    ck_assert(tj_tile_scatter_add(k, tile, &idx, 1, crow_value(k, r, lane, false), has,
+                                  tj_const_bool(k, true)));
+    tj_val *off = bin(k, TJ_BIN_MUL, blk, ci(k, 4));
+    tj_tile_store(k, out, tile, &off);
+    tj_module *m = build(k);
+    if (!runs()) {
+        ptx_has(m, "atom.shared", true);
+        ptx_has(m, "bar.sync", true);
+        return;
+    }
+    uint32_t W = width_of(B);
+    const int nblocks = 3;
+    int64_t total = nblocks * (int64_t)W;
+    int64_t nelem = nblocks * 4 * r->ncomp;
+    void *got = calloc((size_t)nelem, dt_size(r->dt));
+    ck_assert_ptr_nonnull(got);
+    tj_array *oa = tjt_array(device(), t, nblocks * 4, NULL);
+    tj_arg args[] = {tj_arg_array(oa)};
+    int64_t counts[2] = {total, total - W + (W > 1 ? W / 3 + 1 : 0)};
+    for (int c = 0; c < (W > 1 ? 2 : 1); c++) {
+        int64_t n = counts[c];
+        if (c == 1 && g_where == ON_COOP)
+            tjt_ok(device(), tj_device_set_cpu_threads(device(), 1));
+        tjt_ok(device(), tj_array_zero(oa));
+        launch_n(m, "collide", n, B, args, 1);
+        tjt_ok(device(), tj_array_copy_to_host(oa, got, (size_t)nelem * dt_size(r->dt)));
+        for (int64_t b = 0; b < nblocks; b++) {
+            int64_t act = active_in(n, W, b);
+            for (int e = 0; e < 4; e++)
+                for (int comp = 0; comp < r->ncomp; comp++) {
+                    double want = 0;
+                    for (int64_t l = 0; l < act && e % W < act; l++) {
+                        if (e == 1)
+                            want += first_value(r->dt, comp, l);
+                        if (l % 4 == e && l % 3 != 1)
+                            want += second_value(comp, l);
+                    }
+                    double v = get_d(r->dt, got, (b * 4 + e) * r->ncomp + comp);
+                    ck_assert_msg(v == want, "%s%s, B = %u, %lld threads: block %lld element %d "
+                                  "component %d is %.17g, expected %.17g", dt_names[r->dt],
+                                  r->ncomp == 3 ? " vec3" : "", W, (long long)n, (long long)b,
+                                  e, comp, v, want);
+                }
+        }
+    }
+    free(got);
+    tj_array_destroy(oa);
+}
+END_TEST
+
+/* ---- unique indices, atomic = false ---------------------------------------------------------- */
+
+static const tj_dtype unique_dts[] = {TJ_DTYPE_I32, TJ_DTYPE_F32, TJ_DTYPE_U64, TJ_DTYPE_F64};
+
+/* tile = load(x, 2W, block * 2W); lane l adds l + 1 at (7l + 3) mod 2W (a permutation,
+ * since 7 is prime to 2W) with a plain read-modify-write. */
+START_TEST(test_scatter_add_unique_indices_without_atomics)
+{
+    g_where = _i / STRIDE;
+    int local = _i % STRIDE;
+    bool all = g_where == ON_COOP || g_where == ON_CUDA;
+    tj_dtype dt = unique_dts[all ? local / NWIDTHS : local];
+    uint32_t B = widths[local % NWIDTHS];
+    uint32_t W = width_of(B);
+    int S = 2 * (int)W;
+    const tj_type *t = tjt_type(dt);
+    tj_kernel_options o = opts_for(B, false);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "unique", &o);
+    tj_val *x = tj_param_array(k, "x", t, 1), *out = tj_param_array(k, "out", t, 1);
+    tj_val *g, *blk, *lane;
+    thread_ids(k, &g, &blk, &lane);
+    tj_val *off = bin(k, TJ_BIN_MUL, blk, ci(k, S));
+    tj_val *tile = tj_tile_load(k, x, 1, &S, &off, TJ_STORAGE_REGISTER);
+    tj_val *idx = bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_MUL, lane, ci(k, 7)), ci(k, 3));
+    idx = bin(k, TJ_BIN_MOD, idx, ci(k, S));
+    tj_val *v = tj_cast(k, bin(k, TJ_BIN_ADD, lane, ci(k, 1)), t);
+    ck_assert(tj_tile_scatter_add(k, tile, &idx, 1, v, tj_const_bool(k, true),
+                                  tj_const_bool(k, false)));
+    tj_tile_store(k, out, tile, &off);
+    tj_module *m = build(k);
+    if (!runs()) {
+        ptx_has(m, "atom.shared", false);
+        ptx_has(m, "bar.sync", true);
+        return;
+    }
+    const int nblocks = 2;
+    int64_t n = nblocks * (int64_t)S;
+    void *xh = calloc((size_t)n, dt_size(dt)), *got = calloc((size_t)n, dt_size(dt));
+    ck_assert(xh && got);
+    for (int64_t j = 0; j < n; j++)
+        put_d(dt, xh, j, (double)(j * 10 + 1000));
+    tj_array *xa = tjt_array(device(), t, n, xh), *oa = tjt_array(device(), t, n, NULL);
+    tj_arg args[] = {tj_arg_array(xa), tj_arg_array(oa)};
+    int64_t threads = nblocks * (int64_t)W;
+    launch_n(m, "unique", threads, B, args, 2);
+    tjt_ok(device(), tj_array_copy_to_host(oa, got, (size_t)n * dt_size(dt)));
+    for (int64_t b = 0; b < nblocks; b++)
+        for (int64_t e = 0; e < S; e++) {
+            double want = get_d(dt, xh, b * S + e);
+            for (int64_t l = 0; l < W; l++)
+                if ((l * 7 + 3) % S == e)
+                    want += (double)(l + 1);
+            double v = get_d(dt, got, b * S + e);
+            ck_assert_msg(v == want, "%s, B = %u: block %lld element %lld is %.17g, expected %.17g",
+                          dt_names[dt], W, (long long)b, (long long)e, v, want);
+        }
+    free(xh);
+    free(got);
+    tj_array_destroy(xa);
+    tj_array_destroy(oa);
+}
+END_TEST
+
+/* ---- 2-D, 3-D and 4-D indices ---------------------------------------------------------------- */
+
+static const struct mrow {
+    int rank;
+    int shape[4];
+    tj_dtype dt;
+    bool atomic;
+} multi_rows[] = {
+    {2, {3, 4}, TJ_DTYPE_F64, true},
+    {3, {2, 3, 4}, TJ_DTYPE_I32, true},
+    {4, {2, 2, 3, 2}, TJ_DTYPE_U32, true},
+    {4, {2, 2, 3, 2}, TJ_DTYPE_F32, true},
+};
+
+/* Lane l with l % 3 != 1 adds l + 1 at the element of linear index (5l + block) % size. */
+START_TEST(test_scatter_add_multi_dimensional_indices_with_has_value_false_on_some_lanes)
+{
+    g_where = _i / STRIDE;
+    int local = _i % STRIDE;
+    bool all = g_where == ON_COOP || g_where == ON_CUDA;
+    const struct mrow *r = &multi_rows[all ? local / NWIDTHS : local];
+    uint32_t B = widths[local % NWIDTHS];
+    const tj_type *t = tjt_type(r->dt);
+    int size = 1;
+    for (int d = 0; d < r->rank; d++)
+        size *= r->shape[d];
+    tj_kernel_options o = opts_for(B, false);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "multi", &o);
+    tj_val *out = tj_param_array(k, "out", t, r->rank);
+    tj_val *g, *blk, *lane;
+    thread_ids(k, &g, &blk, &lane);
+    tj_val *tile = tj_tile_zeros(k, t, r->rank, r->shape, TJ_STORAGE_SHARED);
+    tj_val *p = bin(k, TJ_BIN_MOD, bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_MUL, lane, ci(k, 5)), blk),
+                    ci(k, size));
+    tj_val *idx[4];
+    for (int d = r->rank - 1; d >= 0; d--) {
+        idx[d] = bin(k, TJ_BIN_MOD, p, ci(k, r->shape[d]));
+        p = bin(k, TJ_BIN_DIV, p, ci(k, r->shape[d]));
+    }
+    tj_val *has = tj_compare(k, TJ_CMP_NE, bin(k, TJ_BIN_MOD, lane, ci(k, 3)), ci(k, 1));
+    tj_val *v = tj_cast(k, bin(k, TJ_BIN_ADD, lane, ci(k, 1)), t);
+    ck_assert(tj_tile_scatter_add(k, tile, idx, r->rank, v, has, tj_const_bool(k, r->atomic)));
+    tj_val *off[4] = {bin(k, TJ_BIN_MUL, blk, ci(k, r->shape[0])), ci(k, 0), ci(k, 0), ci(k, 0)};
+    tj_tile_store(k, out, tile, off);
+    tj_module *m = build(k);
+    if (!runs()) {
+        ptx_has(m, "atom.shared", true);
+        return;
+    }
+    uint32_t W = width_of(B);
+    const int nblocks = 3;
+    int64_t dims[4];
+    for (int d = 0; d < r->rank; d++)
+        dims[d] = r->shape[d] * (d == 0 ? nblocks : 1);
+    int64_t nelem = (int64_t)nblocks * size;
+    void *got = calloc((size_t)nelem, dt_size(r->dt));
+    ck_assert_ptr_nonnull(got);
+    tj_array *oa = NULL;
+    tjt_ok(device(), tj_array_create(device(), t, r->rank, dims, &oa));
+    tj_arg args[] = {tj_arg_array(oa)};
+    int64_t counts[2] = {nblocks * (int64_t)W, 2 * (int64_t)W + (W > 1 ? W / 2 + 1 : 0)};
+    for (int c = 0; c < (W > 1 ? 2 : 1); c++) {
+        int64_t n = counts[c];
+        tjt_ok(device(), tj_array_zero(oa));
+        launch_n(m, "multi", n, B, args, 1);
+        tjt_ok(device(), tj_array_copy_to_host(oa, got, (size_t)nelem * dt_size(r->dt)));
+        for (int64_t b = 0; b < nblocks; b++) {
+            int64_t act = active_in(n, W, b);
+            for (int64_t e = 0; e < size; e++) {
+                double want = 0;
+                for (int64_t l = 0; l < act && e % W < act; l++)
+                    if (l % 3 != 1 && (5 * l + b) % size == e)
+                        want += (double)(l + 1);
+                double v = get_d(r->dt, got, b * size + e);
+                ck_assert_msg(v == want, "rank %d %s, B = %u, %lld threads: block %lld element "
+                              "%lld is %.17g, expected %.17g", r->rank, dt_names[r->dt], W,
+                              (long long)n, (long long)b, (long long)e, v, want);
+            }
+        }
+    }
+    free(got);
+    tj_array_destroy(oa);
+}
+END_TEST
+
+/* ---- struct elements ------------------------------------------------------------------------- */
+
+typedef struct mixed_c {
+    float a;
+    int32_t b;
+    bool c;
+    int8_t d;
+    int16_t e;
+    float v[3];
+    double f;
+    uint64_t g;
+} mixed_c;
+
+static const tj_type *
+mixed_type(void)
+{
+    const tj_field fields[] = {
+        {"a", tjt_type(TJ_DTYPE_F32)},  {"b", tjt_type(TJ_DTYPE_I32)},
+        {"c", tjt_type(TJ_DTYPE_BOOL)}, {"d", tjt_type(TJ_DTYPE_I8)},
+        {"e", tjt_type(TJ_DTYPE_I16)},  {"v", tj_context_get_vector_type(tjt.ctx, TJ_DTYPE_F32, 3)},
+        {"f", tjt_type(TJ_DTYPE_F64)},  {"g", tjt_type(TJ_DTYPE_U64)},
+    };
+    const tj_type *t = tj_context_new_struct_type(tjt.ctx, "mixed", fields, NROWS(fields));
+    ck_assert_ptr_nonnull(t);
+    ck_assert_uint_eq(tj_type_get_size(t), sizeof(mixed_c));
+    return t;
+}
+
+/* The value lane l adds: every field non-zero. */
+static mixed_c
+mixed_value(int64_t l)
+{
+    return (mixed_c){.a = (float)l * 0.25f + 1, .b = (int32_t)l - 5, .c = true, .d = 3, .e = 300,
+                     .v = {(float)l, 0.5f, -2}, .f = (double)l * 2 + 0.5, .g = (uint64_t)l << 33};
+}
+
+static tj_val *
+mixed_value_in(tj_kernel *k, const tj_type *t, tj_val *lane)
+{
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32), *f64 = tjt_type(TJ_DTYPE_F64);
+    tj_val *lf = tj_cast(k, lane, f32);
+    tj_val *vc[3] = {lf, tj_const_float(k, TJ_DTYPE_F32, 0.5), tj_const_float(k, TJ_DTYPE_F32, -2)};
+    tj_val *fields[8] = {
+        bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_MUL, lf, tj_const_float(k, TJ_DTYPE_F32, 0.25)),
+            tj_const_float(k, TJ_DTYPE_F32, 1)),
+        bin(k, TJ_BIN_SUB, lane, ci(k, 5)),
+        tj_const_bool(k, true),
+        tj_const_int(k, TJ_DTYPE_I8, 3),
+        tj_const_int(k, TJ_DTYPE_I16, 300),
+        tj_compose(k, tj_context_get_vector_type(tjt.ctx, TJ_DTYPE_F32, 3), vc, 3),
+        bin(k, TJ_BIN_ADD,
+            bin(k, TJ_BIN_MUL, tj_cast(k, lane, f64), tj_const_float(k, TJ_DTYPE_F64, 2)),
+            tj_const_float(k, TJ_DTYPE_F64, 0.5)),
+        bin(k, TJ_BIN_SHL, tj_cast(k, lane, tjt_type(TJ_DTYPE_U64)),
+            tj_const_int(k, TJ_DTYPE_U64, 33)),
+    };
+    return tj_compose(k, t, fields, 8);
+}
+
+/* tile = load(x, 3); every lane adds its struct at lane % 3 (atomic), then lanes 0-2 add
+ * theirs at lane (atomic = false, no collisions). */
+START_TEST(test_scatter_add_structs_accumulate_only_the_fields_that_add)
+{
+    g_where = _i / STRIDE;
+    uint32_t B = widths[_i % STRIDE];
+    const tj_type *t = mixed_type();
+    tj_kernel_options o = opts_for(B, false);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "structs", &o);
+    tj_val *x = tj_param_array(k, "x", t, 1), *out = tj_param_array(k, "out", t, 1);
+    tj_val *g, *blk, *lane;
+    thread_ids(k, &g, &blk, &lane);
+    int three = 3;
+    tj_val *off = bin(k, TJ_BIN_MUL, blk, ci(k, 3));
+    tj_val *tile = tj_tile_load(k, x, 1, &three, &off, TJ_STORAGE_SHARED);
+    tj_val *idx = bin(k, TJ_BIN_MOD, lane, ci(k, 3));
+    tj_val *v = mixed_value_in(k, t, lane);
+    ck_assert(tj_tile_scatter_add(k, tile, &idx, 1, v, tj_const_bool(k, true), NULL));
+    ck_assert(tj_tile_scatter_add(k, tile, &lane, 1, v, tj_compare(k, TJ_CMP_LT, lane, ci(k, 3)),
+                                  tj_const_bool(k, false)));
+    tj_tile_store(k, out, tile, &off);
+    tj_module *m = build(k);
+    if (!runs()) {
+        ptx_has(m, "atom.shared", true);
+        return;
+    }
+    uint32_t W = width_of(B);
+    const int nblocks = 2;
+    mixed_c init[2 * 3], got[2 * 3];
+    for (int j = 0; j < 2 * 3; j++)
+        init[j] = (mixed_c){.a = (float)j, .b = 100 * j, .c = j % 2 == 0, .d = (int8_t)(-j - 1),
+                            .e = (int16_t)(1000 + j), .v = {1, 2, (float)j}, .f = -(double)j,
+                            .g = (uint64_t)j};
+    tj_array *xa = tjt_array(device(), t, 6, init), *oa = tjt_array(device(), t, 6, NULL);
+    tj_arg args[] = {tj_arg_array(xa), tj_arg_array(oa)};
+    int64_t n = nblocks * (int64_t)W - (W > 4 ? W / 2 : 0);
+    launch_n(m, "structs", n, B, args, 2);
+    tjt_ok(device(), tj_array_copy_to_host(oa, got, sizeof got));
+    for (int b = 0; b < nblocks; b++) {
+        int64_t act = active_in(n, W, b);
+        for (int e = 0; e < 3; e++) {
+            mixed_c want = init[b * 3 + e];
+            for (int64_t l = 0; l < act; l++) {
+                int times = (l % 3 == e) + (l == e);
+                mixed_c d = mixed_value(l);
+                for (int r = 0; r < times; r++) {
+                    want.a += d.a;
+                    want.b += d.b;
+                    for (int c = 0; c < 3; c++)
+                        want.v[c] += d.v[c];
+                    want.f += d.f;
+                    want.g += d.g;
+                }
+            }
+            if (e % W >= act) /* owned by a lane that did not run: not stored */
+                want = (mixed_c){0};
+            const mixed_c *h = &got[b * 3 + e];
+            ck_assert_msg(h->a == want.a && h->b == want.b && h->f == want.f && h->g == want.g &&
+                              h->v[0] == want.v[0] && h->v[1] == want.v[1] && h->v[2] == want.v[2],
+                          "B = %u, block %d element %d: got a %g b %d v (%g %g %g) f %g g %llu, "
+                          "expected a %g b %d v (%g %g %g) f %g g %llu", W, b, e, (double)h->a,
+                          h->b, (double)h->v[0], (double)h->v[1], (double)h->v[2], h->f,
+                          (unsigned long long)h->g, (double)want.a, want.b, (double)want.v[0],
+                          (double)want.v[1], (double)want.v[2], want.f,
+                          (unsigned long long)want.g);
+            ck_assert_msg(h->c == want.c && h->d == want.d && h->e == want.e,
+                          "B = %u, block %d element %d: bool/int8/int16 fields changed to %d %d "
+                          "%d, expected %d %d %d", W, b, e, h->c, h->d, h->e, want.c, want.d,
+                          want.e);
+        }
+    }
+    tj_array_destroy(xa);
+    tj_array_destroy(oa);
+}
+END_TEST
+
+/* ---- the seed ------------------------------------------------------------------------------- */
+
+/* seeds/tile_scatter_add.txt: [1, 2, 3, 2] with block_dim 8 in cooperative mode and on the
+ * GPU; width-1 mode counts only data[0] (the lane is always 0): [1, 0, 0, 0] (SPEC 1). */
+START_TEST(test_scatter_add_histogram_seed)
+{
+    g_where = _i / STRIDE;
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
+    tj_kernel_options o = opts_for(8, false);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "histogram", &o);
+    tj_val *data = tj_param_array(k, "data", f32, 1);
+    tj_val *bins_out = tj_param_array(k, "bins_out", f32, 1);
+    tj_val *tid[2];
+    tj_tid(k, 2, tid);
+    int four = 4;
+    tj_val *bins = tj_tile_zeros(k, f32, 1, &four, TJ_STORAGE_SHARED);
+    tj_val *d = tj_load(k, data, &tid[1], 1);
+    tj_val *b = tj_cast(k, bin(k, TJ_BIN_DIV, d, tj_const_float(k, TJ_DTYPE_F32, 2.0)),
+                        tjt_type(TJ_DTYPE_I32));
+    ck_assert(tj_tile_scatter_add(k, bins, &b, 1, tj_const_float(k, TJ_DTYPE_F32, 1.0),
+                                  tj_const_bool(k, true), tj_const_bool(k, true)));
+    tj_tile_store(k, bins_out, bins, NULL);
+    tj_module *m = build(k);
+    if (!runs()) {
+        ptx_has(m, "atom.shared", true);
+        return;
+    }
+    float in[8] = {0.5f, 2.0f, 3.0f, 4.0f, 4.5f, 5.5f, 6.0f, 7.0f}, res[4];
+    tj_array *da = tjt_array(device(), f32, 8, in), *oa = tjt_array(device(), f32, 4, NULL);
+    tj_arg args[] = {tj_arg_array(da), tj_arg_array(oa)};
+    int64_t one = 1;
+    tjt_ok(device(), tj_launch_tiled(device(), m, "histogram", 1, &one, 8, args, 2));
+    tjt_ok(device(), tj_array_copy_to_host(oa, res, sizeof res));
+    static const float want[2][4] = {{1, 2, 3, 2}, {1, 0, 0, 0}};
+    const float *w = want[g_where == ON_CPU1];
+    ck_assert_msg(res[0] == w[0] && res[1] == w[1] && res[2] == w[2] && res[3] == w[3],
+                  "got [%g, %g, %g, %g], expected [%g, %g, %g, %g]", (double)res[0],
+                  (double)res[1], (double)res[2], (double)res[3], (double)w[0], (double)w[1],
+                  (double)w[2], (double)w[3]);
+    tj_array_destroy(da);
+    tj_array_destroy(oa);
+}
+END_TEST
+
+/* ---- index errors in debug builds ---------------------------------------------------------- */
+
+static const struct index_row {
+    int rank;
+    int shape[2];
+    int bad[2];      /* the index of the failing thread */
+    bool has_value;  /* of the failing thread */
+    int dim;         /* the reported dimension, -1: no error */
+    int hi;
+} index_rows[] = {
+    {1, {4}, {5}, true, 0, 4},
+    {1, {4}, {-1}, true, 0, 4},
+    {1, {4}, {4}, true, 0, 4},
+    {2, {3, 4}, {1, 4}, true, 1, 4},
+    {2, {3, 4}, {3, 0}, true, 0, 3},
+    {2, {3, 4}, {-2, 1}, true, 0, 3},
+    {1, {4}, {9}, false, -1, 0},
+};
+
+/* Thread 'bad' adds 1 at index 'bad[]' when 'has_bad'; every other thread adds 1 at
+ * (lane % shape[0], lane % shape[1]); out[block] = the tile (rank 1) or its flattening. */
+static tj_kernel *
+index_kernel(const struct index_row *r, uint32_t B)
+{
+    tj_kernel_options o = opts_for(B, true);
+    const tj_type *i32 = tjt_type(TJ_DTYPE_I32);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "scatter_dbg", &o);
+    tj_val *out = tj_param_array(k, "out", i32, r->rank);
+    tj_val *bad = tj_param(k, "bad", i32);
+    tj_val *bad0 = tj_param(k, "bad0", i32), *bad1 = tj_param(k, "bad1", i32);
+    tj_val *has_bad = tj_param(k, "has_bad", tjt_type(TJ_DTYPE_BOOL));
+    tj_val *g, *blk, *lane;
+    thread_ids(k, &g, &blk, &lane);
+    tj_val *tile = tj_tile_zeros(k, i32, r->rank, r->shape, TJ_STORAGE_SHARED);
+    tj_val *is_bad = tj_compare(k, TJ_CMP_EQ, g, bad);
+    tj_val *idx[2];
+    idx[0] = tj_select(k, is_bad, bad0, bin(k, TJ_BIN_MOD, lane, ci(k, r->shape[0])));
+    if (r->rank == 2)
+        idx[1] = tj_select(k, is_bad, bad1, bin(k, TJ_BIN_MOD, lane, ci(k, r->shape[1])));
+    tj_val *has = tj_select(k, is_bad, has_bad, tj_const_bool(k, true));
+    ck_assert(tj_tile_scatter_add(k, tile, idx, r->rank, ci(k, 1), has, NULL));
+    tj_val *off[2] = {bin(k, TJ_BIN_MUL, blk, ci(k, r->shape[0])), ci(k, 0)};
+    tj_tile_store(k, out, tile, off);
+    return k;
+}
+
+START_TEST(test_scatter_add_index_out_of_range_is_a_debug_kernel_error)
+{
+    g_where = _i / STRIDE;
+    const struct index_row *r = &index_rows[_i % STRIDE];
+    uint32_t B = g_where == ON_CPU1 ? 4 : 8;
+    tj_kernel *k = index_kernel(r, B);
+    tj_module *m = build(k);
+    if (!runs())
+        return;
+    uint32_t W = width_of(B);
+    const int64_t n = 16;
+    int64_t bad = 11, nblocks = n / W;
+    int size = r->shape[0] * (r->rank == 2 ? r->shape[1] : 1);
+    int64_t dims[2] = {nblocks * r->shape[0], r->shape[1]};
+    tj_array *oa = NULL;
+    tjt_ok(device(), tj_array_create(device(), tjt_type(TJ_DTYPE_I32), r->rank, dims, &oa));
+    tj_arg args[] = {tj_arg_array(oa), tj_arg_int(bad), tj_arg_int(r->bad[0]),
+                     tj_arg_int(r->bad[1]), tj_arg_bool(r->has_value)};
+    int64_t nn = n;
+    tj_status st = tj_launch(device(), m, "scatter_dbg", 1, &nn, B, args, 5);
+    if (r->dim < 0) {
+        ck_assert_msg(st == TJ_OK, "%s", tj_device_error(device()));
+    } else {
+        ck_assert_msg(st == TJ_ERR_KERNEL, "status %s: %s", tj_status_name(st),
+                      tj_device_error(device()) ? tj_device_error(device()) : "(no message)");
+        char want[512];
+        snprintf(want, sizeof want,
+                 "kernel 'scatter_dbg': tile_scatter_add index: index %d is out of range [0, "
+                 "%d) in dimension %d (block %lld, lane %lld)",
+                 r->bad[r->dim], r->hi, r->dim, (long long)(bad / W), (long long)(bad % W));
+        ck_assert_str_eq(tj_device_error(device()), want);
+    }
+    /* The failing update was skipped; every other thread's update is there. */
+    int32_t *got = calloc((size_t)(nblocks * size), sizeof *got);
+    ck_assert_ptr_nonnull(got);
+    tjt_ok(device(), tj_array_copy_to_host(oa, got, (size_t)(nblocks * size) * sizeof *got));
+    for (int64_t b = 0; b < nblocks; b++)
+        for (int e = 0; e < size; e++) {
+            int want = 0;
+            for (int64_t l = 0; l < W; l++) {
+                if (b * W + l == bad)
+                    continue;
+                int i0 = (int)(l % r->shape[0]), i1 = r->rank == 2 ? (int)(l % r->shape[1]) : 0;
+                want += (r->rank == 2 ? i0 * r->shape[1] + i1 : i0) == e;
+            }
+            ck_assert_msg(got[b * size + e] == want, "block %lld element %d is %d, expected %d",
+                          (long long)b, e, got[b * size + e], want);
+        }
+    /* A later launch without a bad index succeeds. */
+    tj_arg fine[] = {tj_arg_array(oa), tj_arg_int(-1), tj_arg_int(0), tj_arg_int(0),
+                     tj_arg_bool(true)};
+    tjt_ok(device(), tj_launch(device(), m, "scatter_dbg", 1, &nn, B, fine, 5));
+    free(got);
+    tj_array_destroy(oa);
+}
+END_TEST
+
+/* ---- build errors ---------------------------------------------------------------------------- */
+
+typedef enum err_kind {
+    E_ATOMIC_RUNTIME,
+    E_ATOMIC_INT,
+    E_VALUE_TYPE,
+    E_VALUE_VEC,
+    E_NIDX,
+    E_HAS_VALUE,
+    E_ELEM_TYPE,
+    E_NOT_A_TILE,
+} err_kind;
+
+static const struct err_row {
+    err_kind kind;
+    tj_dtype dt;
+    int rank, nidx;
+    const char *msg;
+} err_rows[] = {
+    {E_ATOMIC_RUNTIME, TJ_DTYPE_F32, 1, 1,
+     "tile_scatter_add: argument 'atomic' must be a compile-time bool constant"},
+    {E_ATOMIC_INT, TJ_DTYPE_I32, 1, 1,
+     "tile_scatter_add: argument 'atomic' must be a compile-time bool constant"},
+    {E_VALUE_TYPE, TJ_DTYPE_F32, 1, 1,
+     "tile_scatter_add: argument 'value': float64, the tile holds float32"},
+    {E_VALUE_TYPE, TJ_DTYPE_I64, 2, 2,
+     "tile_scatter_add: argument 'value': float64, the tile holds int64"},
+    {E_VALUE_VEC, TJ_DTYPE_F32, 1, 1,
+     "tile_scatter_add: argument 'value': vec3f, the tile holds float32"},
+    {E_NIDX, TJ_DTYPE_F32, 2, 1, "tile_scatter_add: a rank-2 tile takes 2 indices, got 1"},
+    {E_NIDX, TJ_DTYPE_F32, 2, 3, "tile_scatter_add: a rank-2 tile takes 2 indices, got 3"},
+    {E_NIDX, TJ_DTYPE_I32, 4, 2, "tile_scatter_add: a rank-4 tile takes 4 indices, got 2"},
+    {E_HAS_VALUE, TJ_DTYPE_F32, 1, 1,
+     "tile_scatter_add: argument 'has_value': int32 is not bool"},
+    {E_ELEM_TYPE, TJ_DTYPE_I8, 1, 1,
+     "tile_scatter_add: argument 'a': int8 elements cannot be added"},
+    {E_ELEM_TYPE, TJ_DTYPE_U16, 1, 1,
+     "tile_scatter_add: argument 'a': uint16 elements cannot be added"},
+    {E_ELEM_TYPE, TJ_DTYPE_BOOL, 1, 1,
+     "tile_scatter_add: argument 'a': bool elements cannot be added"},
+    {E_NOT_A_TILE, TJ_DTYPE_F32, 1, 1, "tile_scatter_add: argument 'a': float32 is not a tile"},
+};
+
+START_TEST(test_scatter_add_build_errors_name_the_builtin_argument_and_reason)
+{
+    const struct err_row *e = &err_rows[_i];
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "bad_scatter", NULL);
+    const tj_type *t = tjt_type(e->dt);
+    tj_val *flag = tj_param(k, "flag", tjt_type(TJ_DTYPE_BOOL));
+    static const int shape[4] = {2, 3, 4, 5};
+    tj_val *a = e->kind == E_NOT_A_TILE ? tj_const_float(k, TJ_DTYPE_F32, 0)
+                                        : tj_tile_zeros(k, t, e->rank, shape, TJ_STORAGE_SHARED);
+    ck_assert_ptr_nonnull(a);
+    tj_val *idx[4] = {ci(k, 0), ci(k, 0), ci(k, 0), ci(k, 0)};
+    const tj_type *vec3f = tj_context_get_vector_type(tjt.ctx, TJ_DTYPE_F32, 3);
+    tj_val *value = e->kind == E_VALUE_TYPE ? tj_const_float(k, TJ_DTYPE_F64, 1)
+                    : e->kind == E_VALUE_VEC ? tj_zero(k, vec3f)
+                    : e->dt == TJ_DTYPE_BOOL ? tj_const_bool(k, true)
+                    : dt_float(e->dt)        ? tj_const_float(k, e->dt, 1)
+                                             : tj_const_int(k, e->dt, 1);
+    tj_val *has = e->kind == E_HAS_VALUE ? ci(k, 1) : tj_const_bool(k, true);
+    tj_val *atomic = e->kind == E_ATOMIC_RUNTIME ? flag
+                     : e->kind == E_ATOMIC_INT   ? ci(k, 1)
+                                                 : tj_const_bool(k, true);
+    ck_assert(!tj_tile_scatter_add(k, a, idx, e->nidx, value, has, atomic));
+    ck_assert_int_eq(tj_kernel_status(k), TJ_ERR_INVALID);
+    ck_assert_str_eq(tj_kernel_error(k), e->msg);
+    /* Sticky: later calls do nothing and the first message stays. */
+    ck_assert_ptr_null(ci(k, 2));
+    ck_assert(!tj_tile_scatter_add(k, a, idx, e->rank, value, tj_const_bool(k, true), NULL));
+    ck_assert_str_eq(tj_kernel_error(k), e->msg);
+    tj_module *m = NULL;
+    ck_assert_int_eq(tj_kernel_build(k, NULL, &m), TJ_ERR_INVALID);
+    ck_assert_ptr_null(m);
+    char want[600];
+    snprintf(want, sizeof want, "kernel 'bad_scatter': %s", e->msg);
+    ck_assert_str_eq(tj_context_error(tjt.ctx), want);
+    tj_kernel_destroy(k);
+}
+END_TEST
+
+/* ---- suite ----------------------------------------------------------------------------------- */
+
+static TCase *
+new_case(Suite *s, const char *name)
+{
+    TCase *tc = tcase_create(name);
+    tcase_add_checked_fixture(tc, tjt_setup, tjt_teardown);
+    tcase_set_timeout(tc, TIMEOUT_S);
+    if (strcmp(name, "cuda") == 0)
+        tcase_set_tags(tc, "cuda");
+    suite_add_tcase(s, tc);
+    return tc;
+}
+
+static void
+add_where(TCase *tc, int where)
+{
+#define ADD_ROWS(fn, n) tcase_add_loop_test(tc, fn, where * STRIDE, where * STRIDE + (n))
+    bool all = where == ON_COOP || where == ON_CUDA;
+    ADD_ROWS(test_scatter_add_collisions_from_every_lane_accumulate,
+             NROWS(coll_rows) * (all ? NWIDTHS : 1));
+    ADD_ROWS(test_scatter_add_unique_indices_without_atomics,
+             all ? NWIDTHS * NROWS(unique_dts) : NROWS(unique_dts));
+    ADD_ROWS(test_scatter_add_multi_dimensional_indices_with_has_value_false_on_some_lanes,
+             NROWS(multi_rows) * (all ? NWIDTHS : 1));
+    ADD_ROWS(test_scatter_add_structs_accumulate_only_the_fields_that_add,
+             where == ON_CPU1 || where == ON_PTX ? 1 : NWIDTHS);
+    ADD_ROWS(test_scatter_add_histogram_seed, 1);
+    ADD_ROWS(test_scatter_add_index_out_of_range_is_a_debug_kernel_error,
+             where == ON_PTX ? 1 : NROWS(index_rows));
+#undef ADD_ROWS
+}
+
+static Suite *
+scatter_add_suite(void)
+{
+    Suite *s = suite_create("scatter_add");
+    static const char *const names[NWHERE] = {
+        [ON_CPU1] = "cpu1", [ON_COOP] = "coop", [ON_PTX] = "ptx", [ON_CUDA] = "cuda"};
+    for (int where = 0; where < NWHERE; where++)
+        add_where(new_case(s, names[where]), where);
+    TCase *errors = new_case(s, "errors");
+    tcase_add_loop_test(errors, test_scatter_add_build_errors_name_the_builtin_argument_and_reason,
+                        0, NROWS(err_rows));
+    return s;
+}
+
+int
+main(int argc, char **argv)
+{
+    return tj_test_main(argc, argv, scatter_add_suite());
+}

@@ -1,0 +1,904 @@
+/* tj-test: CUDA */
+/*
+ * tests/check_stack.c: tile_stack, push, pop, count, clear (SPEC 4).
+ *
+ * Most tests are scripts: a list of operations (push from the lanes selected by a pattern,
+ * pop, pops in a loop, clear, count from lane 0) on one or two int32 stacks, built into a
+ * kernel that records every lane's slot and value after each operation. Each record is
+ * checked twice:
+ *   invariants (every mode): a push of p values onto a stack holding c gives min(p, C - c)
+ *     lanes the slots [c, c + that) once each and -1 to the rest, and the count saturates at
+ *     the capacity C; a pop with n stored and a running lanes hands out exactly the slots
+ *     [n - min(n, a), n), each with the value pushed there, and the zero value with slot -1
+ *     to the others; clear empties; count is what these rules say. This implies the order
+ *     rule: values of a later push leave before, or in the same pop as, earlier ones.
+ *   exactly (CPU): lanes run in ascending order between barriers (SPEC 1), so the k-th
+ *     pushing lane gets slot c + k, and the pop gives lane L slot n - 1 - L.
+ * Scripts cover: all lanes push then drain, pushes with has_value on some lanes, overflow,
+ * pop from an empty stack, more pops than values (also in a loop), clear then push, the
+ * order across pushes, two stacks in one kernel, and pushes made inside a user function
+ * that takes the stack as a parameter. Every script runs with full blocks and with a
+ * partial last block (only the lanes of the launch run). Separate tests cover vec3 and
+ * struct elements, the compaction seed and the build errors.
+ *
+ * Test cases: cpu1, coop (block widths 2, 31, 32, 33, 64, 256; partial blocks), ptx (the
+ * same kernels through ptxas, grepped for atom.shared and bar.sync), cuda, errors.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tj_api_test.h"
+
+enum { TIMEOUT_S = 600 };
+enum { ON_CPU1 = 0, ON_COOP = 1, ON_PTX = 2, ON_CUDA = 3, NWHERE = 4 };
+enum { STRIDE = 100000 };
+
+#define NROWS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static const uint32_t widths[] = {2, 31, 32, 33, 64, 256};
+enum { NWIDTHS = 6 };
+
+static int g_where;
+
+/* ---- targets ------------------------------------------------------------------------------ */
+
+static tj_kernel_options
+opts_for(uint32_t block_dim)
+{
+    return (tj_kernel_options){
+        .target = g_where == ON_PTX || g_where == ON_CUDA ? TJ_TARGET_CUDA : TJ_TARGET_CPU,
+        .block_dim = block_dim,
+        .cpu_mode = g_where == ON_COOP ? TJ_CPU_COOPERATIVE : TJ_CPU_WIDTH1,
+    };
+}
+
+static tj_device *
+device(void)
+{
+    return g_where == ON_CUDA ? tjt_gpu() : tjt.cpu;
+}
+
+static uint32_t
+width_of(uint32_t block_dim)
+{
+    return g_where == ON_CPU1 ? 1 : block_dim;
+}
+
+static bool
+runs(void)
+{
+    return g_where != ON_PTX;
+}
+
+/* Lanes run in ascending order between barriers on the CPU (SPEC 1): slots are exact. */
+static bool
+exact_slots(void)
+{
+    return g_where == ON_CPU1 || g_where == ON_COOP;
+}
+
+static tj_module *
+build(tj_kernel *k)
+{
+    ck_assert_msg(tj_kernel_error(k) == NULL, "builder error: %s", tj_kernel_error(k));
+    return tjt_build(k);
+}
+
+static void
+ptx_has(tj_module *m, const char *what, bool want)
+{
+    const char *ptx = tj_module_get_ptx(m);
+    ck_assert_ptr_nonnull(ptx);
+    ck_assert_msg((strstr(ptx, what) != NULL) == want, "'%s' is %s the PTX", what,
+                  want ? "missing from" : "unexpectedly in");
+}
+
+static tj_val *
+ci(tj_kernel *k, int64_t v)
+{
+    return tj_const_int(k, TJ_DTYPE_I32, v);
+}
+
+static tj_val *
+bin(tj_kernel *k, tj_binop op, tj_val *a, tj_val *b)
+{
+    return tj_binary(k, op, a, b);
+}
+
+static void
+put(tj_kernel *k, tj_val *arr, tj_val *i, tj_val *v)
+{
+    ck_assert(tj_store(k, arr, &i, 1, v));
+}
+
+static void
+thread_ids(tj_kernel *k, tj_val **g, tj_val **blk, tj_val **lane)
+{
+    tj_tid(k, 1, g);
+    *blk = bin(k, TJ_BIN_DIV, *g, tj_block_dim(k));
+    *lane = bin(k, TJ_BIN_MOD, *g, tj_block_dim(k));
+}
+
+static int64_t
+active_in(int64_t n, int64_t W, int64_t b)
+{
+    int64_t left = n - b * W;
+    return left < 0 ? 0 : left < W ? left : W;
+}
+
+/* ---- scripts ------------------------------------------------------------------------------- */
+
+typedef enum op_kind { PUSH, POP, POP_LOOP, CLEAR, COUNT } op_kind;
+
+typedef struct sop {
+    op_kind kind;
+    int stack;      /* 0 or 1 */
+    int every;      /* PUSH: lanes with lane % every == phase push (every 0 means 1) */
+    int phase;
+    int times;      /* POP_LOOP: iterations of a tj_for loop */
+    bool in_func;   /* PUSH: made by a user function that takes the stack as a parameter */
+} sop;
+
+/* Capacity of a stack: cap_w * W + (half ? W / 2 : 0) + fixed, at least 1. */
+typedef struct cap {
+    int w, half, fixed;
+} cap;
+
+typedef struct script {
+    const char *name;
+    cap caps[2];
+    int nstacks;
+    sop ops[16];
+    int nops;
+} script;
+
+#define P(e, ph) {.kind = PUSH, .every = (e), .phase = (ph)}
+#define P1(e, ph) {.kind = PUSH, .stack = 1, .every = (e), .phase = (ph)}
+#define PF(e, ph) {.kind = PUSH, .every = (e), .phase = (ph), .in_func = true}
+#define POP0 {.kind = POP}
+#define POP1 {.kind = POP, .stack = 1}
+#define LOOP(n) {.kind = POP_LOOP, .times = (n)}
+#define CLR {.kind = CLEAR}
+#define CNT {.kind = COUNT}
+#define CNT1 {.kind = COUNT, .stack = 1}
+
+static const script scripts[] = {
+    {"all lanes push, then drain", {{2, 0, 0}}, 1, {P(1, 0), CNT, POP0, CNT}, 4},
+    {"some lanes push, then more pops than values", {{2, 0, 0}}, 1,
+     {P(3, 0), CNT, POP0, POP0, CNT, P(2, 1), CNT, LOOP(3), CNT}, 9},
+    {"overflow: count saturates at the capacity", {{1, 1, 0}}, 1,
+     {P(1, 0), CNT, P(1, 0), CNT, P(1, 0), CNT, LOOP(3), CNT}, 8},
+    {"overflow of a one-element stack", {{0, 0, 1}}, 1, {P(1, 0), P(2, 1), CNT, POP0, POP0, CNT},
+     6},
+    {"pop from an empty stack", {{1, 0, 0}}, 1,
+     {POP0, CNT, P(2, 0), CNT, LOOP(2), POP0, CNT}, 7},
+    {"clear, then push", {{2, 0, 0}}, 1, {P(1, 0), CNT, CLR, CNT, P(2, 1), CNT, LOOP(2), CNT}, 8},
+    {"clear an empty stack, pop after clear", {{1, 0, 1}}, 1, {CLR, CNT, P(1, 0), CLR, POP0, CNT},
+     6},
+    {"later pushes come out first", {{3, 0, 0}}, 1,
+     {P(1, 0), P(2, 0), P(3, 2), CNT, POP0, CNT, LOOP(3), CNT}, 8},
+    {"two stacks in one kernel", {{1, 0, 0}, {2, 1, 0}}, 2,
+     {P(1, 0), P1(2, 0), P1(1, 0), CNT, CNT1, P1(3, 1), CNT1, POP1, POP0, CNT, CNT1, POP1, CNT1},
+     13},
+    {"pushes inside a user function", {{2, 0, 0}}, 1,
+     {PF(1, 0), CNT, PF(2, 1), CNT, POP0, LOOP(2), CNT}, 7},
+};
+
+static int
+capacity_of(const cap *c, int64_t W)
+{
+    int64_t v = c->w * W + (c->half ? W / 2 : 0) + c->fixed;
+    return v < 1 ? 1 : (int)v;
+}
+
+static bool
+pushes(const sop *o, int64_t lane)
+{
+    int every = o->every ? o->every : 1;
+    return lane % every == o->phase;
+}
+
+/* The value lane 'lane' of block 'blk' pushes in the p-th push of the script (p from 0):
+ * it names the push, the block and the lane, and is never 0. */
+static int32_t
+pushed_value(int p, int64_t blk, int64_t lane)
+{
+    return (int32_t)((p + 1) * 1000 + blk * 10000 + lane + 1);
+}
+
+/* Number of record rows (one per lane each) that op i and the ones before it use. */
+static int
+records_of(const sop *o)
+{
+    return o->kind == POP_LOOP ? o->times : o->kind == CLEAR ? 0 : 1;
+}
+
+static int
+total_records(const script *s)
+{
+    int n = 0;
+    for (int i = 0; i < s->nops; i++)
+        n += records_of(&s->ops[i]);
+    return n;
+}
+
+/* int32 push_one(stack s, int32 v, bool has): the push, made in a function. */
+static tj_func *
+push_func(const tj_kernel_options *o, int64_t capacity)
+{
+    const tj_type *i32 = tjt_type(TJ_DTYPE_I32);
+    tj_func *f = tj_func_create(tjt.ctx, "push_one", i32, o);
+    tj_val *s = tj_param_stack(f, "s", i32, capacity);
+    tj_val *v = tj_param(f, "v", i32);
+    tj_val *has = tj_param(f, "has", tjt_type(TJ_DTYPE_BOOL));
+    tj_return(f, tj_tile_stack_push(f, s, v, has));
+    ck_assert_msg(tj_kernel_error(f) == NULL, "%s", tj_kernel_error(f));
+    return f;
+}
+
+/* The script as a kernel: rslot/rval[rec * T + g], T = 3 * W threads per record row. */
+static tj_kernel *
+script_kernel(const script *s, uint32_t B)
+{
+    tj_kernel_options o = opts_for(B);
+    uint32_t W = width_of(B);
+    int64_t T = 3 * (int64_t)W;
+    const tj_type *i32 = tjt_type(TJ_DTYPE_I32);
+    tj_func *f = NULL;
+    for (int i = 0; i < s->nops; i++)
+        if (s->ops[i].in_func && !f)
+            f = push_func(&o, capacity_of(&s->caps[0], W));
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "script", &o);
+    tj_val *rslot = tj_param_array(k, "rslot", i32, 1), *rval = tj_param_array(k, "rval", i32, 1);
+    tj_val *g, *blk, *lane;
+    thread_ids(k, &g, &blk, &lane);
+    tj_val *stk[2];
+    for (int i = 0; i < s->nstacks; i++)
+        stk[i] = tj_tile_stack(k, capacity_of(&s->caps[i], W), i32);
+    int rec = 0, npush = 0;
+    for (int i = 0; i < s->nops; i++) {
+        const sop *op = &s->ops[i];
+        tj_val *st = stk[op->stack];
+        tj_val *at = bin(k, TJ_BIN_ADD, ci(k, rec * T), g);
+        switch (op->kind) {
+        case PUSH: {
+            tj_val *sel = bin(k, TJ_BIN_MOD, lane, ci(k, op->every ? op->every : 1));
+            tj_val *has = tj_compare(k, TJ_CMP_EQ, sel, ci(k, op->phase));
+            tj_val *v = bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_ADD, ci(k, (npush + 1) * 1000 + 1), lane),
+                            bin(k, TJ_BIN_MUL, blk, ci(k, 10000)));
+            tj_val *args[] = {st, v, has};
+            tj_val *slot = op->in_func ? tj_call(k, f, args, 3) : tj_tile_stack_push(k, st, v, has);
+            put(k, rslot, at, slot);
+            put(k, rval, at, v);
+            npush++;
+            break;
+        }
+        case POP: {
+            tj_val *slot;
+            tj_val *v = tj_tile_stack_pop(k, st, &slot);
+            put(k, rslot, at, slot);
+            put(k, rval, at, v);
+            break;
+        }
+        case POP_LOOP: {
+            tj_val *it = tj_for_begin(k, ci(k, 0), ci(k, op->times), ci(k, 1));
+            tj_val *slot;
+            tj_val *v = tj_tile_stack_pop(k, st, &slot);
+            tj_val *here = bin(k, TJ_BIN_ADD, at, bin(k, TJ_BIN_MUL, it, ci(k, T)));
+            put(k, rslot, here, slot);
+            put(k, rval, here, v);
+            tj_for_end(k);
+            break;
+        }
+        case CLEAR:
+            ck_assert(tj_tile_stack_clear(k, st));
+            break;
+        case COUNT:
+            tj_if_begin(k, tj_compare(k, TJ_CMP_EQ, lane, ci(k, 0)));
+            put(k, rslot, at, tj_tile_stack_count(k, st));
+            tj_if_end(k);
+            break;
+        }
+        rec += records_of(op);
+    }
+    tj_func_destroy(f);
+    return k;
+}
+
+enum { UNSET = -7 };
+
+/* The state of one stack of one block while checking. */
+typedef struct model {
+    int cap, count;
+    int32_t *data;
+} model;
+
+typedef struct check_ctx {
+    const script *s;
+    int64_t W, n, T, blk, active;
+    const int32_t *rslot, *rval;
+    bool exact;
+} check_ctx;
+
+static int32_t
+slot_at(const check_ctx *c, int rec, int64_t lane)
+{
+    return c->rslot[rec * c->T + c->blk * c->W + lane];
+}
+
+static int32_t
+val_at(const check_ctx *c, int rec, int64_t lane)
+{
+    return c->rval[rec * c->T + c->blk * c->W + lane];
+}
+
+/* Fails with the script, the launch, the block, the operation and 'buf'. */
+#define FAIL_IF(cond)                                                                         \
+    ck_assert_msg(!(cond), "%s, W = %lld, %lld threads, block %lld, op %d: %s", c->s->name,   \
+                  (long long)c->W, (long long)c->n, (long long)c->blk, i, buf)
+
+static void
+check_push(const check_ctx *c, int i, int rec, int p, model *m)
+{
+    const sop *op = &c->s->ops[i];
+    char buf[256];
+    int npush = 0;
+    for (int64_t l = 0; l < c->active; l++)
+        npush += pushes(op, l);
+    int succ = npush < m->cap - m->count ? npush : m->cap - m->count;
+    int seen = 0, rank = 0;
+    char *hit = calloc((size_t)m->cap + 1, 1);
+    ck_assert_ptr_nonnull(hit);
+    for (int64_t l = 0; l < c->active; l++) {
+        int32_t slot = slot_at(c, rec, l), v = val_at(c, rec, l);
+        snprintf(buf, sizeof buf, "push: lane %lld got slot %d", (long long)l, slot);
+        ck_assert_msg(v == pushed_value(p, c->blk, l), "%s: value record %d", buf, v);
+        if (!pushes(op, l)) {
+            FAIL_IF(slot != -1);
+            continue;
+        }
+        if (c->exact) {
+            int want = m->count + rank < m->cap ? m->count + rank : -1;
+            snprintf(buf, sizeof buf, "push: lane %lld (pushing lane %d) got slot %d, expected %d",
+                     (long long)l, rank, slot, want);
+            FAIL_IF(slot != want);
+        }
+        rank++;
+        if (slot < 0)
+            continue;
+        snprintf(buf, sizeof buf, "push: lane %lld got slot %d, outside [%d, %d) or taken twice",
+                 (long long)l, slot, m->count, m->count + succ);
+        FAIL_IF(slot < m->count || slot >= m->count + succ || hit[slot]);
+        hit[slot] = 1;
+        m->data[slot] = v;
+        seen++;
+    }
+    snprintf(buf, sizeof buf, "push: %d of %d values stored, expected %d", seen, npush, succ);
+    FAIL_IF(seen != succ);
+    m->count += succ;
+    free(hit);
+}
+
+static void
+check_pop(const check_ctx *c, int i, int rec, model *m)
+{
+    char buf[256];
+    int n = m->count;
+    int taken = n < c->active ? n : (int)c->active;
+    int seen = 0;
+    char *hit = calloc((size_t)m->cap + 1, 1);
+    ck_assert_ptr_nonnull(hit);
+    for (int64_t l = 0; l < c->active; l++) {
+        int32_t slot = slot_at(c, rec, l), v = val_at(c, rec, l);
+        if (c->exact) {
+            int want = l < n ? n - 1 - (int)l : -1;
+            snprintf(buf, sizeof buf, "pop: lane %lld got slot %d, expected %d", (long long)l,
+                     slot, want);
+            FAIL_IF(slot != want);
+        }
+        if (slot < 0) {
+            snprintf(buf, sizeof buf, "pop: lane %lld got slot %d and value %d, expected -1 "
+                     "and the zero value", (long long)l, slot, v);
+            FAIL_IF(slot != -1 || v != 0);
+            continue;
+        }
+        snprintf(buf, sizeof buf, "pop: lane %lld got slot %d, outside [%d, %d) or taken twice",
+                 (long long)l, slot, n - taken, n);
+        FAIL_IF(slot < n - taken || slot >= n || hit[slot]);
+        hit[slot] = 1;
+        snprintf(buf, sizeof buf, "pop: lane %lld got %d from slot %d, which holds %d",
+                 (long long)l, v, slot, m->data[slot]);
+        FAIL_IF(v != m->data[slot]);
+        seen++;
+    }
+    snprintf(buf, sizeof buf, "pop: %d values handed out, expected %d", seen, taken);
+    FAIL_IF(seen != taken);
+    m->count = n - taken;
+    free(hit);
+}
+
+/* Checks block c->blk of a run against the rules (and, on the CPU, the exact slots). */
+static void
+check_block(const check_ctx *c)
+{
+    const script *s = c->s;
+    model m[2];
+    for (int i = 0; i < s->nstacks; i++) {
+        m[i].cap = capacity_of(&s->caps[i], c->W);
+        m[i].count = 0;
+        m[i].data = calloc((size_t)m[i].cap, sizeof(int32_t));
+        ck_assert_ptr_nonnull(m[i].data);
+    }
+    int rec = 0, npush = 0;
+    char buf[256];
+    for (int i = 0; i < s->nops; i++) {
+        const sop *op = &s->ops[i];
+        model *mm = &m[op->stack];
+        switch (op->kind) {
+        case PUSH:
+            check_push(c, i, rec, npush++, mm);
+            break;
+        case POP:
+            check_pop(c, i, rec, mm);
+            break;
+        case POP_LOOP:
+            for (int t = 0; t < op->times; t++)
+                check_pop(c, i, rec + t, mm);
+            break;
+        case CLEAR:
+            mm->count = 0;
+            break;
+        case COUNT:
+            snprintf(buf, sizeof buf, "count is %d, expected %d", slot_at(c, rec, 0), mm->count);
+            FAIL_IF(slot_at(c, rec, 0) != mm->count);
+            for (int64_t l = 1; l < c->active; l++) {
+                snprintf(buf, sizeof buf, "lane %lld wrote a count record", (long long)l);
+                FAIL_IF(slot_at(c, rec, l) != UNSET);
+            }
+            break;
+        }
+        rec += records_of(op);
+    }
+    for (int i = 0; i < s->nstacks; i++)
+        free(m[i].data);
+}
+
+static void
+run_script(const script *s, tj_module *m, uint32_t B, int64_t n)
+{
+    uint32_t W = width_of(B);
+    int64_t T = 3 * (int64_t)W, nrec = total_records(s);
+    size_t bytes = (size_t)(nrec * T) * sizeof(int32_t);
+    int32_t *slots = malloc(bytes), *vals = malloc(bytes);
+    ck_assert(slots && vals);
+    for (int64_t j = 0; j < nrec * T; j++)
+        slots[j] = vals[j] = UNSET;
+    const tj_type *i32 = tjt_type(TJ_DTYPE_I32);
+    tj_array *sa = tjt_array(device(), i32, nrec * T, slots);
+    tj_array *va = tjt_array(device(), i32, nrec * T, vals);
+    tj_arg args[] = {tj_arg_array(sa), tj_arg_array(va)};
+    tjt_ok(device(), tj_launch(device(), m, "script", 1, &n, B, args, 2));
+    tjt_ok(device(), tj_array_copy_to_host(sa, slots, bytes));
+    tjt_ok(device(), tj_array_copy_to_host(va, vals, bytes));
+    for (int64_t b = 0; b < 3; b++) {
+        check_ctx c = {.s = s, .W = W, .n = n, .T = T, .blk = b, .active = active_in(n, W, b),
+                       .rslot = slots, .rval = vals, .exact = exact_slots()};
+        if (c.active > 0)
+            check_block(&c);
+    }
+    /* threads past the end of the launch did nothing */
+    for (int64_t r = 0; r < nrec; r++)
+        for (int64_t g = n; g < T; g++)
+            ck_assert_msg(slots[r * T + g] == UNSET && vals[r * T + g] == UNSET,
+                          "%s: thread %lld is not in the launch but wrote record %lld", s->name,
+                          (long long)g, (long long)r);
+    free(slots);
+    free(vals);
+    tj_array_destroy(sa);
+    tj_array_destroy(va);
+}
+
+START_TEST(test_stack_scripts_follow_the_push_and_pop_rules)
+{
+    g_where = _i / STRIDE;
+    int local = _i % STRIDE;
+    bool all = g_where == ON_COOP || g_where == ON_CUDA;
+    const script *s = &scripts[all ? local / NWIDTHS : local];
+    uint32_t B = widths[local % NWIDTHS];
+    tj_kernel *k = script_kernel(s, B);
+    tj_module *m = build(k);
+    if (!runs()) {
+        ptx_has(m, "atom.shared", true);
+        ptx_has(m, "bar.sync", true);
+        return;
+    }
+    uint32_t W = width_of(B);
+    run_script(s, m, B, 3 * (int64_t)W);
+    if (W > 1) {
+        run_script(s, m, B, 2 * (int64_t)W + W / 3 + 1);
+        run_script(s, m, B, W - 1); /* a single partial block */
+    }
+}
+END_TEST
+
+/* ---- vec3 and struct elements ---------------------------------------------------------------- */
+
+typedef struct item_c {
+    int32_t id;
+    float w;
+    bool flag;
+    float pos[3];
+    double mass;
+} item_c;
+
+static const tj_type *
+item_type(void)
+{
+    const tj_field fields[] = {
+        {"id", tjt_type(TJ_DTYPE_I32)},
+        {"w", tjt_type(TJ_DTYPE_F32)},
+        {"flag", tjt_type(TJ_DTYPE_BOOL)},
+        {"pos", tj_context_get_vector_type(tjt.ctx, TJ_DTYPE_F32, 3)},
+        {"mass", tjt_type(TJ_DTYPE_F64)},
+    };
+    const tj_type *t = tj_context_new_struct_type(tjt.ctx, "item", fields, NROWS(fields));
+    ck_assert_ptr_nonnull(t);
+    ck_assert_uint_eq(tj_type_get_size(t), sizeof(item_c));
+    return t;
+}
+
+static item_c
+item_of(int64_t g, int64_t lane)
+{
+    return (item_c){.id = (int32_t)g, .w = (float)lane * 0.5f, .flag = lane % 4 == 0,
+                    .pos = {(float)lane, -(float)lane, 2}, .mass = (double)g + 0.25};
+}
+
+/* Lanes with even lane push an item and every lane a vec3; each pops twice (the second pop
+ * of the item stack finds it empty); out_item/out_vec[pop * T + g], slots likewise. */
+START_TEST(test_stack_of_vec3_and_struct_elements)
+{
+    g_where = _i / STRIDE;
+    uint32_t B = widths[_i % STRIDE];
+    uint32_t W = width_of(B);
+    int64_t T = 2 * (int64_t)W;
+    const tj_type *it = item_type(), *v3 = tj_context_get_vector_type(tjt.ctx, TJ_DTYPE_F32, 3);
+    const tj_type *i32 = tjt_type(TJ_DTYPE_I32), *f32 = tjt_type(TJ_DTYPE_F32);
+    tj_kernel_options o = opts_for(B);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "elems", &o);
+    tj_val *oi = tj_param_array(k, "oi", it, 1), *ov = tj_param_array(k, "ov", v3, 1);
+    tj_val *os = tj_param_array(k, "os", i32, 1);
+    tj_val *g, *blk, *lane;
+    thread_ids(k, &g, &blk, &lane);
+    tj_val *si = tj_tile_stack(k, W, it), *sv = tj_tile_stack(k, 2 * W, v3);
+    tj_val *lf = tj_cast(k, lane, f32);
+    tj_val *pc[3] = {lf, tj_unary(k, TJ_UN_NEG, lf), tj_const_float(k, TJ_DTYPE_F32, 2)};
+    tj_val *fields[5] = {
+        g, bin(k, TJ_BIN_MUL, lf, tj_const_float(k, TJ_DTYPE_F32, 0.5)),
+        tj_compare(k, TJ_CMP_EQ, bin(k, TJ_BIN_MOD, lane, ci(k, 4)), ci(k, 0)),
+        tj_compose(k, v3, pc, 3),
+        bin(k, TJ_BIN_ADD, tj_cast(k, g, tjt_type(TJ_DTYPE_F64)),
+            tj_const_float(k, TJ_DTYPE_F64, 0.25)),
+    };
+    tj_val *even = tj_compare(k, TJ_CMP_EQ, bin(k, TJ_BIN_MOD, lane, ci(k, 2)), ci(k, 0));
+    tj_tile_stack_push(k, si, tj_compose(k, it, fields, 5), even);
+    tj_val *vc[3] = {lf, bin(k, TJ_BIN_MUL, lf, tj_const_float(k, TJ_DTYPE_F32, 2)),
+                     tj_const_float(k, TJ_DTYPE_F32, -1)};
+    tj_tile_stack_push(k, sv, tj_compose(k, v3, vc, 3), tj_const_bool(k, true));
+    for (int p = 0; p < 2; p++) {
+        tj_val *at = bin(k, TJ_BIN_ADD, ci(k, p * T), g);
+        tj_val *slot_i, *slot_v;
+        put(k, oi, at, tj_tile_stack_pop(k, si, &slot_i));
+        put(k, ov, at, tj_tile_stack_pop(k, sv, &slot_v));
+        put(k, os, bin(k, TJ_BIN_MUL, at, ci(k, 2)), slot_i);
+        put(k, os, bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_MUL, at, ci(k, 2)), ci(k, 1)), slot_v);
+    }
+    tj_module *m = build(k);
+    if (!runs()) {
+        ptx_has(m, "atom.shared", true);
+        return;
+    }
+    int64_t n = W > 1 ? 2 * (int64_t)W - 1 : 2;
+    item_c *gi = calloc((size_t)(2 * T), sizeof *gi);
+    float *gv = calloc((size_t)(2 * T * 3), sizeof *gv);
+    int32_t *gs = calloc((size_t)(4 * T), sizeof *gs);
+    ck_assert(gi && gv && gs);
+    tj_array *ia = tjt_array(device(), it, 2 * T, NULL), *va = tjt_array(device(), v3, 2 * T, NULL);
+    tj_array *sa = tjt_array(device(), i32, 4 * T, NULL);
+    tj_arg args[] = {tj_arg_array(ia), tj_arg_array(va), tj_arg_array(sa)};
+    tjt_ok(device(), tj_launch(device(), m, "elems", 1, &n, B, args, 3));
+    tjt_ok(device(), tj_array_copy_to_host(ia, gi, (size_t)(2 * T) * sizeof *gi));
+    tjt_ok(device(), tj_array_copy_to_host(va, gv, (size_t)(2 * T * 3) * sizeof *gv));
+    tjt_ok(device(), tj_array_copy_to_host(sa, gs, (size_t)(4 * T) * sizeof *gs));
+    for (int64_t b = 0; b < 2; b++) {
+        int64_t act = active_in(n, W, b);
+        int nitems = 0, nvecs = 0;
+        bool *item_seen = calloc((size_t)W, 1), *vec_seen = calloc((size_t)W, 1);
+        ck_assert(item_seen && vec_seen);
+        for (int p = 0; p < 2; p++)
+            for (int64_t l = 0; l < act; l++) {
+                int64_t at = p * T + b * W + l;
+                const item_c *x = &gi[at];
+                const float *v = &gv[at * 3];
+                int32_t si_ = gs[2 * at], sv_ = gs[2 * at + 1];
+                if (si_ < 0) {
+                    ck_assert_msg(si_ == -1 && x->id == 0 && x->w == 0 && !x->flag &&
+                                      x->pos[0] == 0 && x->pos[1] == 0 && x->pos[2] == 0 &&
+                                      x->mass == 0,
+                                  "pop %d, block %lld lane %lld: no item, but not the zero value",
+                                  p, (long long)b, (long long)l);
+                } else {
+                    int64_t src = x->id - b * W;
+                    ck_assert_msg(src >= 0 && src < act && src % 2 == 0 && !item_seen[src],
+                                  "pop %d, block %lld lane %lld: item id %d was not pushed once",
+                                  p, (long long)b, (long long)l, x->id);
+                    item_seen[src] = true;
+                    item_c want = item_of(x->id, src);
+                    ck_assert_msg(want.w == x->w && x->flag == want.flag &&
+                                      x->pos[0] == want.pos[0] && x->pos[1] == want.pos[1] &&
+                                      x->pos[2] == want.pos[2] && x->mass == want.mass,
+                                  "item %d came back changed", x->id);
+                    nitems++;
+                }
+                if (sv_ < 0) {
+                    ck_assert_msg(sv_ == -1 && v[0] == 0 && v[1] == 0 && v[2] == 0,
+                                  "pop %d: no vec3, but not the zero value", p);
+                } else {
+                    int64_t src = (int64_t)v[0];
+                    ck_assert_msg(src >= 0 && src < act && !vec_seen[src] && v[1] == 2 * v[0] &&
+                                      v[2] == -1,
+                                  "pop %d, block %lld lane %lld: vec3 (%g, %g, %g) was not "
+                                  "pushed once", p, (long long)b, (long long)l, (double)v[0],
+                                  (double)v[1], (double)v[2]);
+                    vec_seen[src] = true;
+                    nvecs++;
+                }
+                if (exact_slots()) {
+                    int items = (int)((act + 1) / 2);
+                    int want_i = p == 0 && l < items ? items - 1 - (int)l : -1;
+                    int want_v = p == 0 && l < act ? (int)(act - 1 - l) : -1;
+                    ck_assert_int_eq(si_, want_i);
+                    ck_assert_int_eq(sv_, want_v);
+                }
+            }
+        ck_assert_int_eq(nitems, (act + 1) / 2);
+        ck_assert_int_eq(nvecs, act);
+        free(item_seen);
+        free(vec_seen);
+    }
+    free(gi);
+    free(gv);
+    free(gs);
+    tj_array_destroy(ia);
+    tj_array_destroy(va);
+    tj_array_destroy(sa);
+}
+END_TEST
+
+/* ---- the seed ------------------------------------------------------------------------------ */
+
+/* seeds/tile_stack.txt: the values above 5 of [1, 8, 3, 7, 2, 9, 4, 6], compacted through
+ * a stack of 8, are [6, 7, 8, 9] in every mode and for any block size. */
+START_TEST(test_stack_compaction_seed)
+{
+    g_where = _i / STRIDE;
+    static const uint32_t seed_widths[] = {4, 2, 31, 32, 33, 64, 256};
+    uint32_t B = seed_widths[_i % STRIDE];
+    const tj_type *i32 = tjt_type(TJ_DTYPE_I32);
+    tj_kernel_options o = opts_for(B);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "compact_values", &o);
+    tj_val *data = tj_param_array(k, "data", i32, 1);
+    tj_val *out = tj_param_array(k, "out", i32, 1);
+    tj_val *num = tj_param_array(k, "num", i32, 1);
+    tj_val *zero = ci(k, 0), *nitems = ci(k, 8);
+    tj_val *tid[2];
+    tj_tid(k, 2, tid);
+    tj_val *lane = tid[1];
+    tj_val *s = tj_tile_stack(k, 8, i32);
+    tj_val *base = tj_for_begin(k, zero, nitems, tj_block_dim(k));
+    tj_val *i = bin(k, TJ_BIN_ADD, base, lane);
+    tj_val *value = tj_var_new(k, ci(k, -1));
+    tj_val *keep = tj_var_new(k, tj_const_bool(k, false));
+    tj_if_begin(k, tj_compare(k, TJ_CMP_LT, i, nitems));
+    tj_val *v = tj_load(k, data, &i, 1);
+    tj_var_set(k, value, v);
+    tj_var_set(k, keep, tj_compare(k, TJ_CMP_GT, v, ci(k, 5)));
+    tj_if_end(k);
+    tj_tile_stack_push(k, s, tj_var_get(k, value), tj_var_get(k, keep));
+    tj_for_end(k);
+    tj_if_begin(k, tj_compare(k, TJ_CMP_EQ, lane, zero));
+    tj_store(k, num, &zero, 1, tj_tile_stack_count(k, s));
+    tj_if_end(k);
+    tj_while_begin(k);
+    tj_while_cond(k, tj_compare(k, TJ_CMP_GT, tj_tile_stack_count(k, s), zero));
+    tj_val *slot;
+    tj_val *popped = tj_tile_stack_pop(k, s, &slot);
+    tj_if_begin(k, tj_compare(k, TJ_CMP_GE, slot, zero));
+    tj_store(k, out, &slot, 1, popped);
+    tj_if_end(k);
+    tj_while_end(k);
+    tj_module *m = build(k);
+    if (!runs()) {
+        ptx_has(m, "atom.shared", true);
+        ptx_has(m, "bar.sync", true);
+        return;
+    }
+    int32_t in[8] = {1, 8, 3, 7, 2, 9, 4, 6}, res[8], count = -1;
+    tj_array *da = tjt_array(device(), i32, 8, in), *oa = tjt_array(device(), i32, 8, NULL);
+    tj_array *na = tjt_array(device(), i32, 1, NULL);
+    tj_arg args[] = {tj_arg_array(da), tj_arg_array(oa), tj_arg_array(na)};
+    int64_t one = 1;
+    tjt_ok(device(), tj_launch_tiled(device(), m, "compact_values", 1, &one, B, args, 3));
+    tjt_ok(device(), tj_array_copy_to_host(oa, res, sizeof res));
+    tjt_ok(device(), tj_array_copy_to_host(na, &count, sizeof count));
+    ck_assert_int_eq(count, 4);
+    bool seen[10] = {false};
+    for (int j = 0; j < 4; j++) {
+        ck_assert_msg(res[j] >= 6 && res[j] <= 9 && !seen[res[j]], "out[%d] = %d", j, res[j]);
+        seen[res[j]] = true;
+    }
+    for (int j = 4; j < 8; j++)
+        ck_assert_int_eq(res[j], 0);
+    tj_array_destroy(da);
+    tj_array_destroy(oa);
+    tj_array_destroy(na);
+}
+END_TEST
+
+/* ---- build errors ---------------------------------------------------------------------------- */
+
+typedef enum err_kind {
+    E_CAPACITY,
+    E_NO_TYPE,
+    E_PUSH_VALUE,
+    E_PUSH_HAS,
+    E_NOT_A_STACK_POP,
+    E_NOT_A_STACK_COUNT,
+    E_NOT_A_STACK_CLEAR,
+    E_NOT_A_STACK_PUSH,
+} err_kind;
+
+static const struct err_row {
+    err_kind kind;
+    int64_t capacity;
+    tj_dtype stack_dt;
+    int value; /* E_PUSH_VALUE: 0 float32, 1 int64, 2 vec3f, 3 float64 */
+    const char *msg;
+} err_rows[] = {
+    {E_CAPACITY, 0, TJ_DTYPE_I32, 0,
+     "tile_stack: argument 'capacity': 0 is not a positive constant up to 16777216"},
+    {E_CAPACITY, -1, TJ_DTYPE_I32, 0,
+     "tile_stack: argument 'capacity': -1 is not a positive constant up to 16777216"},
+    {E_CAPACITY, -300, TJ_DTYPE_F32, 0,
+     "tile_stack: argument 'capacity': -300 is not a positive constant up to 16777216"},
+    {E_CAPACITY, 16777217, TJ_DTYPE_I32, 0,
+     "tile_stack: argument 'capacity': 16777217 is not a positive constant up to 16777216"},
+    {E_NO_TYPE, 4, TJ_DTYPE_I32, 0, "tile_stack: argument 'dtype' is not a type"},
+    {E_PUSH_VALUE, 4, TJ_DTYPE_I32, 0,
+     "tile_stack_push: argument 'value': float32, the stack holds int32"},
+    {E_PUSH_VALUE, 4, TJ_DTYPE_I32, 1,
+     "tile_stack_push: argument 'value': int64, the stack holds int32"},
+    {E_PUSH_VALUE, 4, TJ_DTYPE_F32, 2,
+     "tile_stack_push: argument 'value': vec3f, the stack holds float32"},
+    {E_PUSH_VALUE, 4, TJ_DTYPE_F32, 3,
+     "tile_stack_push: argument 'value': float64, the stack holds float32"},
+    {E_PUSH_HAS, 4, TJ_DTYPE_I32, 0, "tile_stack_push: argument 'has_value': int32 is not bool"},
+    {E_NOT_A_STACK_POP, 4, TJ_DTYPE_F32, 0,
+     "tile_stack_pop: argument 's': a tile of float32 (4,) is not a stack"},
+    {E_NOT_A_STACK_COUNT, 4, TJ_DTYPE_I32, 0,
+     "tile_stack_count: argument 's': int32 is not a stack"},
+    {E_NOT_A_STACK_CLEAR, 4, TJ_DTYPE_I32, 0,
+     "tile_stack_clear: argument 's': array of int32 (1 dim) is not a stack"},
+    {E_NOT_A_STACK_PUSH, 4, TJ_DTYPE_I32, 0,
+     "tile_stack_push: argument 's': a tile of float32 (4,) is not a stack"},
+};
+
+START_TEST(test_stack_build_errors_name_the_builtin_argument_and_reason)
+{
+    const struct err_row *e = &err_rows[_i];
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "bad_stack", NULL);
+    const tj_type *t = tjt_type(e->stack_dt);
+    tj_val *arr = tj_param_array(k, "arr", tjt_type(TJ_DTYPE_I32), 1);
+    int four = 4;
+    tj_val *tile = tj_tile_zeros(k, tjt_type(TJ_DTYPE_F32), 1, &four, TJ_STORAGE_SHARED);
+    tj_val *s = NULL, *slot = NULL;
+    bool ok = true;
+    switch (e->kind) {
+    case E_CAPACITY:
+    case E_NO_TYPE:
+        s = tj_tile_stack(k, e->capacity, e->kind == E_NO_TYPE ? NULL : t);
+        ck_assert_ptr_null(s);
+        break;
+    case E_PUSH_VALUE: {
+        s = tj_tile_stack(k, e->capacity, t);
+        tj_val *v = e->value == 0   ? tj_const_float(k, TJ_DTYPE_F32, 1)
+                    : e->value == 1 ? tj_const_int(k, TJ_DTYPE_I64, 1)
+                    : e->value == 2 ? tj_zero(k, tj_context_get_vector_type(tjt.ctx,
+                                                                            TJ_DTYPE_F32, 3))
+                                    : tj_const_float(k, TJ_DTYPE_F64, 1);
+        ck_assert_ptr_null(tj_tile_stack_push(k, s, v, tj_const_bool(k, true)));
+        break;
+    }
+    case E_PUSH_HAS:
+        s = tj_tile_stack(k, e->capacity, t);
+        ck_assert_ptr_null(tj_tile_stack_push(k, s, ci(k, 1), ci(k, 1)));
+        break;
+    case E_NOT_A_STACK_POP:
+        ck_assert_ptr_null(tj_tile_stack_pop(k, tile, &slot));
+        break;
+    case E_NOT_A_STACK_COUNT:
+        ck_assert_ptr_null(tj_tile_stack_count(k, ci(k, 3)));
+        break;
+    case E_NOT_A_STACK_CLEAR:
+        ok = tj_tile_stack_clear(k, arr);
+        break;
+    case E_NOT_A_STACK_PUSH:
+        ck_assert_ptr_null(tj_tile_stack_push(k, tile, ci(k, 1), tj_const_bool(k, true)));
+        break;
+    }
+    ck_assert(!ok || e->kind != E_NOT_A_STACK_CLEAR);
+    ck_assert_int_eq(tj_kernel_status(k), TJ_ERR_INVALID);
+    ck_assert_str_eq(tj_kernel_error(k), e->msg);
+    /* Sticky: later calls do nothing and the first message stays. */
+    ck_assert_ptr_null(tj_tile_stack(k, 8, tjt_type(TJ_DTYPE_I32)));
+    ck_assert_ptr_null(ci(k, 0));
+    ck_assert(!tj_tile_stack_clear(k, s));
+    ck_assert_str_eq(tj_kernel_error(k), e->msg);
+    tj_module *m = NULL;
+    ck_assert_int_eq(tj_kernel_build(k, NULL, &m), TJ_ERR_INVALID);
+    ck_assert_ptr_null(m);
+    char want[600];
+    snprintf(want, sizeof want, "kernel 'bad_stack': %s", e->msg);
+    ck_assert_str_eq(tj_context_error(tjt.ctx), want);
+    tj_kernel_destroy(k);
+}
+END_TEST
+
+/* ---- suite ----------------------------------------------------------------------------------- */
+
+static TCase *
+new_case(Suite *s, const char *name)
+{
+    TCase *tc = tcase_create(name);
+    tcase_add_checked_fixture(tc, tjt_setup, tjt_teardown);
+    tcase_set_timeout(tc, TIMEOUT_S);
+    if (strcmp(name, "cuda") == 0)
+        tcase_set_tags(tc, "cuda");
+    suite_add_tcase(s, tc);
+    return tc;
+}
+
+static void
+add_where(TCase *tc, int where)
+{
+#define ADD_ROWS(fn, n) tcase_add_loop_test(tc, fn, where * STRIDE, where * STRIDE + (n))
+    bool all = where == ON_COOP || where == ON_CUDA;
+    ADD_ROWS(test_stack_scripts_follow_the_push_and_pop_rules,
+             NROWS(scripts) * (all ? NWIDTHS : 1));
+    ADD_ROWS(test_stack_of_vec3_and_struct_elements, all ? NWIDTHS : 1);
+    ADD_ROWS(test_stack_compaction_seed, where == ON_CPU1 || where == ON_PTX ? 1 : 7);
+#undef ADD_ROWS
+}
+
+static Suite *
+stack_suite(void)
+{
+    Suite *s = suite_create("stack");
+    static const char *const names[NWHERE] = {
+        [ON_CPU1] = "cpu1", [ON_COOP] = "coop", [ON_PTX] = "ptx", [ON_CUDA] = "cuda"};
+    for (int where = 0; where < NWHERE; where++)
+        add_where(new_case(s, names[where]), where);
+    TCase *errors = new_case(s, "errors");
+    tcase_add_loop_test(errors, test_stack_build_errors_name_the_builtin_argument_and_reason, 0,
+                        NROWS(err_rows));
+    return s;
+}
+
+int
+main(int argc, char **argv)
+{
+    return tj_test_main(argc, argv, stack_suite());
+}
