@@ -256,6 +256,10 @@ TJ_API tj_dtype tj_type_get_dtype(const tj_type *type);
 TJ_API size_t tj_type_get_size(const tj_type *type);
 /* "float32", "vec3f", "mat33f", "quatf", or the struct's name. Borrowed. */
 TJ_API const char *tj_type_get_name(const tj_type *type);
+/* Rows and columns of a composite: a vector of N components is N x 1, a quaternion 4 x 1,
+ * a matrix R x C, a scalar 1 x 1; 0 for structs and NULL. */
+TJ_API int tj_type_get_rows(const tj_type *type);
+TJ_API int tj_type_get_cols(const tj_type *type);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Kernels and functions                                                                     */
@@ -694,6 +698,89 @@ TJ_API const char *tj_module_get_ptx(const tj_module *m);
 TJ_API const char *tj_module_get_ir(const tj_module *m);
 /* Whether the module's code came from the compile cache. */
 TJ_API bool tj_module_is_cached(const tj_module *m);
+
+/* One parameter of a kernel in a module. */
+typedef struct tj_param_info {
+    const char *name;        /* borrowed from the module */
+    bool is_array;
+    const tj_type *type;     /* the parameter's type; for arrays the element type */
+    int ndim;                /* arrays: 1-4; 0 otherwise */
+} tj_param_info;
+
+/* The number of kernels in 'm' (0 for NULL), and the name of kernel 'index' in build order
+ * (NULL when out of range; borrowed from the module). */
+TJ_API int tj_module_get_kernel_count(const tj_module *m);
+TJ_API const char *tj_module_get_kernel_name(const tj_module *m, int index);
+/* The block_dim kernel 'kernel' was built for (the value tj_launch wants), or 0 when the
+ * module has no such kernel. */
+TJ_API uint32_t tj_module_get_block_dim(const tj_module *m, const char *kernel);
+/* The number of parameters of kernel 'kernel', or -1 when the module has no such kernel. */
+TJ_API int tj_module_get_param_count(const tj_module *m, const char *kernel);
+/* Describes parameter 'index' of kernel 'kernel' in '*out' (its name is borrowed from the
+ * module). TJ_ERR_INVALID for an unknown kernel or an index out of range. */
+TJ_API tj_status tj_module_get_param(const tj_module *m, const char *kernel, int index,
+                                     tj_param_info *out);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Kernel source (jit/lang/)                                                                 */
+/* ---------------------------------------------------------------------------------------- */
+/* Kernels written as text in NVIDIA Warp's Python kernel syntax, turned into the builder
+ * calls above. The language: 'import warp as wp' (ignored; the 'wp.' prefix is optional
+ * everywhere), module constants 'NAME = wp.constant(EXPR)', '@wp.kernel' and '@wp.func'
+ * definitions with annotated parameters, '@wp.struct' classes with annotated fields; the
+ * types int (int32), float (float32), bool, wp.int8 .. wp.uint64, wp.float16/32/64,
+ * vectors, matrices and quaternions (wp.vec3, wp.vec2i, wp.mat33d, wp.quat, wp.vec(length,
+ * dtype), wp.mat(shape, dtype)), wp.array[T], wp.array2d[T] .. array4d, wp.array(dtype=T,
+ * ndim=N); assignment, augmented assignment (arr[i] += v is atomic, as in Warp), tuple
+ * unpacking of wp.tid() and wp.tile_stack_pop(), if/elif/else, for .. in range(..), while,
+ * break, continue, return, pass; Python's operators and precedence, the math builtins, the
+ * atomics and every tile builtin of this header (plus tile_sum, tile_min, tile_max).
+ * Types are static as in Warp: int literals are int32, float literals float32, and
+ * nothing converts implicitly (int + float is an error; literals passed to a type, such as
+ * wp.float64(0.1), convert exactly). '/' on integers truncates like C, '//' rounds down,
+ * '%' keeps the dividend's sign. Tile subscripts t[i, j] extract an element; slices and
+ * partial indices give views; a negative constant index wraps once (SPEC 4, tile_view).
+ *
+ * Errors name the place: "file:line:col: error: message", then the source line and a
+ * caret; builder errors met while lowering are reported at the call that caused them. */
+
+/* A parsed and checked kernel source file. Caller-owned (not by the context): destroy it
+ * with tj_program_destroy; building needs its context alive. */
+typedef struct tj_program tj_program;
+
+/* Parses and checks 'source' (NUL-terminated; 'filename' names it in messages, NULL:
+ * "<source>") into '*out': syntax, names, types, argument counts and keywords, and the
+ * arguments that must be compile-time constants. On an error the program is still made,
+ * holds the message (tj_program_error) and fails every build with it: TJ_ERR_INVALID, or
+ * TJ_ERR_NOMEM. '*out' is NULL only when 'ctx', 'source' or 'out' is NULL
+ * (TJ_ERR_INVALID) or memory runs out (TJ_ERR_NOMEM). Never reads past the source. */
+TJ_API tj_status tj_program_create(tj_context *ctx, const char *source, const char *filename,
+                                   tj_program **out);
+/* Destroys the program. Modules and kernels made from it stay valid. NULL does nothing. */
+TJ_API void tj_program_destroy(tj_program *prog);
+/* The message of the program's last failure (create or build), or NULL. Owned by the
+ * program until its next failing call. */
+TJ_API const char *tj_program_error(const tj_program *prog);
+/* The number of @wp.kernel definitions (0 when the program is in error), and the name of
+ * kernel 'index' in source order (NULL when out of range; borrowed from the program). */
+TJ_API int tj_program_get_kernel_count(const tj_program *prog);
+TJ_API const char *tj_program_get_kernel_name(const tj_program *prog, int index);
+/* The index of the kernel named 'name', or -1. */
+TJ_API int tj_program_get_kernel_index(const tj_program *prog, const char *name);
+/* Lowers kernel 'name' (and the @wp.func functions it uses) with 'opts' (NULL: the zero
+ * options) into a new kernel in '*out', which the caller owns and may build alone or with
+ * other kernels. Tile shapes follow the options' block width. On failure '*out' is NULL and
+ * tj_program_error() says where and why. */
+TJ_API tj_status tj_program_create_kernel(tj_program *prog, const char *name,
+                                          const tj_kernel_options *opts, tj_kernel **out);
+/* Lowers kernel 'kernel' (NULL: every kernel of the file) with 'kopts' (NULL: the zero
+ * options) and builds it with 'bopts' (as tj_module_build) into a new module in '*out'.
+ * Launch the kernels by name with the block_dim of 'kopts' (tj_module_get_block_dim). On
+ * failure '*out' is NULL and tj_program_error() holds the message, at the source position
+ * of the failing call where there is one. */
+TJ_API tj_status tj_program_build(tj_program *prog, const char *kernel,
+                                  const tj_kernel_options *kopts, const tj_build_options *bopts,
+                                  tj_module **out);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Launch                                                                                    */

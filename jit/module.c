@@ -679,3 +679,43 @@ tji_module_find(const tj_module *m, const char *name, int *index)
     }
     return NULL;
 }
+
+/* ---- introspection ---------------------------------------------------------------------- */
+
+int
+tj_module_get_kernel_count(const tj_module *m)
+{
+    return m ? m->nkernels : 0;
+}
+
+const char *
+tj_module_get_kernel_name(const tj_module *m, int index)
+{
+    return m && index >= 0 && index < m->nkernels ? m->kernels[index].name : NULL;
+}
+
+uint32_t
+tj_module_get_block_dim(const tj_module *m, const char *kernel)
+{
+    const tji_kdesc *kd = tji_module_find(m, kernel, NULL);
+    return kd ? kd->block_dim : 0;
+}
+
+int
+tj_module_get_param_count(const tj_module *m, const char *kernel)
+{
+    const tji_kdesc *kd = tji_module_find(m, kernel, NULL);
+    return kd ? kd->nparams : -1;
+}
+
+tj_status
+tj_module_get_param(const tj_module *m, const char *kernel, int index, tj_param_info *out)
+{
+    const tji_kdesc *kd = tji_module_find(m, kernel, NULL);
+    if (!out || !kd || index < 0 || index >= kd->nparams)
+        return TJ_ERR_INVALID;
+    const tji_kparam *p = &kd->params[index];
+    *out = (tj_param_info){.name = p->name, .is_array = p->is_array, .type = p->type,
+                           .ndim = p->is_array ? p->ndim : 0};
+    return TJ_OK;
+}

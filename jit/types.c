@@ -399,3 +399,15 @@ tj_type_get_name(const tj_type *type)
 {
     return type ? type->name : "(null)";
 }
+
+int
+tj_type_get_rows(const tj_type *type)
+{
+    return type && type->kind != TJ_TYPE_STRUCT && type->kind != TJ_TYPE_VOID ? type->rows : 0;
+}
+
+int
+tj_type_get_cols(const tj_type *type)
+{
+    return type && type->kind != TJ_TYPE_STRUCT && type->kind != TJ_TYPE_VOID ? type->cols : 0;
+}
