@@ -97,6 +97,17 @@ tjl_launch(tj_module *m, const char *name, int64_t n, bool tiled, uint32_t block
         tjt_ok(tjt.cpu, tj_launch(tjt.cpu, m, name, 1, &n, block_dim, args, nargs));
 }
 
+/* The path of 'rel' relative to the tests/ folder of the sources (this header's). */
+static inline void
+tjl_source_path(char *buf, size_t n, const char *rel)
+{
+    const char *here = __FILE__, *slash = strrchr(here, '/');
+    if (!slash)
+        snprintf(buf, n, "%s", rel);
+    else
+        snprintf(buf, n, "%.*s/%s", (int)(slash - here), here, rel);
+}
+
 /* Asserts that 'msg' starts with 'want' (the "file:line:col: error: message" line). */
 #define tjl_assert_error(msg, want)                                                            \
     ck_assert_msg(strncmp((msg), (want), strlen(want)) == 0, "got:\n%s\nwanted:\n%s", (msg),   \

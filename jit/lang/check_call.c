@@ -256,8 +256,8 @@ construct_composite(tjl_checker *c, tjl_expr *e, tjl_type t, const char *name)
 bool
 tjl_check_construct(tjl_checker *c, tjl_expr *e, tjl_type t)
 {
-    char name[96];
-    tjl_type_name(c->p, t, name, sizeof name);
+    char buf[96];
+    const char *name = tjl_type_name(c->p, t, buf, sizeof buf);
     if (t.kind == TJL_T_STRUCT)
         return construct_struct(c, e, t);
     if (e->nkw > 0)

@@ -217,8 +217,9 @@ store_index(tjl_lower *L, tjl_expr *target, tj_val *v)
         tj_store(L->k, o, idx, target->nargs, v);
         return tjl_lower_ok(L, target->pos);
     }
-    if (ot.kind == TJL_T_TILE)
-        return store_tile_elem(L, target, o, v);
+    if (ot.kind == TJL_T_TILE) /* a tile variable holds a copy: store the changed tile back */
+        return store_tile_elem(L, target, o, v) &&
+               (obj->kind != TJL_E_NAME || store_to(L, obj, o));
     tj_val *nv;
     if (ot.kind == TJL_T_MATRIX && target->nargs == 2) {
         tjl_type rt = {.kind = TJL_T_VECTOR, .dtype = ot.dtype, .rows = ot.cols, .cols = 1};

@@ -372,6 +372,15 @@ parse_atom(parser *ps)
     return NULL;
 }
 
+/* Where an expression starts in the source: a call's errors point there (wp.tile_load). */
+static int
+expr_start(const tjl_expr *e)
+{
+    while (e->kind == TJL_E_ATTR || e->kind == TJL_E_INDEX)
+        e = e->kind == TJL_E_ATTR ? e->args[0] : e->fn;
+    return e->pos;
+}
+
 /* atom trailers: calls, subscripts, attributes */
 tjl_expr *
 tjl_ps_primary(parser *ps)
@@ -385,7 +394,7 @@ tjl_ps_primary(parser *ps)
             return NULL;
         }
         if (accept_op(ps, TJL_P_LPAREN)) {
-            tjl_expr *c = tjl_ps_new_expr(ps, TJL_E_CALL, e->pos);
+            tjl_expr *c = tjl_ps_new_expr(ps, TJL_E_CALL, expr_start(e));
             if (!c || !tjl_ps_call_args(ps, c))
                 return NULL;
             c->fn = e;
@@ -393,7 +402,7 @@ tjl_ps_primary(parser *ps)
                 return NULL;
             e = c;
         } else if (accept_op(ps, TJL_P_LBRACKET)) {
-            tjl_expr *x = tjl_ps_new_expr(ps, TJL_E_INDEX, pos);
+            tjl_expr *x = tjl_ps_new_expr(ps, TJL_E_INDEX, expr_start(e));
             if (!x || !parse_index_args(ps, x))
                 return NULL;
             x->fn = e;
