@@ -312,10 +312,14 @@ tjl_arg_shape(tjl_checker *c, tjl_expr *e, int id, const char *arg, int *rank, i
     snprintf(what, sizeof what, "argument '%s'", arg);
     if (!tjl_const_shape_arg(c, e, tjl_builtin_name(id), what, rank, shape))
         return false;
-    for (int i = 0; i < *rank; i++)
+    int64_t n = 1;
+    for (int i = 0; i < *rank; i++) {
         if (shape[i] < 1)
             return tjl_arg_fail(c, e, id, arg, "has the extent %d; extents must be positive",
                                 (int)shape[i]);
+        if ((n *= shape[i]) > TJL_MAX_TILE_ELEMS)
+            return tjl_arg_fail(c, e, id, arg, "has more than %d elements", TJL_MAX_TILE_ELEMS);
+    }
     return true;
 }
 
@@ -392,8 +396,10 @@ tjl_slice_length(int64_t n, int64_t start, int64_t stop, int64_t step)
         if (stop > hi)
             stop = hi;
     }
-    int64_t len = step > 0 ? (stop - start + step - 1) / step : (start - stop - step - 1) / -step;
-    return len > 0 ? (int)len : 0;
+    /* start and stop are in [-1, n] here; step may be anything but 0 and INT64_MIN */
+    int64_t len = step > 0 ? (stop > start ? (stop - start - 1) / step + 1 : 0)
+                           : (start > stop ? (start - stop - 1) / -step + 1 : 0);
+    return len > 0 && len <= INT32_MAX ? (int)len : 0;
 }
 
 bool

@@ -462,8 +462,8 @@ check_reshape(tjl_checker *c, tjl_expr *e, int id)
     if (!tjl_const_shape_arg(c, e->bound[1], "tile_reshape", "argument 'shape'", &rank, shape))
         return false;
     int64_t size = 1, known = 1;
-    for (int i = 0; i < t.ndim; i++)
-        size = t.shape[i] > 0 && size > 0 ? size * t.shape[i] : -1;
+    for (int i = 0; i < t.ndim; i++) /* tile extents multiply to at most 2^24 */
+        size = t.shape[i] > 0 && size > 0 && size <= TJL_MAX_TILE_ELEMS ? size * t.shape[i] : -1;
     for (int i = 0; i < rank; i++) {
         if (shape[i] == -1) {
             if (infer >= 0)
@@ -474,6 +474,9 @@ check_reshape(tjl_checker *c, tjl_expr *e, int id)
             return tjl_arg_fail(c, e->bound[1], id, "shape", "has the extent %d", (int)shape[i]);
         } else {
             known *= shape[i];
+            if (known > TJL_MAX_TILE_ELEMS)
+                return tjl_arg_fail(c, e->bound[1], id, "shape", "has more than %d elements",
+                                    TJL_MAX_TILE_ELEMS);
         }
     }
     if (infer >= 0)

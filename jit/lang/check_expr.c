@@ -79,11 +79,20 @@ tjl_const_convert(tjl_expr *e, int from, int to)
     } else if (ffrom) { /* truncate and saturate, like the runtime conversion */
         double v = isnan(e->fval) ? 0 : trunc(e->fval);
         int bits = tjl_dtype_bits(to);
-        double lo = tjl_dtype_is_signed(to) ? -ldexp(1, bits - 1) : 0;
-        double hi = tjl_dtype_is_signed(to) ? ldexp(1, bits - 1) - 1 : ldexp(1, bits) - 1;
-        v = v < lo ? lo : v > hi ? hi : v;
-        set_const_int(e, to, v < 0 ? (uint64_t)(int64_t)v
-                             : v >= 9223372036854775808.0 ? (uint64_t)v : (uint64_t)(int64_t)v);
+        bool sg = tjl_dtype_is_signed(to);
+        double limit = ldexp(1, sg ? bits - 1 : bits); /* exclusive, exact in a double */
+        uint64_t max = sg ? (UINT64_C(1) << (bits - 1)) - 1
+                          : bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+        uint64_t r;
+        if (v >= limit)
+            r = max;
+        else if (sg && v < -limit)
+            r = (uint64_t)0 - max - 1;      /* the lowest value */
+        else if (!sg && v < 0)
+            r = 0;
+        else
+            r = v < 0 ? (uint64_t)(int64_t)v : (uint64_t)v;
+        set_const_int(e, to, r);
     } else {
         set_const_int(e, to, (uint64_t)e->ival);
     }

@@ -27,7 +27,8 @@ enum {
     TJL_MAX_TREE_DEPTH = 200,   /* height of one expression's tree (bounds every recursion) */
     TJL_MAX_BLOCK_DEPTH = 24,   /* nested statement blocks (the builder allows 64 scopes) */
     TJL_MAX_ARGS = 64,          /* arguments of one call, entries of one tuple */
-    TJL_MAX_FUNC_DEPTH = 32,    /* user functions checked inside one another */
+    TJL_MAX_FUNC_DEPTH = 8,     /* user functions checked inside one another */
+    TJL_MAX_TILE_ELEMS = 1 << 24, /* elements of a tile (the builder's limit) */
     TJL_MAX_SOURCE = 1 << 24,   /* bytes of source */
     TJL_MAX_DIMS = 4,
 };
