@@ -347,6 +347,9 @@ resolve_shape(tj_kernel *k, const char *fn, const tj_val *t, int rank, const int
             return tji_fail(k, TJ_ERR_INVALID, "%s: argument 'shape': extent %d of dimension %d "
                             "is not positive (one extent may be -1)", fn, in[d], d);
         known *= in[d];
+        if (known > TJI_MAX_TILE_ELEMS) /* before the product can overflow */
+            return tji_fail(k, TJ_ERR_LIMIT, "%s: argument 'shape': more than %lld elements",
+                            fn, (long long)TJI_MAX_TILE_ELEMS);
     }
     int64_t size = t->u.tile.size;
     if (wild >= 0 && size % known == 0)
