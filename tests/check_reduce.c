@@ -787,6 +787,8 @@ START_TEST(test_reduce_whole_tile_of_composites_matches_reference)
                           num_str(c->dt, fold_result(&f), b, sizeof b));
         }
     }
+    free(x);
+    free(got);
     tj_array_destroy(xa);
     tj_array_destroy(oa);
 }
