@@ -295,6 +295,9 @@ static const struct {
     {"int(wp.float32(a) / 2.0)", 3},  {"int(float(a) // 2.0)", 3},
     {"wp.select(a > 5, 1, 2) + wp.where(a > 5, 10, 20)", 12},
     {"wp.int32(wp.int8(a * 40))", 24},  /* 280 wraps to 24 in int8 */
+    {"wp.sub(a, 2) * wp.mul(2, 3) + wp.div(a, 2) + wp.mod(a, 4) + wp.add(a, 1)", 44},
+    {"wp.bit_and(a, 3) + wp.bit_or(a, 8) + wp.bit_xor(a, 1)", 24},
+    {"wp.neg(a) + int(wp.trunc(-2.5)) + int(wp.round(2.5))", -6},
 };
 
 START_TEST(test_operators_follow_python_precedence)
@@ -464,9 +467,10 @@ START_TEST(test_vectors_components_and_vector_math)
                       "    vd = wp.vec3d(wp.vec3(1.5, 2.5, 3.5))\n"
                       "    out[6] = float(vd.z)\n"
                       "    v4 = wp.vec(length=4, dtype=float)(1.0, 2.0, 3.0, 4.0)\n"
-                      "    out[7] = v4.w + wp.cw_mul(v, w).x + float(v == v) + float(v != w)\n";
-    float in[1] = {1.0f}, out[8];
-    run_floats(src, 1, in, 8, out);
+                      "    out[7] = v4.w + wp.cw_mul(v, w).x + float(v == v) + float(v != w)\n"
+                      "    out[8] = wp.cw_div(wp.vec2(6.0, 8.0), wp.vec2(2.0, 4.0)).y\n";
+    float in[1] = {1.0f}, out[9];
+    run_floats(src, 1, in, 9, out);
     ck_assert_float_eq(out[0], 1.0f + 3.0f + 10.0f);
     ck_assert_float_eq(out[1], 5.0f + 1.0f);
     ck_assert_float_eq(out[2], 2.0f + (-1.0f) * 10.0f);  /* (1,2,3) x (0,0,1) = (2,-1,0) */
@@ -475,6 +479,7 @@ START_TEST(test_vectors_components_and_vector_math)
     ck_assert_float_eq(out[5], 21.0f - 6.0f);
     ck_assert_float_eq(out[6], 3.5f);
     ck_assert_float_eq(out[7], 4.0f + 1.0f + 1.0f + 1.0f);
+    ck_assert_float_eq(out[8], 2.0f);
 }
 END_TEST
 

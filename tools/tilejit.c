@@ -119,6 +119,23 @@ valid_arch(const char *s)
 enum { O_KERNEL = 256, O_BLOCK, O_ARCH, O_TARGET, O_UNOPT, O_DIM, O_TILED, O_DEVICE,
        O_CPUBLOCKS, O_DEBUG, O_ARG, O_VERSION };
 
+static const struct option longs[] = {
+    {"kernel", required_argument, NULL, O_KERNEL},
+    {"block-dim", required_argument, NULL, O_BLOCK},
+    {"arch", required_argument, NULL, O_ARCH},
+    {"target", required_argument, NULL, O_TARGET},
+    {"unoptimized", no_argument, NULL, O_UNOPT},
+    {"dim", required_argument, NULL, O_DIM},
+    {"tiled", required_argument, NULL, O_TILED},
+    {"device", required_argument, NULL, O_DEVICE},
+    {"cpu-blocks", no_argument, NULL, O_CPUBLOCKS},
+    {"debug", no_argument, NULL, O_DEBUG},
+    {"arg", required_argument, NULL, O_ARG},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, O_VERSION},
+    {NULL, 0, NULL, 0},
+};
+
 static bool
 allows(const int *allowed, int c)
 {
@@ -133,22 +150,6 @@ allows(const int *allowed, int c)
 static int
 parse_options(int argc, char **argv, opts *o, const int *allowed)
 {
-    static const struct option longs[] = {
-        {"kernel", required_argument, NULL, O_KERNEL},
-        {"block-dim", required_argument, NULL, O_BLOCK},
-        {"arch", required_argument, NULL, O_ARCH},
-        {"target", required_argument, NULL, O_TARGET},
-        {"unoptimized", no_argument, NULL, O_UNOPT},
-        {"dim", required_argument, NULL, O_DIM},
-        {"tiled", required_argument, NULL, O_TILED},
-        {"device", required_argument, NULL, O_DEVICE},
-        {"cpu-blocks", no_argument, NULL, O_CPUBLOCKS},
-        {"debug", no_argument, NULL, O_DEBUG},
-        {"arg", required_argument, NULL, O_ARG},
-        {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, O_VERSION},
-        {NULL, 0, NULL, 0},
-    };
     int c;
     long long v;
     optind = 1;
