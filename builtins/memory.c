@@ -352,7 +352,11 @@ resolve_shape(tj_kernel *k, const char *fn, const tj_val *t, int rank, const int
                             fn, (long long)TJI_MAX_TILE_ELEMS);
     }
     int64_t size = t->u.tile.size;
-    if (wild >= 0 && size % known == 0)
+    if (wild >= 0 && size % known != 0)
+        return tji_fail(k, TJ_ERR_INVALID, "%s: a tile of %lld elements cannot take a shape "
+                        "whose other extents make %lld elements (one extent is -1)", fn,
+                        (long long)size, (long long)known);
+    if (wild >= 0)
         out[wild] = (int)(size / known);
     if (tji_shape_size(rank, out) != size)
         return tji_fail(k, TJ_ERR_INVALID, "%s: a tile of %lld elements cannot take a shape of "
