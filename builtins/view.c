@@ -157,7 +157,8 @@ select_dims(view *v, const tj_view_index *offset, int noffset)
                             fn, d, d, p->shape[d]);
         v->offset = LLVMBuildAdd(v->k->llb, v->offset,
                                  tji_const_i64(v->k->ctx, first * p->strides[d]), "");
-        keep_dim(v, (int)len, p->strides[d] * step);
+        /* One element: the step is never applied (and a huge one would overflow). */
+        keep_dim(v, (int)len, len == 1 ? p->strides[d] : p->strides[d] * step);
     }
     if (v->rank == 0)
         return tji_fail(v->k, TJ_ERR_INVALID, "%s: every dimension is selected by an integer, "
