@@ -1,0 +1,780 @@
+/* tj-test: CUDA */
+/*
+ * tests/check_tile_memory.c: "Tiles I", memory builtins: tile_load / tile_store (1-4
+ * dims, windows partly outside the array on either side, negative offsets too, register
+ * and shared storage), tile_zeros / tile_ones / tile_arange, tile_reshape, tile_assign
+ * (without views; through views in check_tile_view.c), tile_atomic_add from many blocks,
+ * and the build errors of these builtins.
+ *
+ * Every table row builds one kernel and runs it in each kind of tj_tile_test.h (cpu1, coop
+ * at block widths 2, 31, 32, 33, 64 and 256, ptx, cuda). Expected values come from the C
+ * references below, written from SPEC 3 and 4; results are compared exactly except where a
+ * float comment says otherwise.
+ */
+#include "tj_tile_test.h"
+
+#define REG TJ_STORAGE_REGISTER
+#define SHR TJ_STORAGE_SHARED
+#define NONE TJ_SLICE_NONE
+
+/* ---- tile_load / tile_store ------------------------------------------------------------------ */
+
+typedef struct ls_row {
+    tt_ty ty;
+    int rank;
+    int arr[4], tile[4];
+    tj_storage storage;
+    bool runtime;          /* offsets are kernel parameters, swept over LS_SWEEP launches */
+    int lo[4], so[4];      /* load and store offsets when constant */
+} ls_row;
+
+enum { LS_BLOCKS = 3, LS_SWEEP = 8 };
+
+static const ls_row ls_rows[] = {
+    {TT_SCALAR(F32), 1, {10}, {4}, REG, true, {0}, {0}},
+    {TT_SCALAR(I32), 1, {7}, {40}, SHR, true, {0}, {0}},
+    {TT_SCALAR(F64), 2, {5, 7}, {3, 4}, REG, true, {0}, {0}},
+    {TT_SCALAR(U8), 2, {6, 5}, {4, 3}, SHR, true, {0}, {0}},
+    {TT_SCALAR(F32), 3, {4, 5, 6}, {2, 3, 4}, REG, true, {0}, {0}},
+    {TT_SCALAR(I16), 3, {3, 4, 5}, {2, 5, 3}, SHR, true, {0}, {0}},
+    {TT_SCALAR(F32), 4, {3, 4, 2, 5}, {2, 2, 2, 3}, REG, true, {0}, {0}},
+    {TT_SCALAR(I64), 4, {2, 3, 4, 3}, {2, 2, 3, 2}, SHR, true, {0}, {0}},
+    {TT_VEC(F32, 3), 2, {4, 5}, {3, 3}, REG, true, {0}, {0}},
+    {TT_SCALAR(F16), 1, {300}, {260}, SHR, true, {0}, {0}},
+    {TT_MAT(F32, 2, 2), 1, {6}, {5}, SHR, true, {0}, {0}},
+    {TT_SCALAR(F32), 2, {9, 40}, {9, 40}, REG, false, {0, 0}, {0, 0}},
+    {TT_SCALAR(I32), 2, {5, 6}, {3, 4}, REG, false, {-2, 3}, {4, -1}},
+    {TT_SCALAR(F64), 3, {3, 4, 5}, {2, 2, 2}, SHR, false, {2, -1, 4}, {-1, 3, -1}},
+    {TT_SCALAR(U32), 4, {2, 3, 2, 3}, {2, 2, 2, 2}, REG, false, {-1, 0, 1, -2}, {1, 1, -1, 0}},
+};
+
+static tj_module *
+ls_build(const ls_row *r)
+{
+    const tj_type *et = tt_type(r->ty), *i32 = tjt_type(TJ_DTYPE_I32);
+    tj_kernel *k = tt_kernel("load_store");
+    tj_val *in = tj_param_array(k, "in", et, r->rank);
+    tj_val *out = tj_param_array(k, "out", et, r->rank);
+    tj_val *back = tj_param_array(k, "back", et, r->rank);
+    tj_val *lo[4], *so[4], *oo[4];
+    static const char *const names[2][4] = {{"lo0", "lo1", "lo2", "lo3"},
+                                            {"so0", "so1", "so2", "so3"}};
+    for (int d = 0; r->runtime && d < r->rank; d++) {
+        lo[d] = tj_param(k, names[0][d], i32);
+        so[d] = tj_param(k, names[1][d], i32);
+    }
+    for (int d = 0; !r->runtime && d < r->rank; d++) {
+        lo[d] = tt_i32(k, r->lo[d]);
+        so[d] = tt_i32(k, r->so[d]);
+    }
+    tj_val *blk = NULL;
+    tj_tid(k, 1, &blk); /* the block under launch_tiled */
+    tj_val *shift = tj_binary(k, TJ_BIN_MUL, blk, tt_i32(k, r->tile[0]));
+    lo[0] = tj_binary(k, TJ_BIN_ADD, lo[0], shift);
+    so[0] = tj_binary(k, TJ_BIN_ADD, so[0], shift);
+    for (int d = 0; d < r->rank; d++)
+        oo[d] = d == 0 ? shift : tt_i32(k, 0);
+    tj_val *t = tj_tile_load(k, in, r->rank, r->tile, lo, r->storage);
+    tt_kernel_ok(k, "tile_load");
+    ck_assert_int_eq(tj_tile_get_storage(t), r->storage);
+    ck_assert_int_eq(tj_tile_get_rank(t), r->rank);
+    for (int d = 0; d < r->rank; d++)
+        ck_assert_int_eq(tj_tile_get_shape(t, d), r->tile[d]);
+    tj_tile_store(k, out, t, oo);
+    tj_tile_store(k, back, t, so);
+    tj_module *m = tt_build(k, "load_store");
+    if (r->storage == SHR) {
+        tt_ptx_has(m, "st.shared");
+        tt_ptx_has(m, "bar.sync");
+    }
+    return m;
+}
+
+static void
+ls_run(const ls_row *r, tj_module *m, const int *lo, const int *so)
+{
+    int rank = r->rank;
+    int oshape[4];
+    memcpy(oshape, r->tile, sizeof oshape);
+    oshape[0] *= LS_BLOCKS;
+    int64_t nin = tt_size(rank, r->arr), nout = tt_size(rank, oshape);
+    int64_t s_in[4], s_out[4];
+    tt_shape64(rank, r->arr, s_in);
+    tt_shape64(rank, oshape, s_out);
+    const tj_type *et = tt_type(r->ty);
+    void *hin = tt_host_elems(r->ty, nin, true), *hout = tt_host_elems(r->ty, nout, false);
+    void *hback = tt_host_elems(r->ty, nin, false);
+    tj_array *ain = tt_array(et, rank, s_in, hin), *aout = tt_array(et, rank, s_out, hout);
+    tj_array *aback = tt_array(et, rank, s_in, hback);
+    tj_arg args[3 + 8] = {tj_arg_array(ain), tj_arg_array(aout), tj_arg_array(aback)};
+    size_t nargs = 3;
+    for (int d = 0; r->runtime && d < rank; d++) {
+        args[nargs++] = tj_arg_int(lo[d]);
+        args[nargs++] = tj_arg_int(so[d]);
+    }
+    tt_launch_tiled(m, "load_store", LS_BLOCKS, args, nargs);
+    tt_read(aout, hout);
+    tt_read(aback, hback);
+    char what[160];
+    snprintf(what, sizeof what, "%s rank %d, load at (%d, %d, %d, %d), store at (%d, %d, %d, %d)",
+             tj_type_get_name(et), rank, lo[0], rank > 1 ? lo[1] : 0, rank > 2 ? lo[2] : 0,
+             rank > 3 ? lo[3] : 0, so[0], rank > 1 ? so[1] : 0, rank > 2 ? so[2] : 0,
+             rank > 3 ? so[3] : 0);
+    /* out: block b's tile at rows b * tile0: in[lo + b * tile0 + t], or zero outside */
+    for (int64_t e = 0; e < nout; e++) {
+        int c[4];
+        tt_unravel(e, rank, oshape, c);
+        int b = c[0] / r->tile[0];
+        c[0] = c[0] % r->tile[0] + lo[0] + b * r->tile[0];
+        for (int d = 1; d < rank; d++)
+            c[d] += lo[d];
+        tt_expect_elem(r->ty, hout, e, hin, tt_ravel(rank, r->arr, c), what);
+    }
+    /* back: where some block's tile lands inside the array, that tile's element; else the
+     * sentinel (stores outside the array are dropped, not wrapped into other rows) */
+    for (int64_t i = 0; i < nin; i++) {
+        int p[4], t[4], src[4];
+        tt_unravel(i, rank, r->arr, p);
+        int64_t hit = -1;
+        for (int b = 0; b < LS_BLOCKS && hit < 0; b++) {
+            for (int d = 0; d < rank; d++)
+                t[d] = p[d] - so[d] - (d == 0 ? b * r->tile[0] : 0);
+            if (tt_ravel(rank, r->tile, t) < 0)
+                continue;
+            for (int d = 0; d < rank; d++)
+                src[d] = t[d] + lo[d] + (d == 0 ? b * r->tile[0] : 0);
+            hit = tt_ravel(rank, r->arr, src);
+            if (hit < 0)
+                hit = -2; /* the tile element was loaded from outside: zero */
+        }
+        if (hit == -1)
+            tt_expect_elem(r->ty, hback, i, NULL, 0, what);
+        else
+            tt_expect_elem(r->ty, hback, i, hin, hit < 0 ? -1 : hit, what);
+    }
+    tj_array_destroy(ain);
+    tj_array_destroy(aout);
+    tj_array_destroy(aback);
+    free(hin);
+    free(hout);
+    free(hback);
+}
+
+START_TEST(test_load_store_windows_outside_the_array_load_zero_and_drop_stores)
+{
+    const ls_row *r = &ls_rows[tt_begin(_i)];
+    tj_module *m = ls_build(r);
+    if (!tt.dev) {
+        tj_module_destroy(m);
+        return;
+    }
+    if (!r->runtime) {
+        ls_run(r, m, r->lo, r->so);
+    } else {
+        for (int s = 0; s < LS_SWEEP; s++) {
+            int lo[4] = {0}, so[4] = {0};
+            for (int d = 0; d < r->rank; d++) {
+                int cand[LS_SWEEP] = {-r->tile[d] - 1, -2, -1, 0, 1, r->arr[d] - r->tile[d],
+                                      r->arr[d] - 1, r->arr[d] + 1};
+                lo[d] = cand[(s + d) % LS_SWEEP];
+                so[d] = cand[(s + 3 * d + 2) % LS_SWEEP];
+            }
+            ls_run(r, m, lo, so);
+        }
+    }
+    tj_module_destroy(m);
+}
+END_TEST
+
+/* ---- tile_zeros, tile_ones, tile_arange ------------------------------------------------------ */
+
+typedef enum fill_kind { F_ZEROS, F_ONES, F_ARANGE } fill_kind;
+
+typedef struct fill_row {
+    fill_kind kind;
+    tt_ty ty;
+    int rank;
+    int shape[4];          /* zeros, ones */
+    tj_storage storage;
+    double start, stop, step; /* arange */
+    int len;               /* arange: int((stop - start) / step) */
+} fill_row;
+
+static const fill_row fill_rows[] = {
+    {F_ZEROS, TT_SCALAR(F32), 1, {7}, REG, 0, 0, 0, 0},
+    {F_ZEROS, TT_SCALAR(I64), 2, {3, 5}, SHR, 0, 0, 0, 0},
+    {F_ZEROS, TT_VEC(F32, 3), 2, {4, 3}, REG, 0, 0, 0, 0},
+    {F_ZEROS, TT_SCALAR(F16), 3, {2, 3, 4}, SHR, 0, 0, 0, 0},
+    {F_ZEROS, TT_SCALAR(U8), 4, {2, 2, 2, 40}, REG, 0, 0, 0, 0},
+    {F_ZEROS, TT_QUAT(F64), 1, {5}, SHR, 0, 0, 0, 0},
+    {F_ZEROS, TT_SCALAR(BOOL), 1, {33}, REG, 0, 0, 0, 0},
+    {F_ONES, TT_SCALAR(F32), 1, {300}, REG, 0, 0, 0, 0},
+    {F_ONES, TT_SCALAR(I32), 2, {4, 4}, SHR, 0, 0, 0, 0},
+    {F_ONES, TT_VEC(F32, 3), 1, {6}, REG, 0, 0, 0, 0},
+    {F_ONES, TT_VEC(I32, 3), 2, {2, 3}, SHR, 0, 0, 0, 0},
+    {F_ONES, TT_SCALAR(F64), 1, {1}, REG, 0, 0, 0, 0},
+    {F_ONES, TT_MAT(F32, 2, 2), 1, {3}, REG, 0, 0, 0, 0},
+    {F_ONES, TT_SCALAR(U16), 4, {2, 3, 4, 5}, SHR, 0, 0, 0, 0},
+    {F_ARANGE, TT_SCALAR(F32), 1, {0}, REG, 0, 10, 1, 10},
+    {F_ARANGE, TT_SCALAR(I32), 1, {0}, REG, 0, 10, 3, 3},      /* NumPy: 4 */
+    {F_ARANGE, TT_SCALAR(I32), 1, {0}, SHR, 10, 0, -3, 3},     /* 10 7 4 */
+    {F_ARANGE, TT_SCALAR(I64), 1, {0}, REG, -5, 5, 2, 5},
+    {F_ARANGE, TT_SCALAR(F32), 1, {0}, REG, 0.5, 2.0, 0.25, 6},
+    {F_ARANGE, TT_SCALAR(F64), 1, {0}, SHR, 1.0, -1.0, -0.5, 4},
+    {F_ARANGE, TT_SCALAR(F32), 1, {0}, REG, 0, 1, 0.3, 3},     /* NumPy: 4 */
+    {F_ARANGE, TT_SCALAR(F16), 1, {0}, REG, 0, 8, 0.5, 16},
+    {F_ARANGE, TT_SCALAR(I32), 1, {0}, SHR, 0, 300, 1, 300},
+    {F_ARANGE, TT_SCALAR(I32), 1, {0}, REG, -1, -40, -3, 13},
+    {F_ARANGE, TT_SCALAR(U8), 1, {0}, REG, 0, 200, 7, 28},
+    {F_ARANGE, TT_SCALAR(F32), 1, {0}, REG, 100, 108, 1, 8},
+    {F_ARANGE, TT_SCALAR(F32), 1, {0}, SHR, 5.0, 5.9, 0.5, 1},
+    {F_ARANGE, TT_SCALAR(I16), 1, {0}, REG, 7, -8, -5, 3},
+    {F_ARANGE, TT_SCALAR(F64), 1, {0}, REG, -2.5, 7.5, 2.5, 4},
+};
+
+START_TEST(test_fill_builtins_match_reference)
+{
+    const fill_row *r = &fill_rows[tt_begin(_i)];
+    const tj_type *et = tt_type(r->ty);
+    int rank = r->kind == F_ARANGE ? 1 : r->rank;
+    int shape[4];
+    memcpy(shape, r->shape, sizeof shape);
+    if (r->kind == F_ARANGE)
+        shape[0] = r->len;
+    tj_kernel *k = tt_kernel("fill");
+    tj_val *out = tj_param_array(k, "out", et, rank);
+    tj_val *t = r->kind == F_ZEROS  ? tj_tile_zeros(k, et, rank, shape, r->storage)
+                : r->kind == F_ONES ? tj_tile_ones(k, et, rank, shape, r->storage)
+                                    : tj_tile_arange(k, r->start, r->stop, r->step, et, r->storage);
+    tt_kernel_ok(k, "fill");
+    ck_assert_int_eq(tj_tile_get_rank(t), rank);
+    for (int d = 0; d < rank; d++)
+        ck_assert_int_eq(tj_tile_get_shape(t, d), shape[d]);
+    ck_assert_int_eq(tj_tile_get_storage(t), r->storage);
+    ck_assert_ptr_eq(tj_val_get_type(t), et);
+    tj_tile_store(k, out, t, NULL);
+    tj_module *m = tt_build(k, "fill");
+    int64_t n = tt_size(rank, shape), s64[4];
+    tt_shape64(rank, shape, s64);
+    int nc = tt_ncomp(r->ty);
+    void *h = tt_host_elems(r->ty, n, false);
+    tj_array *a = tt_array(et, rank, s64, h);
+    tj_arg args[] = {tj_arg_array(a)};
+    if (tt_launch_tiled(m, "fill", 1, args, 1)) {
+        tt_read(a, h);
+        for (int64_t e = 0; e < n; e++) {
+            for (int c = 0; c < nc; c++) {
+                double got = tt_get(h, r->ty.dt, (size_t)(e * nc + c)), want = r->kind == F_ONES;
+                if (r->kind == F_ARANGE) {
+                    /* computed in the element type: e * step + start (the GPU may fuse it) */
+                    if (r->ty.dt == TJ_DTYPE_F32)
+                        want = (float)((float)e * (float)r->step) + (float)r->start;
+                    else
+                        want = (double)e * r->step + r->start;
+                }
+                bool ok = r->ty.dt == TJ_DTYPE_F32 ? tj_test_close(got, want, 1e-6) : got == want;
+                ck_assert_msg(ok, "%s of %s (%s): element %lld component %d is %.9g, expected "
+                              "%.9g", r->kind == F_ZEROS ? "zeros" : r->kind == F_ONES ? "ones"
+                              : "arange", tj_type_get_name(et), tt_where(), (long long)e, c,
+                              got, want);
+            }
+        }
+    }
+    tj_array_destroy(a);
+    free(h);
+    tj_module_destroy(m);
+}
+END_TEST
+
+/* ---- tile_reshape ---------------------------------------------------------------------------- */
+
+typedef struct rs_row {
+    int rank;
+    int shape[4];
+    int nrank;
+    int nshape[4];         /* may hold one -1 */
+    int want[4];           /* the resolved shape */
+    tj_storage storage;
+} rs_row;
+
+static const rs_row rs_rows[] = {
+    {1, {12}, 2, {3, 4}, {3, 4}, REG},
+    {1, {12}, 2, {-1, 6}, {2, 6}, SHR},
+    {3, {2, 3, 4}, 2, {4, -1}, {4, 6}, REG},
+    {3, {2, 3, 4}, 1, {24}, {24}, SHR},
+    {2, {4, 6}, 4, {2, 2, 3, 2}, {2, 2, 3, 2}, REG},
+    {1, {5}, 3, {1, 5, 1}, {1, 5, 1}, REG},
+    {2, {40, 9}, 1, {-1}, {360}, SHR},
+    {2, {3, 4}, 3, {2, -1, 3}, {2, 2, 3}, SHR},
+    {1, {260}, 2, {13, -1}, {13, 20}, REG},
+};
+
+/* Loads a tile, reshapes it and back, then takes a whole view of the reshape (which moves
+ * a register tile and its reshapes to shared memory); stores all three. */
+START_TEST(test_reshape_keeps_row_major_order)
+{
+    const rs_row *r = &rs_rows[tt_begin(_i)];
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
+    tj_kernel *k = tt_kernel("reshape");
+    tj_val *in = tj_param_array(k, "in", f32, r->rank);
+    tj_val *out = tj_param_array(k, "out", f32, r->nrank);
+    tj_val *back = tj_param_array(k, "back", f32, r->rank);
+    tj_val *whole = tj_param_array(k, "whole", f32, r->nrank);
+    tj_val *t = tj_tile_load(k, in, r->rank, r->shape, NULL, r->storage);
+    tj_val *s = tj_tile_reshape(k, t, r->nrank, r->nshape);
+    tt_kernel_ok(k, "tile_reshape");
+    ck_assert_int_eq(tj_tile_get_rank(s), r->nrank);
+    for (int d = 0; d < r->nrank; d++)
+        ck_assert_int_eq(tj_tile_get_shape(s, d), r->want[d]);
+    tj_val *u = tj_tile_reshape(k, s, r->rank, r->shape);
+    tj_tile_store(k, out, s, NULL);
+    tj_tile_store(k, back, u, NULL);
+    tj_view_index all = tj_view_slice(NONE, NONE, NONE);
+    tj_val *v = tj_tile_view(k, s, &all, 1, NULL, 0);
+    tj_tile_store(k, whole, v, NULL);
+    tj_module *m = tt_build(k, "reshape");
+    int64_t n = tt_size(r->rank, r->shape), s1[4], s2[4];
+    tt_shape64(r->rank, r->shape, s1);
+    tt_shape64(r->nrank, r->want, s2);
+    tt_ty f32t = TT_SCALAR(F32);
+    void *hin = tt_host_elems(f32t, n, true), *h = tt_host_elems(f32t, n, false);
+    tj_array *a[] = {tt_array(f32, r->rank, s1, hin), tt_array(f32, r->nrank, s2, h),
+                     tt_array(f32, r->rank, s1, h), tt_array(f32, r->nrank, s2, h)};
+    tj_arg args[] = {tj_arg_array(a[0]), tj_arg_array(a[1]), tj_arg_array(a[2]),
+                     tj_arg_array(a[3])};
+    if (tt_launch_tiled(m, "reshape", 1, args, 4)) {
+        for (int j = 1; j < 4; j++) {
+            tt_read(a[j], h);
+            for (int64_t e = 0; e < n; e++)
+                tt_expect_elem(f32t, h, e, hin, e, j == 1   ? "reshape"
+                                                   : j == 2 ? "reshape back"
+                                                            : "view of reshape");
+        }
+    }
+    for (int j = 0; j < 4; j++)
+        tj_array_destroy(a[j]);
+    free(hin);
+    free(h);
+    tj_module_destroy(m);
+}
+END_TEST
+
+/* ---- tile_assign without views --------------------------------------------------------------- */
+
+/* dst (R, C) loaded from 'in' (register or shared); src either an arange (SR, SC) register
+ * tile or dst itself; assigned at a runtime offset that may put part of src outside dst
+ * (dropped), then dst is stored. NumPy: d[o0:o0+SR, o1:o1+SC] = s.copy(), clipped. */
+typedef struct as_row {
+    int R, C, SR, SC;
+    tj_storage storage;
+    bool self;             /* src is dst: an overlapping copy */
+} as_row;
+
+static const as_row as_rows[] = {
+    {4, 6, 2, 3, REG, false},
+    {4, 6, 3, 4, SHR, false},
+    {5, 40, 3, 33, SHR, false},
+    {4, 6, 4, 6, SHR, true},
+    {6, 5, 6, 5, REG, true},
+};
+
+static const int as_offsets[][2] = {{0, 0}, {1, 2}, {-1, -2}, {3, 4},
+                                    {-3, 5}, {2, -1}, {1, 0}, {0, 1}};
+
+START_TEST(test_assign_copies_src_first_and_drops_what_falls_outside)
+{
+    const as_row *r = &as_rows[tt_begin(_i)];
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32), *i32 = tjt_type(TJ_DTYPE_I32);
+    int shape[2] = {r->R, r->C}, sshape[2] = {r->SR, r->SC};
+    tj_kernel *k = tt_kernel("assign");
+    tj_val *in = tj_param_array(k, "in", f32, 2), *out = tj_param_array(k, "out", f32, 2);
+    tj_val *o[2] = {tj_param(k, "o0", i32), tj_param(k, "o1", i32)};
+    tj_val *dst = tj_tile_load(k, in, 2, shape, NULL, r->storage);
+    tj_val *src = dst;
+    if (!r->self) {
+        tj_val *a = tj_tile_arange(k, 1000, 1000 + r->SR * r->SC, 1, f32, REG);
+        src = tj_tile_reshape(k, a, 2, sshape);
+    }
+    ck_assert(tj_tile_assign(k, dst, src, o));
+    ck_assert_int_eq(tj_tile_get_storage(dst), SHR); /* promoted when it was a register tile */
+    tj_tile_store(k, out, dst, NULL);
+    tj_module *m = tt_build(k, "assign");
+    int64_t n = (int64_t)r->R * r->C, s64[2] = {r->R, r->C};
+    tt_ty f32t = TT_SCALAR(F32);
+    float *hin = tt_host_elems(f32t, n, true), *h = tt_alloc((size_t)n, TJ_DTYPE_F32);
+    float *want = tt_alloc((size_t)n, TJ_DTYPE_F32);
+    tj_array *ain = tt_array(f32, 2, s64, hin), *aout = tt_array(f32, 2, s64, NULL);
+    for (int j = 0; tt.dev && j < TT_NELEMS(as_offsets); j++) {
+        int o0 = as_offsets[j][0], o1 = as_offsets[j][1];
+        tj_arg args[] = {tj_arg_array(ain), tj_arg_array(aout), tj_arg_int(o0), tj_arg_int(o1)};
+        tt_launch_tiled(m, "assign", 1, args, 4);
+        tt_read(aout, h);
+        memcpy(want, hin, (size_t)n * sizeof *want);
+        for (int i = 0; i < r->SR; i++)
+            for (int c = 0; c < r->SC; c++) {
+                int di = i + o0, dc = c + o1;
+                if (di >= 0 && di < r->R && dc >= 0 && dc < r->C)
+                    want[di * r->C + dc] = r->self ? hin[i * r->C + c]
+                                                   : (float)(1000 + i * r->SC + c);
+            }
+        for (int64_t e = 0; e < n; e++)
+            ck_assert_msg(h[e] == want[e], "assign%s at (%d, %d) (%s): element (%lld, %lld) is %g, "
+                          "expected %g", r->self ? " to itself" : "", o0, o1, tt_where(),
+                          (long long)(e / r->C), (long long)(e % r->C), h[e], want[e]);
+    }
+    tj_array_destroy(ain);
+    tj_array_destroy(aout);
+    free(hin);
+    free(h);
+    free(want);
+    tj_module_destroy(m);
+}
+END_TEST
+
+/* ---- tile_atomic_add ------------------------------------------------------------------------- */
+
+/* AT_BLOCKS blocks each add (in + block) into one array at one offset (partly outside on
+ * some rows) and store the old values they got back. Every sum is exact (small integers). */
+typedef struct at_row {
+    tt_ty ty;
+    int rank;
+    int tile[3], arr[3], off[3];
+} at_row;
+
+enum { AT_BLOCKS = 37 };
+
+static const at_row at_rows[] = {
+    {TT_SCALAR(F32), 1, {40}, {40}, {0}},
+    {TT_SCALAR(I32), 2, {3, 5}, {4, 4}, {-1, 1}},
+    {TT_SCALAR(F64), 3, {2, 3, 4}, {2, 3, 4}, {1, -1, 2}},
+    {TT_SCALAR(U32), 1, {7}, {5}, {-2}},
+    {TT_SCALAR(I64), 2, {4, 4}, {5, 5}, {2, 2}},
+    {TT_SCALAR(U64), 1, {9}, {9}, {0}},
+    {TT_SCALAR(F16), 1, {6}, {8}, {3}},
+    {TT_VEC(F32, 3), 1, {5}, {6}, {-1}},
+};
+
+/* Contribution of block b to element e component c (>= 1, so old values increase). */
+static double
+at_contrib(const at_row *r, int64_t e, int c, int b)
+{
+    return (double)((e * 3 + c * 5) % 8 + 1 + b);
+}
+
+START_TEST(test_atomic_add_sums_many_blocks_and_returns_old_values)
+{
+    const at_row *r = &at_rows[tt_begin(_i)];
+    const tj_type *et = tt_type(r->ty), *st = tjt_type(r->ty.dt);
+    int rank = r->rank, nc = tt_ncomp(r->ty), oshape[3];
+    memcpy(oshape, r->tile, sizeof oshape);
+    oshape[0] *= AT_BLOCKS;
+    tj_kernel *k = tt_kernel("atomic");
+    tj_val *in = tj_param_array(k, "in", et, rank), *acc = tj_param_array(k, "acc", et, rank);
+    tj_val *olds = tj_param_array(k, "olds", et, rank);
+    tj_val *blk = NULL;
+    tj_tid(k, 1, &blk);
+    tj_val *t = tj_tile_load(k, in, rank, r->tile, NULL, REG);
+    tj_val *bv = tj_cast(k, blk, st);
+    if (r->ty.kind != TJ_TYPE_SCALAR)
+        bv = tj_compose(k, et, &bv, 1);
+    tj_val *off[3], *oo[3];
+    for (int d = 0; d < rank; d++) {
+        off[d] = tt_i32(k, r->off[d]);
+        oo[d] = d ? tt_i32(k, 0) : tj_binary(k, TJ_BIN_MUL, blk, tt_i32(k, r->tile[0]));
+    }
+    tj_val *old = tj_tile_atomic_add(k, acc, tj_binary(k, TJ_BIN_ADD, t, bv), off);
+    tt_kernel_ok(k, "tile_atomic_add");
+    ck_assert_int_eq(tj_tile_get_rank(old), rank);
+    ck_assert_ptr_eq(tj_val_get_type(old), et);
+    tj_tile_store(k, olds, old, oo);
+    tj_module *m = tt_build(k, "atomic");
+    tt_ptx_has(m, "atom.");
+    int64_t nt = tt_size(rank, r->tile), na = tt_size(rank, r->arr), no = nt * AT_BLOCKS;
+    int64_t s_t[3], s_a[3], s_o[3];
+    tt_shape64(rank, r->tile, s_t);
+    tt_shape64(rank, r->arr, s_a);
+    tt_shape64(rank, oshape, s_o);
+    void *hin = tt_alloc((size_t)(nt * nc), r->ty.dt);
+    void *hacc = tt_alloc((size_t)(na * nc), r->ty.dt);
+    void *holds = tt_alloc((size_t)(no * nc), r->ty.dt);
+    for (int64_t e = 0; e < nt; e++)
+        for (int c = 0; c < nc; c++)
+            tt_put(hin, r->ty.dt, (size_t)(e * nc + c), at_contrib(r, e, c, 0));
+    for (int64_t p = 0; p < na * nc; p++)
+        tt_put(hacc, r->ty.dt, (size_t)p, (double)(p % 5));
+    tj_array *ain = tt_array(et, rank, s_t, hin), *aacc = tt_array(et, rank, s_a, hacc);
+    tj_array *aolds = tt_array(et, rank, s_o, NULL);
+    tj_arg args[] = {tj_arg_array(ain), tj_arg_array(aacc), tj_arg_array(aolds)};
+    if (tt_launch_tiled(m, "atomic", AT_BLOCKS, args, 3)) {
+        void *final = tt_alloc((size_t)(na * nc), r->ty.dt);
+        tt_read(aacc, final);
+        tt_read(aolds, holds);
+        bool *hit = calloc((size_t)na, 1);
+        ck_assert_ptr_nonnull(hit);
+        for (int64_t e = 0; e < nt; e++) {
+            int cc[3];
+            tt_unravel(e, rank, r->tile, cc);
+            for (int d = 0; d < rank; d++)
+                cc[d] += r->off[d];
+            int64_t p = tt_ravel(rank, r->arr, cc);
+            if (p >= 0)
+                hit[p] = true;
+            for (int c = 0; c < nc; c++) {
+                /* the old values of one element, sorted, are the running sums */
+                double seen[AT_BLOCKS];
+                int order[AT_BLOCKS];
+                for (int b = 0; b < AT_BLOCKS; b++) {
+                    seen[b] = tt_get(holds, r->ty.dt, (size_t)(((int64_t)b * nt + e) * nc + c));
+                    order[b] = b;
+                }
+                if (p < 0) {
+                    for (int b = 0; b < AT_BLOCKS; b++)
+                        ck_assert_msg(seen[b] == 0, "%s (%s): element %lld is outside; block %d "
+                                      "got old value %g, expected 0", tj_type_get_name(et),
+                                      tt_where(), (long long)e, b, seen[b]);
+                    continue;
+                }
+                for (int i = 1; i < AT_BLOCKS; i++)
+                    for (int j = i; j > 0 && seen[order[j]] < seen[order[j - 1]]; j--) {
+                        int x = order[j];
+                        order[j] = order[j - 1];
+                        order[j - 1] = x;
+                    }
+                double run = tt_get(hacc, r->ty.dt, (size_t)(p * nc + c));
+                for (int i = 0; i < AT_BLOCKS; i++) {
+                    ck_assert_msg(seen[order[i]] == run, "%s (%s): element %lld: the old values "
+                                  "are not the running sums (%g, expected %g)",
+                                  tj_type_get_name(et), tt_where(), (long long)e, seen[order[i]],
+                                  run);
+                    run += at_contrib(r, e, c, order[i]);
+                }
+                double got = tt_get(final, r->ty.dt, (size_t)(p * nc + c));
+                ck_assert_msg(got == run, "%s (%s): acc element %lld component %d is %g, "
+                              "expected %g", tj_type_get_name(et), tt_where(), (long long)p, c,
+                              got, run);
+            }
+        }
+        for (int64_t p = 0; p < na; p++)
+            for (int c = 0; !hit[p] && c < nc; c++)
+                ck_assert_msg(tt_get(final, r->ty.dt, (size_t)(p * nc + c)) ==
+                              tt_get(hacc, r->ty.dt, (size_t)(p * nc + c)),
+                              "acc element %lld changed though no tile element covers it",
+                              (long long)p);
+        free(hit);
+        free(final);
+    }
+    tj_array_destroy(ain);
+    tj_array_destroy(aacc);
+    tj_array_destroy(aolds);
+    free(hin);
+    free(hacc);
+    free(holds);
+    tj_module_destroy(m);
+}
+END_TEST
+
+/* ---- build errors ---------------------------------------------------------------------------- */
+
+/* Each row makes one bad call; tt_check_error_row asserts the status, the exact message,
+ * that a later valid call returns NULL, and that the build fails. */
+static const int sh_bad0[] = {4, 0}, sh_neg[] = {-3}, sh5[] = {2, 2, 2, 2, 2}, sh3[] = {3};
+static const int sh34[] = {3, 4}, sh4[] = {4};
+
+static bool
+e_zeros_extent0(tj_kernel *k)
+{
+    return !tt_f32_tile(k, 2, sh_bad0, REG);
+}
+
+static bool
+e_ones_negative(tj_kernel *k)
+{
+    return !tj_tile_ones(k, tjt_type(TJ_DTYPE_I32), 1, sh_neg, SHR);
+}
+
+static bool
+e_load_rank5(tj_kernel *k)
+{
+    tj_val *a = tj_param_array(k, "a", tjt_type(TJ_DTYPE_F32), 4);
+    return !tj_tile_load(k, a, 5, sh5, NULL, REG);
+}
+
+static bool
+e_zeros_rank0(tj_kernel *k)
+{
+    return !tt_f32_tile(k, 0, sh3, REG);
+}
+
+static bool
+e_zeros_too_big(tj_kernel *k)
+{
+    static const int big[] = {4096, 4097};
+    return !tt_f32_tile(k, 2, big, REG);
+}
+
+static bool
+e_ones_bool(tj_kernel *k)
+{
+    return !tj_tile_ones(k, tjt_type(TJ_DTYPE_BOOL), 1, sh3, REG);
+}
+
+static bool
+e_arange_empty(tj_kernel *k)
+{
+    return !tj_tile_arange(k, 5, 0, 1, tjt_type(TJ_DTYPE_F32), REG);
+}
+
+static bool
+e_arange_step0(tj_kernel *k)
+{
+    return !tj_tile_arange(k, 0, 5, 0, tjt_type(TJ_DTYPE_F32), REG);
+}
+
+static bool
+e_arange_int_fraction(tj_kernel *k)
+{
+    return !tj_tile_arange(k, 0, 5, 0.5, tjt_type(TJ_DTYPE_I32), REG);
+}
+
+static bool
+e_load_rank_mismatch(tj_kernel *k)
+{
+    tj_val *a = tj_param_array(k, "a", tjt_type(TJ_DTYPE_F32), 2);
+    return !tj_tile_load(k, a, 1, sh3, NULL, REG);
+}
+
+static bool
+e_store_type_mismatch(tj_kernel *k)
+{
+    tj_val *a = tj_param_array(k, "a", tjt_type(TJ_DTYPE_F32), 1);
+    return !tj_tile_store(k, a, tj_tile_zeros(k, tjt_type(TJ_DTYPE_I32), 1, sh3, REG), NULL);
+}
+
+static bool
+e_reshape_size(tj_kernel *k)
+{
+    static const int s[] = {2, 5};
+    return !tj_tile_reshape(k, tt_f32_tile(k, 2, sh34, REG), 2, s);
+}
+
+static bool
+e_reshape_two_wild(tj_kernel *k)
+{
+    static const int s[] = {-1, -1};
+    return !tj_tile_reshape(k, tt_f32_tile(k, 2, sh34, REG), 2, s);
+}
+
+static bool
+e_reshape_wild_not_dividing(tj_kernel *k)
+{
+    static const int s[] = {5, -1};
+    return !tj_tile_reshape(k, tt_f32_tile(k, 2, sh34, REG), 2, s);
+}
+
+static bool
+e_reshape_non_dense_view(tj_kernel *k)
+{
+    tj_view_index o[] = {tj_view_slice(NONE, NONE, NONE), tj_view_slice(NONE, NONE, 2)};
+    tj_val *v = tj_tile_view(k, tt_f32_tile(k, 2, sh34, REG), o, 2, NULL, 0);
+    return !tj_tile_reshape(k, v, 1, (const int[]){6});
+}
+
+static bool
+e_assign_types(tj_kernel *k)
+{
+    return !tj_tile_assign(k, tt_f32_tile(k, 1, sh4, SHR),
+                           tj_tile_zeros(k, tjt_type(TJ_DTYPE_I32), 1, sh4, REG), NULL);
+}
+
+static bool
+e_assign_ranks(tj_kernel *k)
+{
+    return !tj_tile_assign(k, tt_f32_tile(k, 2, sh34, SHR), tt_f32_tile(k, 1, sh4, REG), NULL);
+}
+
+static bool
+e_atomic_int8(tj_kernel *k)
+{
+    const tj_type *i8 = tjt_type(TJ_DTYPE_I8);
+    tj_val *a = tj_param_array(k, "a", i8, 1);
+    return !tj_tile_atomic_add(k, a, tj_tile_zeros(k, i8, 1, sh3, REG), NULL);
+}
+
+static const tt_err_row err_rows[] = {
+    {"zeros_extent0", 0, TJ_ERR_INVALID,
+     "tile_zeros: argument 'shape': extent 0 of dimension 1 is not positive", e_zeros_extent0},
+    {"ones_negative", 0, TJ_ERR_INVALID,
+     "tile_ones: argument 'shape': extent -3 of dimension 0 is not positive", e_ones_negative},
+    {"load_rank5", 0, TJ_ERR_INVALID, "tile_load: argument 'shape': rank 5 is not in [1, 4]",
+     e_load_rank5},
+    {"zeros_rank0", 0, TJ_ERR_INVALID, "tile_zeros: argument 'shape': rank 0 is not in [1, 4]",
+     e_zeros_rank0},
+    {"zeros_too_big", 0, TJ_ERR_LIMIT,
+     "tile_zeros: argument 'shape': more than 16777216 elements", e_zeros_too_big},
+    {"ones_bool", 0, TJ_ERR_INVALID, "tile_ones: argument 'dtype': bool is not a numeric type",
+     e_ones_bool},
+    {"arange_empty", 0, TJ_ERR_INVALID, "tile_arange: arange(5, 0, 1) has 0 elements",
+     e_arange_empty},
+    {"arange_step0", 0, TJ_ERR_INVALID,
+     "tile_arange: argument 'step': 0 is not a finite non-zero step", e_arange_step0},
+    {"arange_int_fraction", 0, TJ_ERR_INVALID,
+     "tile_arange: start, stop and step must be integers for int32", e_arange_int_fraction},
+    {"load_rank_mismatch", 0, TJ_ERR_INVALID,
+     "tile_load: the array has 2 dimensions and the tile 1; they must match",
+     e_load_rank_mismatch},
+    {"store_type_mismatch", 0, TJ_ERR_INVALID,
+     "tile_store: the array holds float32 and the tile int32", e_store_type_mismatch},
+    {"reshape_size", 0, TJ_ERR_INVALID,
+     "tile_reshape: a tile of 12 elements cannot take a shape of 10 elements", e_reshape_size},
+    {"reshape_two_wild", 0, TJ_ERR_INVALID,
+     "tile_reshape: argument 'shape': extent -1 of dimension 1 is not positive (one extent may "
+     "be -1)", e_reshape_two_wild},
+    {"reshape_wild_not_dividing", 0, TJ_ERR_INVALID,
+     "tile_reshape: a tile of 12 elements cannot take a shape whose other extents make 5 "
+     "elements (one extent is -1)",
+     e_reshape_wild_not_dividing},
+    {"reshape_non_dense_view", 0, TJ_ERR_INVALID,
+     "tile_reshape: argument 't': the tile is a non-dense view; only dense tiles can be "
+     "reshaped", e_reshape_non_dense_view},
+    {"assign_types", 0, TJ_ERR_INVALID, "tile_assign: 'dst' holds float32 and 'src' int32",
+     e_assign_types},
+    {"assign_ranks", 0, TJ_ERR_INVALID,
+     "tile_assign: 'dst' has rank 2 and 'src' 1; they must match", e_assign_ranks},
+    {"atomic_int8", 0, TJ_ERR_INVALID, "tile_atomic_add: tiles of int8 cannot be added atomically",
+     e_atomic_int8},
+};
+
+START_TEST(test_memory_builtins_report_build_errors)
+{
+    tt_check_error_row(&err_rows[_i]);
+}
+END_TEST
+
+/* ---- the suite ------------------------------------------------------------------------------- */
+
+static TCase *
+make_case(tt_kind kind)
+{
+    TCase *tc = tt_tcase(kind);
+    tt_add_rows(tc, kind, test_load_store_windows_outside_the_array_load_zero_and_drop_stores,
+                TT_NELEMS(ls_rows));
+    tt_add_rows(tc, kind, test_fill_builtins_match_reference, TT_NELEMS(fill_rows));
+    tt_add_rows(tc, kind, test_reshape_keeps_row_major_order, TT_NELEMS(rs_rows));
+    tt_add_rows(tc, kind, test_assign_copies_src_first_and_drops_what_falls_outside,
+                TT_NELEMS(as_rows));
+    tt_add_rows(tc, kind, test_atomic_add_sums_many_blocks_and_returns_old_values,
+                TT_NELEMS(at_rows));
+    return tc;
+}
+
+int
+main(int argc, char **argv)
+{
+    Suite *s = suite_create("tile_memory");
+    TCase *errors = tt_errors_tcase();
+    tcase_add_loop_test(errors, test_memory_builtins_report_build_errors, 0, TT_NELEMS(err_rows));
+    suite_add_tcase(s, errors);
+    for (int kind = 0; kind < TT_NKINDS; kind++)
+        suite_add_tcase(s, make_case((tt_kind)kind));
+    return tj_test_main(argc, argv, s);
+}
