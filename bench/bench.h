@@ -115,8 +115,11 @@ void bench_format_ms(char *buf, size_t n, double ms);
 /* Fills 'x' with 'n' floats uniform in [lo, hi) from 'seed' (never all equal, never all
  * zero), using up to 'nthreads' threads. */
 void bench_fill_uniform(float *x, int64_t n, float lo, float hi, uint64_t seed, int nthreads);
-/* An order-independent fingerprint of a multiset of floats (their bit patterns). */
+/* An order-independent fingerprint of a multiset of floats: the sum of
+ * bench_hash_float() of each. */
 uint64_t bench_multiset_hash(const float *x, int64_t n);
+/* SplitMix64's finaliser of the bits of 'f'. */
+uint64_t bench_hash_float(float f);
 /* Online core count. */
 int bench_ncpu(void);
 

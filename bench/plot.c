@@ -43,6 +43,31 @@ same_series(const bench_row *a, const bench_row *b)
            a->threads == b->threads;
 }
 
+/* The (MiB, GB/s) points of the series of rows[first], by increasing size. */
+static void
+write_points(FILE *f, const bench_row *rows, int nrows, int first)
+{
+    double last = -1;
+    for (;;) {
+        int next = -1;
+        for (int j = first; j < nrows; j++) {
+            const bench_row *r = &rows[j];
+            if (!same_series(r, &rows[first]) || !is_ok(r) || isnan(r->gbps) ||
+                (double)r->size_bytes <= last)
+                continue;
+            if (next < 0 || r->size_bytes < rows[next].size_bytes)
+                next = j;
+        }
+        if (next < 0)
+            return;
+        last = (double)rows[next].size_bytes;
+        for (int j = first; j < nrows; j++) /* every point of that size */
+            if (same_series(&rows[j], &rows[first]) && is_ok(&rows[j]) && !isnan(rows[j].gbps) &&
+                rows[j].size_bytes == rows[next].size_bytes)
+                fprintf(f, "%.6g %.6g\n", last / (1 << 20), rows[j].gbps);
+    }
+}
+
 /* One chart of GB/s against size for figure rows[first].name. */
 static void
 throughput_chart(FILE *f, const bench_row *rows, int nrows, int first, int chart)
@@ -63,9 +88,7 @@ throughput_chart(FILE *f, const bench_row *rows, int nrows, int first, int chart
             continue;
         heads[nseries] = i;
         fprintf(f, "$t%d_%d << EOD\n", chart, nseries);
-        for (int j = i; j < nrows; j++)
-            if (same_series(&rows[j], &rows[i]) && is_ok(&rows[j]) && !isnan(rows[j].gbps))
-                fprintf(f, "%.6g %.6g\n", (double)rows[j].size_bytes / (1 << 20), rows[j].gbps);
+        write_points(f, rows, nrows, i);
         fprintf(f, "EOD\n");
         nseries++;
     }
@@ -98,18 +121,24 @@ ratio_chart(FILE *f, const bench_row *rows, int nrows, bool compile, const char 
         if (!is_ok(r) || isnan(r->ratio) || (strncmp(r->name, "compile/", 8) == 0) != compile)
             continue;
         char label[200];
-        series_label(label, sizeof label, r);
-        fprintf(f, "\"%s: %s\" %.6g\n", r->name, label, r->ratio);
+        if (compile) /* the figure's name says it all, but for the CPU builds of compile/disk */
+            snprintf(label, sizeof label, "%s%s", r->name + 8,
+                     strstr(r->impl, "CPU function") ? " (CPU)" : "");
+        else
+            series_label(label, sizeof label, r);
+        fprintf(f, "\"%s%s%s\" %.6g\n", compile ? "" : r->name, compile ? "" : ": ", label,
+                r->ratio);
     }
     fprintf(f, "EOD\n");
     fprintf(f, "set output outdir.'/%s.png'\n", file);
     fprintf(f, "set title 'speed relative to the reference (reference time / tilejit time; "
                "above 1: faster)'\n");
     fprintf(f, "unset logscale x\nset logscale y\nset xlabel ''\nset ylabel 'ratio'\n"
-               "set style fill solid 0.6\nset boxwidth 0.7\nset xtics rotate by -60 "
-               "font ',8'\nunset key\nset grid y\n");
+               "set style fill solid 0.6\nset boxwidth 0.7\nset xtics rotate by -90 "
+               "font ',8'\nunset key\nset grid y\nset bmargin 18\n"
+               "set offsets 0.5, 0.5, graph 0.1, 0\n");
     fprintf(f, "plot $%s using 0:2:xtic(1) with boxes, 1 with lines lt 0\n", file);
-    fprintf(f, "set xtics norotate font ''\n");
+    fprintf(f, "set xtics norotate font ''\nset bmargin\nset offsets 0, 0, 0, 0\n");
 }
 
 bool

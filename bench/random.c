@@ -80,16 +80,21 @@ bench_fill_uniform(float *x, int64_t n, float lo, float hi, uint64_t seed, int n
 }
 
 uint64_t
+bench_hash_float(float f)
+{
+    union {
+        float f;
+        uint32_t u;
+    } v = {.f = f};
+    return mix64(v.u);
+}
+
+uint64_t
 bench_multiset_hash(const float *x, int64_t n)
 {
     uint64_t h = 0;
-    for (int64_t i = 0; i < n; i++) {
-        union {
-            float f;
-            uint32_t u;
-        } v = {.f = x[i]};
-        h += mix64(v.u);
-    }
+    for (int64_t i = 0; i < n; i++)
+        h += bench_hash_float(x[i]);
     return h;
 }
 
