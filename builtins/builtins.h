@@ -48,6 +48,9 @@ TJI_HIDDEN LLVMValueRef tji_lane(tj_kernel *k);
  * unrolled (constant slots), large ones become a loop. */
 typedef void (*tji_elem_fn)(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud);
 TJI_HIDDEN void tji_foreach_owned(tj_kernel *k, int64_t size, tji_elem_fn fn, void *ud);
+/* The same, starting at slot 'first'. */
+TJI_HIDDEN void tji_foreach_owned_from(tj_kernel *k, int64_t size, int first, tji_elem_fn fn,
+                                       void *ud);
 /* Splits linear element index 'e' (row-major) into coordinates by the tile's shape. */
 TJI_HIDDEN void tji_tile_coords(tj_kernel *k, const tji_tile *t, LLVMValueRef e,
                                 LLVMValueRef *coords);

@@ -236,6 +236,12 @@ enum { UNROLL_SLOTS = 16 };
 void
 tji_foreach_owned(tj_kernel *k, int64_t size, tji_elem_fn fn, void *ud)
 {
+    tji_foreach_owned_from(k, size, 0, fn, ud);
+}
+
+void
+tji_foreach_owned_from(tj_kernel *k, int64_t size, int first, tji_elem_fn fn, void *ud)
+{
     tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
     int64_t B = k->block_dim;
@@ -243,7 +249,7 @@ tji_foreach_owned(tj_kernel *k, int64_t size, tji_elem_fn fn, void *ud)
     LLVMValueRef lane = tji_lane(k);
     bool ragged = size % B != 0;
     if (nslots <= UNROLL_SLOTS) {
-        for (int64_t s = 0; s < nslots; s++) {
+        for (int64_t s = first; s < nslots; s++) {
             LLVMValueRef e = LLVMBuildAdd(b, tji_const_i32(c, s * B), lane, "e");
             bool guard = ragged && s == nslots - 1;
             tji_cond cond;
@@ -257,7 +263,7 @@ tji_foreach_owned(tj_kernel *k, int64_t size, tji_elem_fn fn, void *ud)
         return;
     }
     LLVMValueRef counter = tji_alloca(k, tji_i32(c), "slot");
-    LLVMBuildStore(b, tji_const_i32(c, 0), counter);
+    LLVMBuildStore(b, tji_const_i32(c, first), counter);
     LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "slots.head");
     LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "slots.body");
     LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "slots.done");

@@ -191,9 +191,11 @@ pow2_floor(int64_t x)
 }
 
 /* Butterfly over the lanes of each aligned group of 'width' lanes (a power of two, at most
- * 32): afterwards every lane of a group holds the group's combination. */
+ * 32): afterwards every lane of a group holds the group's combination. With 'all_valid'
+ * every running lane is known to hold a value, so only the partner's lane is checked. */
 static void
-butterfly(tj_kernel *k, const acc *a, int width, LLVMValueRef emu, LLVMValueRef nactive)
+butterfly(tj_kernel *k, const acc *a, int width, LLVMValueRef emu, LLVMValueRef nactive,
+          bool all_valid)
 {
     tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
@@ -202,11 +204,14 @@ butterfly(tj_kernel *k, const acc *a, int width, LLVMValueRef emu, LLVMValueRef 
     for (int off = width / 2; off >= 1; off /= 2) {
         LLVMValueRef mine = LLVMBuildLoad2(b, t->llreg, a->value, "");
         LLVMValueRef x = tji_emit_shfl_xor(k, t, mine, off, emu);
-        LLVMValueRef v = LLVMBuildZExt(b, LLVMBuildLoad2(b, tji_i1(c), a->valid, ""), tji_i32(c), "");
-        LLVMValueRef xv = tji_emit_shfl_xor32(k, v, off, emu);
         LLVMValueRef src = LLVMBuildXor(b, lane, tji_const_i32(c, off), "");
-        LLVMValueRef ok = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntNE, xv, tji_const_i32(c, 0), ""),
-                                       LLVMBuildICmp(b, LLVMIntULT, src, nactive, ""), "");
+        LLVMValueRef ok = LLVMBuildICmp(b, LLVMIntULT, src, nactive, "");
+        if (!all_valid) {
+            LLVMValueRef v = LLVMBuildZExt(b, LLVMBuildLoad2(b, tji_i1(c), a->valid, ""),
+                                           tji_i32(c), "");
+            LLVMValueRef xv = tji_emit_shfl_xor32(k, v, off, emu);
+            ok = LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntNE, xv, tji_const_i32(c, 0), ""), "");
+        }
         acc_add(k, a, x, ok);
     }
 }
@@ -309,8 +314,37 @@ fold_owned(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
     acc_add(k, f->a, tji_tile_get(k, f->t, slot, e), NULL);
 }
 
+/* acc = op(acc, element), for an accumulator known to hold a value already. */
 static void
-block_combine(tj_kernel *k, const acc *a)
+fold_owned_valid(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
+{
+    const fold *f = ud;
+    const tj_type *t = f->a->r->type;
+    tj_val *cur = tji_scalar(k, t, LLVMBuildLoad2(k->llb, t->llreg, f->a->value, ""));
+    tj_val *res = combine(k, f->a->r, cur, tji_scalar(k, t, tji_tile_get(k, f->t, slot, e)));
+    if (res)
+        LLVMBuildStore(k->llb, res->ll, f->a->value);
+}
+
+/* Each lane folds the elements it owns. When every lane owns some (a tile at least as large
+ * as the block), the first slot starts the fold and the rest combine without checks. */
+static void
+fold_lane(tj_kernel *k, const tj_val *t, const acc *ac)
+{
+    fold f = {t, ac};
+    if (t->u.tile.size < k->block_dim) {
+        tji_foreach_owned(k, t->u.tile.size, fold_owned, &f);
+        return;
+    }
+    LLVMValueRef zero = tji_const_i32(k->ctx, 0);
+    LLVMBuildStore(k->llb, tji_tile_get(k, t, zero, tji_lane(k)), ac->value);
+    LLVMBuildStore(k->llb, LLVMConstInt(tji_i1(k->ctx), 1, 0), ac->valid);
+    tji_foreach_owned_from(k, t->u.tile.size, 1, fold_owned_valid, &f);
+}
+
+/* Combines the lanes' partials; 'all_valid': every running lane holds one. */
+static void
+block_combine(tj_kernel *k, const acc *a, bool all_valid)
 {
     int B = (int)k->block_dim;
     if (B == 1)
@@ -320,7 +354,7 @@ block_combine(tj_kernel *k, const acc *a)
     partials p = partials_at(k, a->r->type, nwarps > 1 ? nwarps : 0, &emu);
     LLVMValueRef nactive = tji_emit_nactive(k);
     int width = B >= 32 ? 32 : pow2_floor(2 * B - 1);
-    butterfly(k, a, width, emu, nactive);
+    butterfly(k, a, width, emu, nactive, all_valid);
     if (nwarps == 1) {
         broadcast_first(k, a, width, emu, nactive);
         if (emu)
@@ -361,9 +395,9 @@ tj_tile_reduce(tj_kernel *k, tj_reduce_op op, tj_func *f, tj_val *a)
         acc_add(k, &ac, tji_tile_get(k, a, tji_const_i32(k->ctx, 0), tji_const_i32(k->ctx, 0)),
                 NULL);
     else
-        tji_foreach_owned(k, a->u.tile.size, fold_owned, &(fold){a, &ac});
+        fold_lane(k, a, &ac);
     if (!a->u.tile.replicated)
-        block_combine(k, &ac);
+        block_combine(k, &ac, a->u.tile.size >= k->block_dim);
     int one = 1;
     tj_val *out = tji_tile_new(k, r.type, 1, &one, TJ_STORAGE_REGISTER);
     if (!out || k->status != TJ_OK)
@@ -497,7 +531,7 @@ reduce_groups(tj_kernel *k, axis_job *j, int64_t nout)
     fold_slice(k, j, &a, oc, m, j->lpo);
     tji_emit_cond_end(k, &cond);
     /* every lane takes part in the shuffles, even those without an output */
-    butterfly(k, &a, j->lpo < 32 ? j->lpo : 32, j->emu, j->nactive);
+    butterfly(k, &a, j->lpo < 32 ? j->lpo : 32, j->emu, j->nactive, false);
     LLVMValueRef leader = LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildURem(b, m, tji_const_i32(c, 32), ""),
                                         tji_const_i32(c, 0), "");
     tji_emit_cond_begin(k, LLVMBuildAnd(b, leader, in_range, ""), &cond);
