@@ -6,6 +6,8 @@
 #ifndef TJ_LANG_TEST_H
 #define TJ_LANG_TEST_H
 
+#include <unistd.h>
+
 #include "tj_api_test.h"
 
 /* Kernel options for the CPU: width-1 blocks (block_dim 0) or cooperative blocks. */
@@ -97,15 +99,25 @@ tjl_launch(tj_module *m, const char *name, int64_t n, bool tiled, uint32_t block
         tjt_ok(tjt.cpu, tj_launch(tjt.cpu, m, name, 1, &n, block_dim, args, nargs));
 }
 
-/* The path of 'rel' relative to the tests/ folder of the sources (this header's). */
+/* The path of 'rel' relative to the tests/ folder of the sources: beside this header when
+ * it exists (the build machine), else under $TILEJIT_SOURCE_DIR/tests or ./tests (a kit run
+ * from a copy of the working tree elsewhere). */
 static inline void
 tjl_source_path(char *buf, size_t n, const char *rel)
 {
     const char *here = __FILE__, *slash = strrchr(here, '/');
-    if (!slash)
-        snprintf(buf, n, "%s", rel);
-    else
+    const char *env = getenv("TILEJIT_SOURCE_DIR");
+    if (slash) {
         snprintf(buf, n, "%.*s/%s", (int)(slash - here), here, rel);
+        if (access(buf, R_OK) == 0)
+            return;
+    }
+    if (env && *env) {
+        snprintf(buf, n, "%s/tests/%s", env, rel);
+        if (access(buf, R_OK) == 0)
+            return;
+    }
+    snprintf(buf, n, "tests/%s", rel);
 }
 
 /* Asserts that 'msg' starts with 'want' (the "file:line:col: error: message" line). */
