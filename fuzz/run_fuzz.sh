@@ -10,6 +10,11 @@ driver=$2
 corpus=$3
 work=$4
 secs=${TILEJIT_FUZZ_SECONDS:-60}
+abs() { case "$1" in /* | -) echo "$1" ;; *) echo "$(pwd)/$1" ;; esac; }
+libfuzzer=$(abs "$libfuzzer")
+driver=$(abs "$driver")
+corpus=$(abs "$corpus")
+work=$(abs "$work")
 mkdir -p "$work/new"
 cd "$work" || exit 1
 here=$(cd "$(dirname "$0")" && pwd)
