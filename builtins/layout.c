@@ -216,7 +216,7 @@ tji_tile_new(tj_kernel *k, const tj_type *elem, int rank, const int *shape, tj_s
         t->base = tji_shared_alloc(k, (size_t)t->size * elem->size);
     } else {
         t->nslots = (int)((t->size + k->block_dim - 1) / k->block_dim);
-        t->regs = tji_alloca(k, regs_type(v), "tile");
+        t->regs = tji_alloca_uninit(k, regs_type(v), "tile");
         t->alias = v;
         k->reg_tile_bytes += (size_t)t->nslots * elem->size;
     }

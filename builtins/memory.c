@@ -172,10 +172,14 @@ typedef struct access {
     const tj_val *out;        /* load: the result; atomic: the old values */
     const tj_val *arr;
     LLVMValueRef offset[TJI_MAX_DIMS]; /* i64 */
+    LLVMValueRef estride[TJI_MAX_DIMS]; /* i64, in elements */
     int kind;                 /* 0 load, 1 store, 2 atomic add */
+    bool checked;             /* check each element against the array's bounds */
 } access;
 
-/* Address of the array element for tile element e, and whether it is inside the array. */
+/* Address of the array element for tile element e, and (when checked) whether it is
+ * inside the array. Element strides in units of the element let LLVM version a loop on a
+ * unit stride and vectorise it. */
 static LLVMValueRef
 array_elem(tj_kernel *k, const access *a, LLVMValueRef e, LLVMValueRef *inside)
 {
@@ -189,12 +193,14 @@ array_elem(tj_kernel *k, const access *a, LLVMValueRef e, LLVMValueRef *inside)
     for (int d = 0; d < arr->ndim; d++) {
         LLVMValueRef i = LLVMBuildAdd(b, LLVMBuildZExt(b, coords[d], tji_i64(c), ""),
                                       a->offset[d], "");
-        LLVMValueRef ext = LLVMBuildZExt(b, arr->shape[d], tji_i64(c), "");
-        LLVMValueRef in = LLVMBuildICmp(b, LLVMIntULT, i, ext, "");
-        *inside = *inside ? LLVMBuildAnd(b, *inside, in, "") : in;
-        off = LLVMBuildAdd(b, off, LLVMBuildMul(b, i, arr->strides[d], ""), "");
+        if (a->checked) {
+            LLVMValueRef ext = LLVMBuildZExt(b, arr->shape[d], tji_i64(c), "");
+            LLVMValueRef in = LLVMBuildICmp(b, LLVMIntULT, i, ext, "");
+            *inside = *inside ? LLVMBuildAnd(b, *inside, in, "") : in;
+        }
+        off = LLVMBuildAdd(b, off, LLVMBuildMul(b, i, a->estride[d], ""), "");
     }
-    return LLVMBuildGEP2(b, tji_i8(c), arr->data, &off, 1, "");
+    return LLVMBuildGEP2(b, a->arr->type->llmem, arr->data, &off, 1, "");
 }
 
 static void
@@ -206,7 +212,8 @@ access_elem(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
     LLVMValueRef p = array_elem(k, a, e, &inside);
     LLVMValueRef v = a->kind != 0 ? tji_tile_get(k, a->t, slot, e) : NULL;
     tji_cond cond;
-    tji_emit_cond_begin(k, inside, &cond);
+    if (inside)
+        tji_emit_cond_begin(k, inside, &cond);
     LLVMValueRef r = NULL;
     if (a->kind == 0)
         r = tji_emit_load(k, t, p);
@@ -214,14 +221,67 @@ access_elem(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
         tji_emit_store(k, t, v, p);
     else
         r = tji_emit_atomic(k, TJI_ATOM_ADD, t, p, v);
-    tji_emit_cond_end(k, &cond);
+    if (inside)
+        tji_emit_cond_end(k, &cond);
     if (!r)
         return;
-    LLVMValueRef phi = LLVMBuildPhi(k->llb, t->llreg, "");
-    LLVMValueRef vals[] = {r, LLVMConstNull(t->llreg)};
-    LLVMBasicBlockRef bbs[] = {cond.then_bb, cond.from_bb};
-    LLVMAddIncoming(phi, vals, bbs, 2);
-    tji_tile_set(k, a->out, slot, e, phi);
+    if (inside) {
+        LLVMValueRef phi = LLVMBuildPhi(k->llb, t->llreg, "");
+        LLVMValueRef vals[] = {r, LLVMConstNull(t->llreg)};
+        LLVMBasicBlockRef bbs[] = {cond.then_bb, cond.from_bb};
+        LLVMAddIncoming(phi, vals, bbs, 2);
+        r = phi;
+    }
+    tji_tile_set(k, a->out, slot, e, r);
+}
+
+static void foreach_stored(tj_kernel *k, const tj_val *t, tji_elem_fn fn, void *ud);
+
+/* Whether the whole tile lies inside the array (the same in every lane). */
+static LLVMValueRef
+tile_inside(tj_kernel *k, const access *a)
+{
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    const tji_array_val *arr = &a->arr->u.arr;
+    LLVMValueRef in = LLVMConstInt(tji_i1(c), 1, 0);
+    for (int d = 0; d < arr->ndim; d++) {
+        LLVMValueRef ext = LLVMBuildZExt(b, arr->shape[d], tji_i64(c), "");
+        LLVMValueRef end = LLVMBuildAdd(b, a->offset[d],
+                                        tji_const_i64(c, a->t->u.tile.shape[d]), "");
+        LLVMValueRef lo = LLVMBuildICmp(b, LLVMIntSGE, a->offset[d], tji_const_i64(c, 0), "");
+        LLVMValueRef hi = LLVMBuildICmp(b, LLVMIntSLE, end, ext, "");
+        in = LLVMBuildAnd(b, in, LLVMBuildAnd(b, lo, hi, ""), "");
+    }
+    return in;
+}
+
+/* Runs the access over the lane's elements: unchecked when the whole tile is inside the
+ * array (the usual case), element by element otherwise. */
+static void
+access_all(tj_kernel *k, access *a, void (*each)(tj_kernel *, const tj_val *, tji_elem_fn,
+                                                   void *))
+{
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    if (a->t->u.tile.replicated) {
+        a->checked = true;
+        each(k, a->t, access_elem, a);
+        return;
+    }
+    LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tile.inside");
+    LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tile.edge");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tile.done");
+    LLVMBuildCondBr(b, tile_inside(k, a), fast, slow);
+    LLVMPositionBuilderAtEnd(b, fast);
+    a->checked = false;
+    each(k, a->t, access_elem, a);
+    LLVMBuildBr(b, done);
+    LLVMPositionBuilderAtEnd(b, slow);
+    a->checked = true;
+    each(k, a->t, access_elem, a);
+    LLVMBuildBr(b, done);
+    LLVMPositionBuilderAtEnd(b, done);
 }
 
 static bool
@@ -241,10 +301,13 @@ setup_access(tj_kernel *k, const char *fn, access *a, tj_val *arr, int rank,
     if (!tji_check_offsets(k, fn, offset, rank))
         return false;
     a->arr = arr;
-    for (int i = 0; i < rank; i++)
+    LLVMValueRef esize = tji_const_i64(k->ctx, (int64_t)arr->type->size);
+    for (int i = 0; i < rank; i++) {
         a->offset[i] = offset ? LLVMBuildIntCast2(k->llb, offset[i]->ll, tji_i64(k->ctx),
                                                   tji_dtype_is_signed(offset[i]->type->dtype), "")
                               : tji_const_i64(k->ctx, 0);
+        a->estride[i] = LLVMBuildExactSDiv(k->llb, arr->u.arr.strides[i], esize, "");
+    }
     return true;
 }
 
@@ -263,7 +326,7 @@ tj_tile_load(tj_kernel *k, tj_val *arr, int rank, const int *shape, tj_val *cons
     if (!t)
         return NULL;
     a.t = a.out = t;
-    tji_foreach_owned(k, t->u.tile.size, access_elem, &a);
+    access_all(k, &a, foreach_stored);
     return finish(k, t);
 }
 
@@ -300,7 +363,7 @@ tj_tile_store(tj_kernel *k, tj_val *arr, tj_val *t, tj_val *const *offset)
         !setup_access(k, fn, &a, arr, t->u.tile.rank, offset) || !check_same_elem(k, fn, arr, t))
         return false;
     a.t = t;
-    foreach_stored(k, t, access_elem, &a);
+    access_all(k, &a, foreach_stored);
     return true;
 }
 
@@ -323,7 +386,7 @@ tj_tile_atomic_add(tj_kernel *k, tj_val *arr, tj_val *t, tj_val *const *offset)
     old->u.tile.replicated = t->u.tile.replicated;
     a.t = t;
     a.out = old;
-    foreach_stored(k, t, access_elem, &a);
+    access_all(k, &a, foreach_stored);
     return finish(k, old);
 }
 

@@ -56,7 +56,12 @@ combine(tj_kernel *k, const reducer *r, tj_val *a, tj_val *b)
     tj_binop bin = ops[r->op].bin;
     if (bin == TJ_BIN_MUL && tji_type_is_composite(r->type))
         bin = TJ_BIN_CW_MUL;
-    return tj_binary(k, bin, a, b);
+    tj_val *res = tj_binary(k, bin, a, b);
+    /* The order of combination is unspecified (SPEC 4), so float adds and multiplies may be
+     * reassociated: the fold vectorises instead of forming one serial chain. */
+    if (res && LLVMIsAInstruction(res->ll) && LLVMCanValueUseFastMathFlags(res->ll))
+        LLVMSetFastMathFlags(res->ll, LLVMFastMathAllowReassoc);
+    return res;
 }
 
 /* Validates the operator against the element type by combining two placeholders in a block

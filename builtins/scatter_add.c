@@ -6,7 +6,8 @@
  * is a plain read-modify-write for callers whose indices never collide. One trailing
  * barrier makes the updates visible; there is no leading one (SPEC). Struct elements
  * accumulate only fields of 32/64-bit integers, floats and composites of those. Indices out
- * of range are reported in debug builds and their update is dropped in every build.
+ * of range are reported in debug builds and their update is dropped in every build. On the
+ * CPU a block's lanes never run at once, so the adds are plain there.
  */
 #include <stdio.h>
 
@@ -140,7 +141,8 @@ tj_tile_scatter_add(tj_kernel *k, tj_val *a, tj_val *const *idx, int nidx, tj_va
     }
     tji_cond cond;
     tji_emit_cond_begin(k, ok, &cond);
-    accumulate(k, a->type, tji_tile_elem_ptr(k, a, coords), value->ll, is_atomic);
+    bool atomic_rmw = is_atomic && tji_lanes_run_concurrently(k);
+    accumulate(k, a->type, tji_tile_elem_ptr(k, a, coords), value->ll, atomic_rmw);
     tji_emit_cond_end(k, &cond);
     tji_emit_barrier(k);
     return true;

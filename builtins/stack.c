@@ -4,7 +4,8 @@
  * reach the declaration, push, pop and clear, which start and end with a barrier (other
  * lanes may still be reading the count or the data); count may be called from one lane.
  *   push: each lane with a value reserves a slot with an atomic add on the counter; slots
- *         past the capacity are dropped (-1) and the counter is clamped after a barrier.
+ *         past the capacity are dropped (-1) and the counter is clamped after a barrier. On
+ *         the CPU, where a block's lanes run one at a time, a plain branch-free update.
  *   pop:  the running lanes take the top min(count, running) slots, lane 0 the topmost;
  *         the counter drops by that many. So values of a later push come out first, and
  *         draining hands out the slots 0..count-1 once each.
@@ -92,6 +93,30 @@ clamp_count(tj_kernel *k, const tj_val *s)
     tji_emit_barrier(k);
 }
 
+/* Push where a block's lanes run one at a time (the CPU): no atomic, no branch. Every lane
+ * stores into slot min(count, capacity - 1): its value when it pushes, else what the slot
+ * held (the slot is then beyond the count, or the stack is full and keeps its top). The
+ * counter grows only when a value went in, so it never passes the capacity. */
+static tj_val *
+push_one_at_a_time(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
+{
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    tji_emit_barrier(k);
+    LLVMValueRef n = LLVMBuildLoad2(b, tji_i32(c), s->u.stack.count, "count");
+    LLVMValueRef fits = LLVMBuildICmp(b, LLVMIntSLT, n, i32c(k, s->u.stack.capacity), "");
+    LLVMValueRef ok = LLVMBuildAnd(b, has_value->ll, fits, "");
+    LLVMValueRef at = LLVMBuildSelect(b, fits, n, i32c(k, s->u.stack.capacity - 1), "");
+    LLVMValueRef ptr = slot_ptr(k, s, at);
+    LLVMValueRef old = tji_emit_load(k, s->type, ptr);
+    tji_emit_store(k, s->type, LLVMBuildSelect(b, ok, value->ll, old, ""), ptr);
+    LLVMBuildStore(b, LLVMBuildAdd(b, n, LLVMBuildZExt(b, ok, tji_i32(c), ""), ""),
+                   s->u.stack.count);
+    tji_emit_barrier(k);
+    return tji_scalar(k, tji_type_scalar(c, TJ_DTYPE_I32),
+                      LLVMBuildSelect(b, ok, n, i32c(k, -1), "slot"));
+}
+
 tj_val *
 tj_tile_stack_push(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
 {
@@ -111,6 +136,8 @@ tj_tile_stack_push(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
                  tji_val_describe(has_value, d, sizeof d));
         return NULL;
     }
+    if (!tji_lanes_run_concurrently(k))
+        return push_one_at_a_time(k, s, value, has_value);
     tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
     const tj_type *i32 = tji_type_scalar(c, TJ_DTYPE_I32);
@@ -175,8 +202,9 @@ tj_tile_stack_count(tj_kernel *k, tj_val *s)
     const char *fn = tji_builtin_name(TJI_B_TILE_STACK_COUNT);
     if (!tji_enter(k, fn) || !check_stack(k, fn, s))
         return NULL;
+    /* Other lanes write the counter only before barriers, which LLVM does not move loads
+     * across (an opaque call on the CPU, bar.sync on the GPU). */
     LLVMValueRef n = LLVMBuildLoad2(k->llb, tji_i32(k->ctx), s->u.stack.count, "count");
-    LLVMSetVolatile(n, 1); /* written by other lanes between barriers */
     return tji_scalar(k, tji_type_scalar(k->ctx, TJ_DTYPE_I32), n);
 }
 

@@ -115,11 +115,15 @@ elem_ptr(tj_kernel *k, tj_val *arr, tj_val *const *idx, int nidx, LLVMValueRef *
     int site = -1;
     if (k->opts.debug)
         site = tji_kernel_add_site(k, "array '%s'", a->name ? a->name : "?");
+    /* Element strides (arrays' byte strides are whole elements) let LLVM version a loop on
+     * a unit stride and vectorise it. */
+    LLVMValueRef esize = tji_const_i64(c, (int64_t)arr->type->size);
     for (int d = 0; d < nidx; d++) {
         const tj_type *t = idx[d]->type;
         LLVMValueRef i64 = LLVMBuildIntCast2(b, idx[d]->ll, tji_i64(c),
                                              tji_dtype_is_signed(t->dtype), "");
-        off = LLVMBuildAdd(b, off, LLVMBuildMul(b, i64, a->strides[d], ""), "");
+        LLVMValueRef es = LLVMBuildExactSDiv(b, a->strides[d], esize, "");
+        off = LLVMBuildAdd(b, off, LLVMBuildMul(b, i64, es, ""), "");
         if (site < 0)
             continue;
         LLVMValueRef hi = LLVMBuildZExt(b, a->shape[d], tji_i64(c), "");
@@ -127,7 +131,7 @@ elem_ptr(tj_kernel *k, tj_val *arr, tj_val *const *idx, int nidx, LLVMValueRef *
         tji_emit_report(k, LLVMBuildNot(b, in, ""), site, i64, tji_const_i64(c, 0), hi, d);
         *ok = *ok ? LLVMBuildAnd(b, *ok, in, "") : in;
     }
-    return LLVMBuildGEP2(b, tji_i8(c), a->data, &off, 1, "elem");
+    return LLVMBuildGEP2(b, arr->type->llmem, a->data, &off, 1, "elem");
 }
 
 tj_val *

@@ -198,6 +198,12 @@ tji_has_native_shuffle(const tj_kernel *k)
     return k->opts.target == TJ_TARGET_CUDA;
 }
 
+bool
+tji_lanes_run_concurrently(const tj_kernel *k)
+{
+    return k->opts.target == TJ_TARGET_CUDA;
+}
+
 size_t
 tji_shuffle_scratch_bytes(const tj_kernel *k)
 {
@@ -238,6 +244,8 @@ tji_emit_nactive(tj_kernel *k)
 {
     tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
+    if (k->block_dim == 1)
+        return tji_const_i32(c, 1); /* a block of one lane that runs */
     LLVMValueRef B = tji_const_i64(c, k->block_dim);
     LLVMValueRef first = LLVMBuildMul(b, tji_emit_ts_load(k, TJI_TS_BLOCK), B, "");
     LLVMValueRef left = LLVMBuildSub(b, tji_emit_ts_load(k, TJI_TS_N), first, "");

@@ -239,6 +239,9 @@ TJI_HIDDEN tj_val *tji_val_new(tj_kernel *k, tj_val_kind kind, const tj_type *ty
                                LLVMValueRef ll);
 /* An alloca in the function's entry block (so it dominates every use), zero-initialised. */
 TJI_HIDDEN LLVMValueRef tji_alloca(tj_kernel *k, LLVMTypeRef ty, const char *name);
+/* The same without the zero store, for memory every reader finds written first (register
+ * tile slots: a slot is read only where it was written, under the same guard). */
+TJI_HIDDEN LLVMValueRef tji_alloca_uninit(tj_kernel *k, LLVMTypeRef ty, const char *name);
 /* Finishes the body: closes the function (implicit return). Fails on open scopes. */
 TJI_HIDDEN bool tji_kernel_seal(tj_kernel *k);
 TJI_HIDDEN int tji_kernel_add_site(tj_kernel *k, const char *fmt, ...) TJI_PRINTF(2, 3);
@@ -364,6 +367,10 @@ TJI_HIDDEN void tji_emit_barrier(tj_kernel *k);
  * barriers, so every lane of the block must reach each shuffle. */
 TJI_HIDDEN bool tji_has_native_shuffle(const tj_kernel *k);
 TJI_HIDDEN size_t tji_shuffle_scratch_bytes(const tj_kernel *k);
+/* Capability: a block's lanes run at the same time (the GPU). On the CPU they run one at a
+ * time on one thread (fibers, or a single lane), so updates of the block's shared memory
+ * need no atomics there. */
+TJI_HIDDEN bool tji_lanes_run_concurrently(const tj_kernel *k);
 /* The i32 'v' of lane (lane ^ mask), mask < 32; 'scratch' is the emulation area. */
 TJI_HIDDEN LLVMValueRef tji_emit_shfl_xor32(tj_kernel *k, LLVMValueRef v, int mask,
                                             LLVMValueRef scratch);

@@ -83,8 +83,9 @@ tji_scalar(tj_kernel *k, const tj_type *t, LLVMValueRef ll)
     return tji_val_new(k, TJ_VAL_SCALAR, t, ll);
 }
 
-LLVMValueRef
-tji_alloca(tj_kernel *k, LLVMTypeRef ty, const char *name)
+/* An alloca in the entry block; 'zero' also stores zero there (so no path reads undef). */
+static LLVMValueRef
+entry_alloca(tj_kernel *k, LLVMTypeRef ty, const char *name, bool zero)
 {
     LLVMBuilderRef b = LLVMCreateBuilderInContext(k->ctx->llctx);
     LLVMValueRef term = LLVMGetBasicBlockTerminator(k->alloca_bb);
@@ -93,9 +94,22 @@ tji_alloca(tj_kernel *k, LLVMTypeRef ty, const char *name)
     else
         LLVMPositionBuilderAtEnd(b, k->alloca_bb);
     LLVMValueRef a = LLVMBuildAlloca(b, ty, name);
-    LLVMBuildStore(b, LLVMConstNull(ty), a);
+    if (zero)
+        LLVMBuildStore(b, LLVMConstNull(ty), a);
     LLVMDisposeBuilder(b);
     return a;
+}
+
+LLVMValueRef
+tji_alloca(tj_kernel *k, LLVMTypeRef ty, const char *name)
+{
+    return entry_alloca(k, ty, name, true);
+}
+
+LLVMValueRef
+tji_alloca_uninit(tj_kernel *k, LLVMTypeRef ty, const char *name)
+{
+    return entry_alloca(k, ty, name, false);
 }
 
 static void
