@@ -26,6 +26,7 @@
 #define SERIES_DECAY 0.9     /* damping factor per term (a parameter, so exact everywhere) */
 #define SERIES_CUTOFF 1e-4   /* the loop breaks once the damping is below this * (1 + |t|) */
 #define NSHOW 4              /* results printed per kernel */
+#define CPU_BLOCK_DIM 64     /* lanes per block with --cpu-blocks */
 
 typedef struct demo {
     tj_context *ctx;
@@ -43,15 +44,17 @@ static void
 usage(FILE *f, const char *prog)
 {
     fprintf(f,
-            "usage: %s [--device cpu|cuda] [-n COUNT]\n"
+            "usage: %s [--device cpu|cuda] [--cpu-blocks] [-n COUNT]\n"
             "Builds a saxpy kernel and a damped-series kernel (loop, if/else, break,\n"
             "sin/exp/sqrt, a user function) with tilejit, runs them and compares each\n"
             "result with a host C reference.\n"
             "  -d, --device cpu|cuda  where to run (default: the GPU when present, else CPU)\n"
+            "  -b, --cpu-blocks       on the CPU, run blocks of %d lanes (cooperative mode)\n"
+            "                         instead of width-1 blocks\n"
             "  -n, --count COUNT      elements per kernel, 1..16777216 (default 100000)\n"
             "  -h, --help             show this help\n"
             "Exit status: 0 all results match, 1 a failure or a mismatch, 2 bad usage.\n",
-            prog);
+            prog, CPU_BLOCK_DIM);
 }
 
 static bool
@@ -379,19 +382,20 @@ verdict(const char *name, const demo *d, tj_status st, const check *c, double to
     return true;
 }
 
-/* Parses the command line into 'kind' (-1: default device) and 'n'; returns -1 to go on,
- * else the exit status. */
+/* Parses the command line into 'kind' (-1: default device), 'coop' and 'n'; returns -1 to
+ * go on, else the exit status. */
 static int
-parse_args(int argc, char **argv, int *kind, int64_t *n)
+parse_args(int argc, char **argv, int *kind, bool *coop, int64_t *n)
 {
     static const struct option longs[] = {
         {"device", required_argument, NULL, 'd'},
+        {"cpu-blocks", no_argument, NULL, 'b'},
         {"count", required_argument, NULL, 'n'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     int c;
-    while ((c = getopt_long(argc, argv, "d:n:h", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "d:bn:h", longs, NULL)) != -1) {
         char *end = NULL;
         switch (c) {
         case 'd':
@@ -403,6 +407,9 @@ parse_args(int argc, char **argv, int *kind, int64_t *n)
                 fprintf(stderr, "%s: unknown device '%s' (cpu or cuda)\n", argv[0], optarg);
                 return 2;
             }
+            break;
+        case 'b':
+            *coop = true;
             break;
         case 'n':
             *n = strtoll(optarg, &end, 10);
@@ -428,21 +435,25 @@ parse_args(int argc, char **argv, int *kind, int64_t *n)
 }
 
 static tj_status
-open_device(demo *d, int kind)
+open_device(demo *d, int kind, bool coop)
 {
     tj_status st = kind < 0 ? tj_device_create_default(d->ctx, &d->dev)
                             : tj_device_create(d->ctx, (tj_device_kind)kind, 0, &d->dev);
     if (st != TJ_OK) {
         const char *msg = tj_context_error(d->ctx);
-        fprintf(stderr, "cannot open the %s device (%s): %s\n",
+        fprintf(stderr, "scalar_demo: cannot open the %s device (%s): %s\n",
                 kind == TJ_DEVICE_CUDA ? "cuda" : kind == TJ_DEVICE_CPU ? "cpu" : "default",
                 tj_status_name(st), msg ? msg : "no message");
         return st;
     }
     bool gpu = tj_device_get_kind(d->dev) == TJ_DEVICE_CUDA;
     d->kopts = (tj_kernel_options){.target = gpu ? TJ_TARGET_CUDA : TJ_TARGET_CPU};
-    printf("tilejit %s on %s: %s (%s)\n", tj_version(), gpu ? "cuda" : "cpu",
-           tj_device_get_name(d->dev), tj_device_get_arch(d->dev));
+    if (!gpu && coop)
+        d->kopts = (tj_kernel_options){.target = TJ_TARGET_CPU, .block_dim = CPU_BLOCK_DIM,
+                                       .cpu_mode = TJ_CPU_COOPERATIVE};
+    printf("tilejit %s on %s: %s (%s)%s\n", tj_version(), gpu ? "cuda" : "cpu",
+           tj_device_get_name(d->dev), tj_device_get_arch(d->dev),
+           !gpu && coop ? ", cooperative blocks" : "");
     return TJ_OK;
 }
 
@@ -451,16 +462,17 @@ main(int argc, char **argv)
 {
     demo d = {.n = 100000};
     int kind = -1;
-    int rc = parse_args(argc, argv, &kind, &d.n);
+    bool coop = false;
+    int rc = parse_args(argc, argv, &kind, &coop, &d.n);
     if (rc >= 0)
         return rc;
     tj_status st = tj_context_create(&d.ctx);
     if (st != TJ_OK) {
-        fprintf(stderr, "tj_context_create: %s\n", tj_status_name(st));
+        fprintf(stderr, "scalar_demo: tj_context_create: %s\n", tj_status_name(st));
         return 1;
     }
     bool ok = false;
-    if (open_device(&d, kind) == TJ_OK) {
+    if (open_device(&d, kind, coop) == TJ_OK) {
         check cs = {0}, cr = {0};
         tj_status s1 = run_saxpy(&d, &cs);
         bool ok1 = verdict("saxpy", &d, s1, &cs, SAXPY_TOL);

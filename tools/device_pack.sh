@@ -60,12 +60,12 @@ cp "$root/tools/device_run.sh" "$root/tools/run.sh" "$dest/tools/"
 
 # CTest files hold absolute paths: put a placeholder where the build folder was (device_run.sh
 # writes the unpacked folder there) and leave out the valgrind tests (no valgrind there; they
-# name files of this checkout).
-for t in CTestTestfile.cmake tests/CTestTestfile.cmake; do
-    [ -f "$build/$t" ] || fail "$build/$t is missing (TILEJIT_TESTS off?)"
-    grep -v '^add_test(\[=\[valgrind_\|^set_tests_properties(\[=\[valgrind_' "$build/$t" |
-        sed "s#$build#@TJ_ROOT@#g" >"$dest/$t.in"
-done
+# name files of this checkout). The kit holds the Check suites only (not fuzz/).
+t="$build/tests/CTestTestfile.cmake"
+[ -f "$t" ] || fail "$t is missing (TILEJIT_TESTS off?)"
+grep -v '^add_test(\[=\[valgrind_\|^set_tests_properties(\[=\[valgrind_' "$t" |
+    sed "s#$build#@TJ_ROOT@#g" >"$dest/tests/CTestTestfile.cmake.in"
+printf '# tilejit device kit: the Check suites\nsubdirs("tests")\n' >"$dest/CTestTestfile.cmake.in"
 
 # ---- strip and check -------------------------------------------------------------------------
 elfs=$(find "$dest" -type f -exec sh -c 'head -c 4 "$1" | grep -q "ELF"' _ {} \; -print)
@@ -79,7 +79,9 @@ done
 
 # What the GPU machine has (DEVICE.md): glibc (libc, libm, libdl, librt, libpthread, the
 # loader), libstdc++, libgcc_s, zlib, zstd; and our own library.
-allowed='^(libc\.so\.6|libm\.so\.6|libdl\.so\.2|librt\.so\.1|libpthread\.so\.0|ld-linux-x86-64\.so\.2|libstdc\+\+\.so\.6|libgcc_s\.so\.1|libz\.so\.1|libzstd\.so\.1|libtilejit\.so\.0)$'
+allowed='^(libc\.so\.6|libm\.so\.6|libdl\.so\.2|librt\.so\.1|libpthread\.so\.0'
+allowed="$allowed|ld-linux-x86-64\.so\.2|libstdc\+\+\.so\.6|libgcc_s\.so\.1|libz\.so\.1"
+allowed="$allowed|libzstd\.so\.1|libtilejit\.so\.0)\$"
 bad=""
 for f in $elfs; do
     rel=${f#"$dest"/}
@@ -96,9 +98,8 @@ for f in $elfs; do
         *) bad="$bad\n  $rel has the run path $p" ;;
         esac
     done
-    if ldd "$f" 2>&1 | grep -Eq 'not found|libLLVM|libcheck|libsubunit'; then
-        bad="$bad\n  $rel: $(ldd "$f" 2>&1 | grep -E 'not found|libLLVM|libcheck|libsubunit' | tr -s ' \t' ' ')"
-    fi
+    worse=$(ldd "$f" 2>&1 | grep -E 'not found|libLLVM|libcheck|libsubunit' | tr -s ' \t' ' ')
+    [ -z "$worse" ] || bad="$bad\n  $rel: $worse"
 done
 # The library exports the tj_ API and nothing else (no LLVM, no libstdc++ symbols).
 exports=$(nm -D --defined-only "$dest/libtilejit.so.0" | awk '{print $3}' |

@@ -9,8 +9,9 @@
 #        the copy inside an unpacked kit runs that kit when given no argument)
 # Environment: TILEJIT_CTEST_ARGS (extra ctest arguments, e.g. "-R scalar"),
 #              TILEJIT_BENCH_ARGS (arguments for tilejit-bench), TILEJIT_KEEP=1 (keep the
-#              unpacked folder), TILEJIT_LIMITS="tests examples bench" (time limits in
-#              seconds, default "360 90 120": together under the device's 10 minutes).
+#              unpacked folder), TILEJIT_STEPS (default "tests examples bench": which to
+#              run, e.g. the bench alone in a second call), TILEJIT_LIMITS="T E B" (time
+#              limits in seconds of the three, default "300 60 200": under 10 minutes).
 set -u
 
 case "${1:-}" in
@@ -38,8 +39,15 @@ now() {
 }
 t_start=$(now)
 # shellcheck disable=SC2086 # three numbers
-set -- ${TILEJIT_LIMITS:-360 90 120}
+set -- ${TILEJIT_LIMITS:-300 60 200}
 limit_tests=$1 limit_examples=$2 limit_bench=$3
+steps=" ${TILEJIT_STEPS:-tests examples bench} "
+# step NAME: whether this run includes step NAME (else it says so in the summary).
+step() {
+    case "$steps" in *" $1 "*) return 0 ;; esac
+    say "$1: not run (TILEJIT_STEPS)"
+    return 1
+}
 
 # ---- unpack ----------------------------------------------------------------------------------
 work=$(mktemp -d "${TMPDIR:-/tmp}/tilejit-device.XXXXXX") || die "mktemp failed"
@@ -77,6 +85,16 @@ if ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
     done
 fi
 export TILEJIT_REQUIRE_GPU=1
+# Suites that read files of the source tree (examples/kernels/*.py) find them here: the
+# checkout this script belongs to, else the current folder.
+if [ -z "${TILEJIT_SOURCE_DIR:-}" ]; then
+    for d in "$root" "$PWD"; do
+        if [ -f "$d/include/tilejit.h" ]; then
+            export TILEJIT_SOURCE_DIR="$d"
+            break
+        fi
+    done
+fi
 {
     echo "date:    $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
     echo "host:    $(uname -a)"
@@ -84,6 +102,7 @@ export TILEJIT_REQUIRE_GPU=1
     sed -n '2,5p' "$kit/MANIFEST"
     echo "CUDA_HOME=${CUDA_HOME:-}"
     echo "LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}"
+    echo "TILEJIT_SOURCE_DIR=${TILEJIT_SOURCE_DIR:-}"
     echo "ptxas:   $(command -v ptxas || echo none)"
     command -v nvidia-smi >/dev/null && nvidia-smi -L
     echo "--- ldd libtilejit.so"
@@ -94,9 +113,8 @@ export TILEJIT_REQUIRE_GPU=1
 missing=""
 for f in "$kit"/libtilejit.so.0 "$kit"/tests/check_* "$kit"/examples/* "$kit"/tilejit-bench; do
     [ -f "$f" ] || continue
-    if ldd "$f" 2>&1 | grep -q 'not found'; then
-        missing="$missing $(basename "$f"):$(ldd "$f" 2>&1 | awk '/not found/ {print $1}' | tr '\n' ' ')"
-    fi
+    absent=$(ldd "$f" 2>&1 | awk '/not found/ {print $1}' | tr '\n' ' ')
+    [ -z "$absent" ] || missing="$missing $(basename "$f"): $absent"
 done
 [ -z "$missing" ] || die "libraries not found on this machine:$missing (see $OUT/env.txt)"
 
@@ -108,7 +126,10 @@ status=0
 # ---- tests -----------------------------------------------------------------------------------
 t0=$(now)
 jobs=$(nproc 2>/dev/null || echo 4)
-if command -v ctest >/dev/null; then
+rc=0
+if ! step tests; then
+    :
+elif command -v ctest >/dev/null; then
     junit=""
     ctest --help 2>/dev/null | grep -q -- --output-junit && junit="--output-junit $OUT/ctest.xml"
     # shellcheck disable=SC2086 # the extra arguments are split on purpose
@@ -120,8 +141,10 @@ if command -v ctest >/dev/null; then
     [ "$rc" != 124 ] || say "tests: stopped after $limit_tests s (TILEJIT_LIMITS)"
     line=$(grep -E 'tests passed, [0-9]+ tests? failed out of' "$OUT/ctest.log" | tail -1)
     skipped=$(grep -c '\*\*\*Skipped' "$OUT/ctest.log")
-    failed=$(sed -n '/The following tests FAILED:/,$p' "$OUT/ctest.log" |
-        grep -E '^[[:space:]]+[0-9]+ - ' | sed 's/^[[:space:]]*[0-9]* - //' | tr '\n' ';')
+    # Each finished test has a line "n/N Test #k: name ....***Failed  1.00 sec".
+    failed=$(grep -E 'Test +#[0-9]+: .*\*\*\*' "$OUT/ctest.log" | grep -v '\*\*\*Skipped' |
+        sed 's/.*Test *#[0-9]*: \([^ ]*\) .*\*\*\*\([A-Za-z ]*[A-Za-z]\).*/\1 (\2)/' |
+        tr '\n' ';')
     [ -n "$line" ] || line="ctest did not finish (exit $rc)"
     say "tests: $line; $skipped skipped ($(($(now) - t0)) s; log: ctest.log)"
     [ -z "$failed" ] || say "  failed: $failed"
@@ -150,18 +173,23 @@ fi
 # ---- examples --------------------------------------------------------------------------------
 # The kit's copy of tools/run.sh runs them: it knows each example's arguments and the seeds'
 # expected outputs, and also runs programs it does not list.
-t0=$(now)
-timeout "$limit_examples" "$kit/tools/run.sh" --examples "$kit/examples" --device cuda \
-    >"$OUT/examples.log" 2>&1
-rc=$?
-[ "$rc" != 124 ] || say "examples: stopped after $limit_examples s (TILEJIT_LIMITS)"
-grep -E '^==> [^ ]+: (OK|FAILED)' "$OUT/examples.log" | sed 's/^==> /example /' |
-    tee -a "$summary"
-say "examples: $([ "$rc" = 0 ] && echo OK || echo "FAILED, exit $rc") ($(($(now) - t0)) s; log: examples.log)"
-[ "$rc" = 0 ] || status=1
+if step examples; then
+    t0=$(now)
+    timeout "$limit_examples" "$kit/tools/run.sh" --examples "$kit/examples" --device cuda \
+        >"$OUT/examples.log" 2>&1
+    rc=$?
+    [ "$rc" != 124 ] || say "examples: stopped after $limit_examples s (TILEJIT_LIMITS)"
+    grep -E '^==> [^ ]+: (OK|FAILED)' "$OUT/examples.log" | sed 's/^==> /example /' |
+        tee -a "$summary"
+    verdict=OK
+    [ "$rc" = 0 ] || { verdict="FAILED, exit $rc"; status=1; }
+    say "examples: $verdict ($(($(now) - t0)) s; log: examples.log)"
+fi
 
 # ---- benchmarks ------------------------------------------------------------------------------
-if [ -x "$kit/tilejit-bench" ]; then
+if ! step bench; then
+    :
+elif [ -x "$kit/tilejit-bench" ]; then
     t0=$(now)
     # shellcheck disable=SC2086
     timeout "$limit_bench" "$kit/tilejit-bench" ${TILEJIT_BENCH_ARGS:-} >"$OUT/bench.tsv" \
