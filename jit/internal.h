@@ -29,7 +29,7 @@
 #define TJI_PRINTF(a, b) __attribute__((format(printf, a, b)))
 /* Part of every compile-cache key: bump it whenever the code the JIT emits for the same
  * lowered module changes (passes, code generation options, runtime ABI). */
-#define TJI_CODEGEN_VERSION 1
+#define TJI_CODEGEN_VERSION 2
 #define TJI_NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
 typedef struct tji_arena_chunk tji_arena_chunk;
@@ -487,7 +487,7 @@ TJI_HIDDEN void tji_emit_entry_common(tj_context *ctx, LLVMModuleRef m, LLVMBuil
 TJI_HIDDEN tj_status tji_tm_host(tj_context *ctx, LLVMTargetMachineRef *out);
 TJI_HIDDEN tj_status tji_tm_nvptx(tj_context *ctx, const char *arch, LLVMTargetMachineRef *out);
 TJI_HIDDEN tj_status tji_optimize(tj_context *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm,
-                                  tj_opt_level level);
+                                  tj_opt_level level, tj_target target);
 TJI_HIDDEN tj_status tji_emit_code(tj_context *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm,
                                    bool assembly, LLVMMemoryBufferRef *out);
 TJI_HIDDEN void tji_llvm_init(void);

@@ -497,7 +497,7 @@ static tj_status
 compile(build *bd, tji_cache_entry **out)
 {
     tj_context *ctx = bd->ctx;
-    tj_status st = tji_optimize(ctx, bd->m, bd->tm, bd->o->opt_level);
+    tj_status st = tji_optimize(ctx, bd->m, bd->tm, bd->o->opt_level, bd->target);
     if (st != TJ_OK)
         return st;
     if (bd->o->keep_ir) {
@@ -575,7 +575,7 @@ build_run(build *bd, tj_kernel *const *ks, size_t n, tj_module **out)
         e = from_disk(bd);
     bool cached = e != NULL;
     if (e && bd->o->keep_ir)
-        st = tji_optimize(ctx, bd->m, bd->tm, bd->o->opt_level);
+        st = tji_optimize(ctx, bd->m, bd->tm, bd->o->opt_level, bd->target);
     else if (!e)
         st = compile(bd, &e);
     if (st != TJ_OK)
