@@ -472,6 +472,12 @@ struct tj_module {
 TJI_HIDDEN const tji_kdesc *tji_module_find(const tj_module *m, const char *name, int *index);
 /* In a linked module, kernel 'name's body is called "tjk.<name>". */
 #define TJI_BODY_PREFIX "tjk."
+/* Starts the body of hook 'name' (tj.hook.*) when the module declares it: returns a
+ * builder at its entry and the hook in '*hook', or NULL when the module does not use it.
+ * tji_hook_end disposes of the builder and makes the hook internal. */
+TJI_HIDDEN LLVMBuilderRef tji_hook_begin(tj_context *ctx, LLVMModuleRef m, const char *name,
+                                         LLVMValueRef *hook);
+TJI_HIDDEN void tji_hook_end(LLVMBuilderRef b, LLVMValueRef hook);
 /* Renames math calls tj.math.<fn>.f32 to <prefix><fn>f and .f64 to <prefix><fn> (libm,
  * libdevice); returns how many. */
 TJI_HIDDEN int tji_rename_math(LLVMModuleRef m, const char *prefix);

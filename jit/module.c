@@ -334,6 +334,24 @@ tji_emit_entry_common(tj_context *ctx, LLVMModuleRef m, LLVMBuilderRef b, const 
     LLVMPositionBuilderAtEnd(b, done);
 }
 
+LLVMBuilderRef
+tji_hook_begin(tj_context *ctx, LLVMModuleRef m, const char *name, LLVMValueRef *hook)
+{
+    *hook = LLVMGetNamedFunction(m, name);
+    if (!*hook || !LLVMIsDeclaration(*hook))
+        return NULL;
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx->llctx, *hook, "entry"));
+    return b;
+}
+
+void
+tji_hook_end(LLVMBuilderRef b, LLVMValueRef hook)
+{
+    LLVMDisposeBuilder(b);
+    LLVMSetLinkage(hook, LLVMInternalLinkage);
+}
+
 int
 tji_rename_math(LLVMModuleRef m, const char *prefix)
 {

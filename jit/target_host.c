@@ -69,11 +69,10 @@ make_entry(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd)
 static void
 define_barrier(tj_context *ctx, LLVMModuleRef m, bool cooperative)
 {
-    LLVMValueRef hook = LLVMGetNamedFunction(m, "tj.hook.barrier");
-    if (!hook || !LLVMIsDeclaration(hook))
+    LLVMValueRef hook;
+    LLVMBuilderRef b = tji_hook_begin(ctx, m, "tj.hook.barrier", &hook);
+    if (!b)
         return;
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
-    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx->llctx, hook, "entry"));
     if (cooperative) {
         LLVMValueRef ts = LLVMGetParam(hook, 0);
         LLVMValueRef wp = LLVMBuildStructGEP2(b, tji_ts_type(ctx), ts, TJI_TS_WORKER, "");
@@ -83,8 +82,7 @@ define_barrier(tj_context *ctx, LLVMModuleRef m, bool cooperative)
         LLVMBuildCall2(b, LLVMFunctionType(tji_void(ctx), &pt, 1, 0), fnp, &w, 1, "");
     }
     LLVMBuildRetVoid(b);
-    LLVMDisposeBuilder(b);
-    LLVMSetLinkage(hook, LLVMInternalLinkage);
+    tji_hook_end(b, hook);
 }
 
 /* tj.hook.shfl_xor(ts, scratch, v, mask) without hardware shuffles: every lane writes its
@@ -93,11 +91,10 @@ define_barrier(tj_context *ctx, LLVMModuleRef m, bool cooperative)
 static void
 define_shuffle(tj_context *ctx, LLVMModuleRef m)
 {
-    LLVMValueRef hook = LLVMGetNamedFunction(m, "tj.hook.shfl_xor");
-    if (!hook || !LLVMIsDeclaration(hook))
+    LLVMValueRef hook;
+    LLVMBuilderRef b = tji_hook_begin(ctx, m, "tj.hook.shfl_xor", &hook);
+    if (!b)
         return;
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
-    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx->llctx, hook, "entry"));
     LLVMValueRef ts = LLVMGetParam(hook, 0), scratch = LLVMGetParam(hook, 1);
     LLVMValueRef lanep = LLVMBuildStructGEP2(b, tji_ts_type(ctx), ts, TJI_TS_LANE, "");
     LLVMValueRef lane = LLVMBuildLoad2(b, tji_i32(ctx), lanep, "");
@@ -114,8 +111,7 @@ define_shuffle(tj_context *ctx, LLVMModuleRef m)
     LLVMValueRef r = LLVMBuildLoad2(b, tji_i32(ctx), theirs, "");
     LLVMBuildCall2(b, LLVMGlobalGetValueType(bar), bar, &ts, 1, "");
     LLVMBuildRet(b, r);
-    LLVMDisposeBuilder(b);
-    LLVMSetLinkage(hook, LLVMInternalLinkage);
+    tji_hook_end(b, hook);
 }
 
 static tj_status

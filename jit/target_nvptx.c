@@ -12,8 +12,9 @@
 #define SMEM_NAME "__tj_smem"
 #define ERR_NAME "__tj_err"
 
+/* Calls the intrinsic 'name' that takes no arguments (special registers, barriers). */
 static LLVMValueRef
-sreg(LLVMModuleRef m, LLVMBuilderRef b, const char *name)
+call0(LLVMModuleRef m, LLVMBuilderRef b, const char *name)
 {
     unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
     LLVMValueRef fn = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
@@ -53,9 +54,9 @@ make_entry(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd, LLVMValueRef s
         [TJI_TS_WORKER] = LLVMConstNull(tji_ptr(ctx)),
         [TJI_TS_ARENA] = LLVMConstAddrSpaceCast(smem, tji_ptr(ctx)),
         [TJI_TS_ERR] = LLVMConstAddrSpaceCast(err, tji_ptr(ctx)),
-        [TJI_TS_BLOCK] = LLVMBuildZExt(b, sreg(m, b, "llvm.nvvm.read.ptx.sreg.ctaid.x"),
+        [TJI_TS_BLOCK] = LLVMBuildZExt(b, call0(m, b, "llvm.nvvm.read.ptx.sreg.ctaid.x"),
                                        tji_i64(ctx), "block"),
-        [TJI_TS_LANE] = sreg(m, b, "llvm.nvvm.read.ptx.sreg.tid.x"),
+        [TJI_TS_LANE] = call0(m, b, "llvm.nvvm.read.ptx.sreg.tid.x"),
     };
     tji_emit_entry_common(ctx, m, b, kd, ts, args, fields);
     LLVMBuildRetVoid(b);
@@ -65,39 +66,30 @@ make_entry(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd, LLVMValueRef s
 static void
 define_barrier(tj_context *ctx, LLVMModuleRef m)
 {
-    LLVMValueRef hook = LLVMGetNamedFunction(m, "tj.hook.barrier");
-    if (!hook || !LLVMIsDeclaration(hook))
+    LLVMValueRef hook;
+    LLVMBuilderRef b = tji_hook_begin(ctx, m, "tj.hook.barrier", &hook);
+    if (!b)
         return;
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
-    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx->llctx, hook, "entry"));
-    const char *name = tji_compat_barrier_intrinsic();
-    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-    LLVMValueRef bar = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
-    LLVMBuildCall2(b, LLVMGlobalGetValueType(bar), bar, NULL, 0, "");
+    call0(m, b, tji_compat_barrier_intrinsic());
     LLVMBuildRetVoid(b);
-    LLVMDisposeBuilder(b);
-    LLVMSetLinkage(hook, LLVMInternalLinkage);
+    tji_hook_end(b, hook);
 }
 
 /* tj.hook.shfl_xor(ts, scratch, v, mask): shfl.sync.bfly among the warp's running lanes. */
 static void
 define_shuffle(tj_context *ctx, LLVMModuleRef m)
 {
-    LLVMValueRef hook = LLVMGetNamedFunction(m, "tj.hook.shfl_xor");
-    if (!hook || !LLVMIsDeclaration(hook))
+    LLVMValueRef hook;
+    LLVMBuilderRef b = tji_hook_begin(ctx, m, "tj.hook.shfl_xor", &hook);
+    if (!b)
         return;
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
-    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx->llctx, hook, "entry"));
-    unsigned id = LLVMLookupIntrinsicID("llvm.nvvm.activemask", 20);
-    LLVMValueRef am = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
-    LLVMValueRef mask = LLVMBuildCall2(b, LLVMGlobalGetValueType(am), am, NULL, 0, "");
-    id = LLVMLookupIntrinsicID("llvm.nvvm.shfl.sync.bfly.i32", 28);
+    LLVMValueRef mask = call0(m, b, "llvm.nvvm.activemask");
+    unsigned id = LLVMLookupIntrinsicID("llvm.nvvm.shfl.sync.bfly.i32", 28);
     LLVMValueRef sh = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
     LLVMValueRef args[] = {mask, LLVMGetParam(hook, 2), LLVMGetParam(hook, 3),
                            tji_const_i32(ctx, 31)};
     LLVMBuildRet(b, LLVMBuildCall2(b, LLVMGlobalGetValueType(sh), sh, args, 4, ""));
-    LLVMDisposeBuilder(b);
-    LLVMSetLinkage(hook, LLVMInternalLinkage);
+    tji_hook_end(b, hook);
 }
 
 static tj_status
