@@ -221,18 +221,12 @@ access_elem(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
         tji_emit_store(k, t, v, p);
     else
         r = tji_emit_atomic(k, TJI_ATOM_ADD, t, p, v);
-    if (inside)
+    if (inside && r)
+        r = tji_emit_cond_value(k, &cond, r);
+    else if (inside)
         tji_emit_cond_end(k, &cond);
-    if (!r)
-        return;
-    if (inside) {
-        LLVMValueRef phi = LLVMBuildPhi(k->llb, t->llreg, "");
-        LLVMValueRef vals[] = {r, LLVMConstNull(t->llreg)};
-        LLVMBasicBlockRef bbs[] = {cond.then_bb, cond.from_bb};
-        LLVMAddIncoming(phi, vals, bbs, 2);
-        r = phi;
-    }
-    tji_tile_set(k, a->out, slot, e, r);
+    if (r)
+        tji_tile_set(k, a->out, slot, e, r);
 }
 
 static void foreach_stored(tj_kernel *k, const tj_val *t, tji_elem_fn fn, void *ud);

@@ -147,12 +147,7 @@ tj_load(tj_kernel *k, tj_val *arr, tj_val *const *idx, int nidx)
     tji_cond cond;
     tji_emit_cond_begin(k, ok, &cond);
     LLVMValueRef v = tji_emit_load(k, t, p);
-    tji_emit_cond_end(k, &cond);
-    LLVMValueRef phi = LLVMBuildPhi(k->llb, t->llreg, "");
-    LLVMValueRef vals[] = {v, LLVMConstNull(t->llreg)};
-    LLVMBasicBlockRef bbs[] = {cond.then_bb, cond.from_bb};
-    LLVMAddIncoming(phi, vals, bbs, 2);
-    return tji_scalar(k, t, phi);
+    return tji_scalar(k, t, tji_emit_cond_value(k, &cond, v));
 }
 
 static bool
@@ -248,12 +243,7 @@ atomic_common(tj_kernel *k, const char *fn, tji_atom_op op, tj_val *arr, tj_val 
     tji_cond cond;
     tji_emit_cond_begin(k, ok, &cond);
     LLVMValueRef r = tji_emit_atomic(k, op, t, p, value->ll);
-    tji_emit_cond_end(k, &cond);
-    LLVMValueRef phi = LLVMBuildPhi(k->llb, t->llreg, "");
-    LLVMValueRef vals[] = {r, LLVMConstNull(t->llreg)};
-    LLVMBasicBlockRef bbs[] = {cond.then_bb, cond.from_bb};
-    LLVMAddIncoming(phi, vals, bbs, 2);
-    return tji_scalar(k, t, phi);
+    return tji_scalar(k, t, tji_emit_cond_value(k, &cond, r));
 }
 
 tj_val *

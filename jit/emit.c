@@ -271,6 +271,17 @@ tji_emit_cond_end(tj_kernel *k, tji_cond *c)
     LLVMPositionBuilderAtEnd(k->llb, c->done_bb);
 }
 
+LLVMValueRef
+tji_emit_cond_value(tj_kernel *k, tji_cond *c, LLVMValueRef v)
+{
+    tji_emit_cond_end(k, c);
+    LLVMValueRef phi = LLVMBuildPhi(k->llb, LLVMTypeOf(v), "");
+    LLVMValueRef vals[] = {v, LLVMConstNull(LLVMTypeOf(v))};
+    LLVMBasicBlockRef bbs[] = {c->then_bb, c->from_bb};
+    LLVMAddIncoming(phi, vals, bbs, 2);
+    return phi;
+}
+
 /* The report helper, defined once per module: claims the record with a compare-and-swap
  * and fills it. Cold and out of line so that checks cost little code. */
 static LLVMValueRef

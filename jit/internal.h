@@ -386,6 +386,9 @@ typedef struct tji_cond {
 } tji_cond;
 TJI_HIDDEN void tji_emit_cond_begin(tj_kernel *k, LLVMValueRef cond, tji_cond *c);
 TJI_HIDDEN void tji_emit_cond_end(tj_kernel *k, tji_cond *c);
+/* Ends the region like tji_emit_cond_end and gives 'v' (made inside it) where the region
+ * ran, else zero. */
+TJI_HIDDEN LLVMValueRef tji_emit_cond_value(tj_kernel *k, tji_cond *c, LLVMValueRef v);
 /* Records a kernel error at check site 'site' when 'bad' holds (debug builds). */
 TJI_HIDDEN void tji_emit_report(tj_kernel *k, LLVMValueRef bad, int site, LLVMValueRef value,
                                 LLVMValueRef lo, LLVMValueRef hi, int dim);
