@@ -1,7 +1,8 @@
 #!/bin/sh
 # tools/test.sh: installs what is missing (tools/setup_deps.sh), builds build/ with warnings
 # as errors and runs the Check suites through CTest: labels cpu and cuda (the cuda tests exit
-# 77, skipped, without a GPU; set TILEJIT_REQUIRE_GPU=1 to make that a failure).
+# 77, skipped, without a GPU; set TILEJIT_REQUIRE_GPU=1 to make that a failure), then the
+# kernel-language fuzzer briefly (label fuzz, TILEJIT_FUZZ_SECONDS, default 20).
 # Usage: tools/test.sh [--valgrind]   --valgrind also runs ctest -L valgrind (slow)
 set -eu
 
