@@ -489,6 +489,70 @@ run_launch(bench_env *e)
     tj_module_destroy(m);
 }
 
+/* A cooperative kernel whose block crosses 2 * 'iters' barriers: a loop of
+ * tile_stack_clear, whose work besides its two barriers is one store by lane 0. */
+static tj_kernel *
+barrier_kernel(tj_context *ctx, int block_dim, int iters)
+{
+    tj_kernel_options o = {.target = TJ_TARGET_CPU, .cpu_mode = TJ_CPU_COOPERATIVE,
+                           .block_dim = (uint32_t)block_dim};
+    tj_kernel *k = tj_kernel_create(ctx, "bench_barrier", &o);
+    tj_param_array(k, "x", tj_context_get_type(ctx, TJ_DTYPE_F32), 1);
+    tj_val *s = tj_tile_stack(k, 1, tj_context_get_type(ctx, TJ_DTYPE_I32));
+    tj_for_begin(k, tj_const_int(k, TJ_DTYPE_I32, 0), tj_const_int(k, TJ_DTYPE_I32, iters),
+                 tj_const_int(k, TJ_DTYPE_I32, 1));
+    tj_tile_stack_clear(k, s);
+    tj_for_end(k);
+    return k;
+}
+
+/* The cost of one barrier per lane in cooperative mode: one block on one thread. */
+static void
+run_barrier(bench_env *e, int block_dim)
+{
+    enum { ITERS = 2000 };
+    const char *name = "cpu/barrier";
+    char label[64];
+    snprintf(label, sizeof label, "tilejit cooperative, block_dim %d", block_dim);
+    char why[512];
+    tj_module *m = bench_build(e->ctx, barrier_kernel(e->ctx, block_dim, ITERS), e->cpu, why,
+                               sizeof why);
+    int64_t one = 1;
+    tj_array *x = NULL;
+    if (!m || tj_array_create(e->cpu, tj_context_get_type(e->ctx, TJ_DTYPE_F32), 1, &one, &x)
+                  != TJ_OK) {
+        bench_fail(name, label, "cpu", "%s", m ? bench_error(e, e->cpu) : why);
+        tj_module_destroy(m);
+        return;
+    }
+    tj_device_set_cpu_threads(e->cpu, 1);
+    tj_arg a = tj_arg_array(x);
+    int reps = e->o->repeat;
+    double *ns = calloc((size_t)reps, sizeof *ns);
+    tj_status st = ns ? tj_launch_tiled(e->cpu, m, "bench_barrier", 1, &one, (uint32_t)block_dim,
+                                        &a, 1)
+                      : TJ_ERR_NOMEM;
+    for (int r = 0; st == TJ_OK && r < reps; r++) {
+        double t0 = bench_now_ms();
+        st = tj_launch_tiled(e->cpu, m, "bench_barrier", 1, &one, (uint32_t)block_dim, &a, 1);
+        /* ns per lane per barrier, reported in the time columns */
+        ns[r] = (bench_now_ms() - t0) * 1e6 / (2.0 * ITERS * block_dim);
+    }
+    if (st != TJ_OK) {
+        bench_fail(name, label, "cpu", "tj_launch_tiled: %s", bench_error(e, e->cpu));
+    } else {
+        bench_row r = bench_row_new(name, label, "cpu");
+        bench_row_set_times(&r, ns, reps);
+        r.threads = 1;
+        snprintf(r.note, sizeof r.note, "NANOSECONDS per lane per barrier (not ms): %d "
+                 "tile_stack_clear calls of 2 barriers each, one block, one thread", ITERS);
+        bench_emit(&r);
+    }
+    free(ns);
+    tj_array_destroy(x);
+    tj_module_destroy(m);
+}
+
 void
 bench_cpu_list(void (*put)(const char *name, const char *what))
 {
@@ -498,13 +562,15 @@ bench_cpu_list(void (*put)(const char *name, const char *what))
         put(name, ops[i].what);
     }
     put("cpu/launch", "launch overhead of an empty one-block kernel on the CPU pool");
+    put("cpu/barrier", "cost of one barrier per lane in cooperative mode (ns), block_dim 32 "
+                       "and 256");
 }
 
 void
 bench_cpu_run(bench_env *e)
 {
     const bench_opts *o = e->o;
-    bool any = bench_wanted(o, "cpu/launch");
+    bool any = bench_wanted(o, "cpu/launch") || bench_wanted(o, "cpu/barrier");
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         char name[64];
         snprintf(name, sizeof name, "cpu/%s", ops[i].name);
@@ -525,5 +591,9 @@ bench_cpu_run(bench_env *e)
     }
     if (bench_wanted(o, "cpu/launch"))
         run_launch(e);
+    if (bench_wanted(o, "cpu/barrier")) {
+        run_barrier(e, 32);
+        run_barrier(e, 256);
+    }
     tj_device_set_cpu_threads(e->cpu, 0);
 }

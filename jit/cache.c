@@ -186,6 +186,15 @@ define_runtime(tj_context *ctx, LLVMOrcLLJITRef jit)
     return e ? tji_ctx_fail_llvm(ctx, e, "binding the CPU runtime") : TJ_OK;
 }
 
+/* ORC reports some failures (a symbol that cannot be resolved) through the session rather
+ * than through the call that caused them; by default it prints them. Keep them as the
+ * context's error instead: the library never prints. */
+static void
+report_jit_error(void *ctx, LLVMErrorRef e)
+{
+    tji_ctx_fail_llvm(ctx, e, "the CPU JIT");
+}
+
 tj_status
 tji_jit_get(tj_context *ctx, LLVMOrcLLJITRef *out)
 {
@@ -196,6 +205,8 @@ tji_jit_get(tj_context *ctx, LLVMOrcLLJITRef *out)
             ctx->jit = NULL;
             return tji_ctx_fail_llvm(ctx, e, "creating the CPU JIT");
         }
+        LLVMOrcExecutionSessionSetErrorReporter(LLVMOrcLLJITGetExecutionSession(ctx->jit),
+                                                report_jit_error, ctx);
         tj_status st = define_runtime(ctx, ctx->jit);
         if (st != TJ_OK) {
             LLVMOrcDisposeLLJIT(ctx->jit);

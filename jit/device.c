@@ -38,6 +38,13 @@ tj_cuda_device_count(tj_context *ctx, int *count)
     return st;
 }
 
+static void
+cpu_name(tj_device *dev)
+{
+    int n = tji_cpu_pool_threads(dev->pool);
+    snprintf(dev->name, sizeof dev->name, "cpu (%d thread%s)", n, n == 1 ? "" : "s");
+}
+
 static tj_status
 open_cpu(tj_device *dev)
 {
@@ -45,7 +52,7 @@ open_cpu(tj_device *dev)
     tj_status st = tji_cpu_pool_create(0, &dev->pool, msg, sizeof msg);
     if (st != TJ_OK)
         return tji_ctx_fail(dev->ctx, st, "tj_device_create: %s", msg);
-    snprintf(dev->name, sizeof dev->name, "cpu (%d threads)", tji_cpu_pool_threads(dev->pool));
+    cpu_name(dev);
     char *cpu = LLVMGetHostCPUName();
     snprintf(dev->arch, sizeof dev->arch, "%s", cpu);
     LLVMDisposeMessage(cpu);
@@ -175,7 +182,7 @@ tj_device_set_cpu_threads(tj_device *dev, int nthreads)
         return tji_dev_fail(dev, st, "tj_device_set_cpu_threads: %s", msg);
     tji_cpu_pool_destroy(dev->pool);
     dev->pool = pool;
-    snprintf(dev->name, sizeof dev->name, "cpu (%d threads)", tji_cpu_pool_threads(pool));
+    cpu_name(dev);
     return TJ_OK;
 }
 

@@ -203,7 +203,7 @@ START_TEST(test_cpu_device_reports_its_kind_name_and_limits)
     tjt_ok(d, tj_device_set_cpu_threads(d, 3));
     ck_assert_str_eq(tj_device_get_name(d), "cpu (3 threads)");
     tjt_ok(d, tj_device_set_cpu_threads(d, 1));
-    ck_assert_str_eq(tj_device_get_name(d), "cpu (1 threads)");
+    ck_assert_str_eq(tj_device_get_name(d), "cpu (1 thread)");
     ck_assert_int_eq(tj_device_set_cpu_threads(d, -1), TJ_ERR_INVALID);
     ck_assert_str_eq(tj_device_error(d), "tj_device_set_cpu_threads: a negative thread count");
     tjt_ok(d, tj_device_synchronize(d));
