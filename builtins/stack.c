@@ -3,9 +3,10 @@
  * A stack is 'capacity' elements plus a 16-byte counter in shared memory. Every lane must
  * reach the declaration, push, pop and clear, which start and end with a barrier (other
  * lanes may still be reading the count or the data); count may be called from one lane.
- *   push: each lane with a value reserves a slot with an atomic add on the counter; slots
- *         past the capacity are dropped (-1) and the counter is clamped after a barrier. On
- *         the CPU, where a block's lanes run one at a time, a plain branch-free update.
+ *   push: each lane with a value reserves a slot (on the GPU one atomic add on the counter
+ *         per warp, the lanes ranked by a ballot); slots past the capacity are dropped
+ *         (-1) and the counter is clamped after a barrier. On the CPU, where a block's lanes
+ *         run one at a time, a plain branch-free update.
  *   pop:  the running lanes take the top min(count, running) slots, lane 0 the topmost;
  *         the counter drops by that many. So values of a later push come out first, and
  *         draining hands out the slots 0..count-1 once each.
@@ -117,6 +118,34 @@ push_one_at_a_time(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
                       LLVMBuildSelect(b, ok, n, i32c(k, -1), "slot"));
 }
 
+/* Slots for the lanes whose 'want' holds, with one atomic per warp: a ballot counts the
+ * warp's lanes that push, the first of them reserves that many slots, and each takes the
+ * base plus its rank among them. Every running lane of the warp must reach it. */
+static LLVMValueRef
+reserve_per_warp(tj_kernel *k, const tj_val *s, LLVMValueRef want)
+{
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    LLVMTypeRef i32t = tji_i32(c);
+    LLVMValueRef ballot = tji_emit_ballot(k, want);
+    LLVMValueRef below = LLVMBuildAnd(b, ballot, tji_emit_lanemask_lt(k), "");
+    LLVMValueRef rank = tji_emit_intrinsic(k, "llvm.ctpop", &i32t, 1, &below, 1);
+    LLVMValueRef total = tji_emit_intrinsic(k, "llvm.ctpop", &i32t, 1, &ballot, 1);
+    LLVMValueRef cttz_args[] = {ballot, LLVMConstInt(tji_i1(c), 0, 0)};
+    LLVMValueRef leader = tji_emit_intrinsic(k, "llvm.cttz", &i32t, 1, cttz_args, 2);
+    LLVMValueRef lane_in_warp = LLVMBuildAnd(b, tji_lane(k), i32c(k, 31), "");
+    LLVMValueRef basev = tji_alloca(k, i32t, "push.base");
+    tji_cond lead;
+    tji_emit_cond_begin(k, LLVMBuildICmp(b, LLVMIntEQ, lane_in_warp, leader, ""), &lead);
+    const tj_type *i32 = tji_type_scalar(c, TJ_DTYPE_I32);
+    LLVMBuildStore(b, tji_emit_atomic(k, TJI_ATOM_ADD, i32, s->u.stack.count, total), basev);
+    tji_emit_cond_end(k, &lead);
+    /* no lane pushes: leader is 32, the shuffle reads lane 0 and nobody uses the result */
+    LLVMValueRef src = LLVMBuildAnd(b, leader, i32c(k, 31), "");
+    LLVMValueRef base = tji_emit_shfl_idx32(k, LLVMBuildLoad2(b, i32t, basev, ""), src);
+    return LLVMBuildAdd(b, base, rank, "slot");
+}
+
 tj_val *
 tj_tile_stack_push(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
 {
@@ -144,9 +173,9 @@ tj_tile_stack_push(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
     LLVMValueRef slotv = tji_alloca(k, tji_i32(c), "slot");
     LLVMBuildStore(b, i32c(k, -1), slotv);
     tji_emit_barrier(k);
+    LLVMValueRef slot = reserve_per_warp(k, s, has_value->ll);
     tji_cond cond;
     tji_emit_cond_begin(k, has_value->ll, &cond);
-    LLVMValueRef slot = tji_emit_atomic(k, TJI_ATOM_ADD, i32, s->u.stack.count, i32c(k, 1));
     LLVMValueRef fits = LLVMBuildICmp(b, LLVMIntSLT, slot, i32c(k, s->u.stack.capacity), "");
     tji_cond store;
     tji_emit_cond_begin(k, fits, &store);

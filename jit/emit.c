@@ -240,6 +240,29 @@ tji_emit_shfl_xor(tj_kernel *k, const tj_type *t, LLVMValueRef v, int mask, LLVM
 }
 
 LLVMValueRef
+tji_emit_ballot(tj_kernel *k, LLVMValueRef pred)
+{
+    TJI_ASSERT(tji_lanes_run_concurrently(k));
+    LLVMValueRef args[] = {k->ts, LLVMBuildZExt(k->llb, pred, tji_i32(k->ctx), "")};
+    return tji_emit_call_named(k, "tj.hook.ballot", tji_i32(k->ctx), args, 2);
+}
+
+LLVMValueRef
+tji_emit_lanemask_lt(tj_kernel *k)
+{
+    TJI_ASSERT(tji_lanes_run_concurrently(k));
+    return tji_emit_call_named(k, "tj.hook.lanemask_lt", tji_i32(k->ctx), &k->ts, 1);
+}
+
+LLVMValueRef
+tji_emit_shfl_idx32(tj_kernel *k, LLVMValueRef v, LLVMValueRef src)
+{
+    TJI_ASSERT(tji_lanes_run_concurrently(k));
+    LLVMValueRef args[] = {k->ts, v, src};
+    return tji_emit_call_named(k, "tj.hook.shfl_idx", tji_i32(k->ctx), args, 3);
+}
+
+LLVMValueRef
 tji_emit_nactive(tj_kernel *k)
 {
     tj_context *c = k->ctx;

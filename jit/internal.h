@@ -377,6 +377,12 @@ TJI_HIDDEN LLVMValueRef tji_emit_shfl_xor32(tj_kernel *k, LLVMValueRef v, int ma
 /* The same for a value of any type, 32 bits at a time. */
 TJI_HIDDEN LLVMValueRef tji_emit_shfl_xor(tj_kernel *k, const tj_type *t, LLVMValueRef v,
                                           int mask, LLVMValueRef scratch);
+/* Warp votes, where lanes run concurrently (the GPU) only: the i32 mask of the warp's
+ * running lanes whose 'pred' holds, the mask of the lanes below this one, and lane 'src''s
+ * 'v'. Every running lane of the warp must reach them. */
+TJI_HIDDEN LLVMValueRef tji_emit_ballot(tj_kernel *k, LLVMValueRef pred);
+TJI_HIDDEN LLVMValueRef tji_emit_lanemask_lt(tj_kernel *k);
+TJI_HIDDEN LLVMValueRef tji_emit_shfl_idx32(tj_kernel *k, LLVMValueRef v, LLVMValueRef src);
 /* Lanes of this block that run (i32): B, or fewer in the partial last block. */
 TJI_HIDDEN LLVMValueRef tji_emit_nactive(tj_kernel *k);
 /* Opens a conditional region: code emitted until tji_emit_cond_end runs only when 'cond'

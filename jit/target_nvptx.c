@@ -92,6 +92,35 @@ define_shuffle(tj_context *ctx, LLVMModuleRef m)
     tji_hook_end(b, hook);
 }
 
+/* Warp votes (tji_emit_ballot and friends), over the warp's running lanes. */
+static void
+define_votes(tj_context *ctx, LLVMModuleRef m)
+{
+    LLVMValueRef hook;
+    LLVMBuilderRef b = tji_hook_begin(ctx, m, "tj.hook.ballot", &hook);
+    if (b) {
+        LLVMValueRef pred = LLVMBuildICmp(b, LLVMIntNE, LLVMGetParam(hook, 1),
+                                          tji_const_i32(ctx, 0), "");
+        unsigned id = LLVMLookupIntrinsicID("llvm.nvvm.vote.ballot.sync", 26);
+        LLVMValueRef vote = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
+        LLVMValueRef args[] = {call0(m, b, "llvm.nvvm.activemask"), pred};
+        LLVMBuildRet(b, LLVMBuildCall2(b, LLVMGlobalGetValueType(vote), vote, args, 2, ""));
+        tji_hook_end(b, hook);
+    }
+    if ((b = tji_hook_begin(ctx, m, "tj.hook.lanemask_lt", &hook))) {
+        LLVMBuildRet(b, call0(m, b, "llvm.nvvm.read.ptx.sreg.lanemask.lt"));
+        tji_hook_end(b, hook);
+    }
+    if ((b = tji_hook_begin(ctx, m, "tj.hook.shfl_idx", &hook))) {
+        unsigned id = LLVMLookupIntrinsicID("llvm.nvvm.shfl.sync.idx.i32", 27);
+        LLVMValueRef sh = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
+        LLVMValueRef args[] = {call0(m, b, "llvm.nvvm.activemask"), LLVMGetParam(hook, 1),
+                               LLVMGetParam(hook, 2), tji_const_i32(ctx, 31)};
+        LLVMBuildRet(b, LLVMBuildCall2(b, LLVMGlobalGetValueType(sh), sh, args, 4, ""));
+        tji_hook_end(b, hook);
+    }
+}
+
 static tj_status
 lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdesc *descs,
       LLVMTargetMachineRef tm)
@@ -110,6 +139,7 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
         make_entry(ctx, m, &descs[i], smem, err);
     define_barrier(ctx, m);
     define_shuffle(ctx, m);
+    define_votes(ctx, m);
     LLVMAddModuleFlag(m, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16,
                       LLVMValueAsMetadata(tji_const_i32(ctx, 0)));
     if (tji_rename_math(m, "__nv_") > 0)
