@@ -339,15 +339,17 @@ tji_tile_set(tj_kernel *k, const tj_val *t, LLVMValueRef slot, LLVMValueRef e, L
 
 /* ---- promotion -------------------------------------------------------------------------- */
 
-typedef struct spill {
+/* Element-by-element copies between tiles of one shape (promotion, tile variables). */
+/* Element-by-element copies between tiles of one shape (promotion, tile variables). */
+typedef struct copy {
     const tj_val *from, *to;
-} spill;
+} copy;
 
 static void
-spill_elem(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
+copy_elem(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
 {
-    const spill *sp = ud;
-    tji_tile_set(k, sp->to, slot, e, tji_tile_get(k, sp->from, slot, e));
+    const copy *c = ud;
+    tji_tile_set(k, c->to, slot, e, tji_tile_get(k, c->from, slot, e));
 }
 
 /* Positions the builder right after the instructions that made 't'. */
@@ -388,7 +390,7 @@ tji_tile_promote(tj_kernel *k, tj_val *t, const char *fn)
     tj_val from = *t, to = shared;
     from.u.tile.regs = LLVMGetParam(helper, 1);
     to.u.tile.base = LLVMGetParam(helper, 2);
-    tji_foreach_owned(k, tt->size, spill_elem, &(spill){&from, &to});
+    tji_foreach_owned(k, tt->size, copy_elem, &(copy){&from, &to});
     tji_outline_end(k);
     tji_emit_barrier(k);
     LLVMPositionBuilderAtEnd(k->llb, here);
@@ -410,17 +412,6 @@ tji_tile_promote(tj_kernel *k, tj_val *t, const char *fn)
 /* ---- tile variables -------------------------------------------------------------------- */
 /* A variable holding a tile keeps a register copy of its own (shared tiles are copied in);
  * reading it gives a fresh copy, so tiles stay immutable values. */
-
-typedef struct copy {
-    const tj_val *from, *to;
-} copy;
-
-static void
-copy_elem(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
-{
-    const copy *c = ud;
-    tji_tile_set(k, c->to, slot, e, tji_tile_get(k, c->from, slot, e));
-}
 
 static void
 copy_tile(tj_kernel *k, const tj_val *from, const tj_val *to)
