@@ -9,7 +9,7 @@
  *   tj_module_build            verify, optimise and compile kernels into a module
  *   tj_array_create            memory on a device
  *   tj_launch / tj_launch_tiled
- *   *_destroy                  in any order, except that a device outlives its arrays
+ *   *_destroy                  in any order; an owner frees what it still owns
  *
  * Handles and who owns them
  *
@@ -20,7 +20,9 @@
  *               └─ tj_type                          (interned; owned by the context)
  *
  * Objects made in a context live until they are destroyed or the context is; destroying the
- * context frees everything it owns. Strings passed in are copied. Strings handed out are
+ * context frees everything it still owns (kernels, modules, devices and their arrays), and
+ * destroying a device frees its remaining arrays. Using an object after its owner is gone is
+ * an error the library cannot catch. Strings passed in are copied. Strings handed out are
  * borrowed: they live as long as the object that returned them.
  *
  * Errors
@@ -68,7 +70,7 @@ TJ_API const char *tj_version(void);
 typedef struct tj_context tj_context;
 /* The CPU or one CUDA device; caller-owned; keeps its last runtime error. */
 typedef struct tj_device tj_device;
-/* Memory on one device; caller-owned; must be destroyed before its device. */
+/* Memory on one device; caller-owned; freed with its device if still alive then. */
 typedef struct tj_array tj_array;
 /* A scalar, composite or struct type; interned and owned by the context. */
 typedef struct tj_type tj_type;
@@ -136,7 +138,7 @@ TJ_API tj_status tj_device_create(tj_context *ctx, tj_device_kind kind, int ordi
                                   tj_device **out);
 /* Opens the best device present: CUDA device 0, else the CPU. */
 TJ_API tj_status tj_device_create_default(tj_context *ctx, tj_device **out);
-/* Destroys the device and what it loaded. Its arrays must be destroyed first. NULL: nothing. */
+/* Destroys the device, what it loaded and its remaining arrays. NULL does nothing. */
 TJ_API void tj_device_destroy(tj_device *dev);
 TJ_API tj_device_kind tj_device_get_kind(const tj_device *dev);
 /* "cpu (N threads)" or the GPU's name. Borrowed from the device. */
