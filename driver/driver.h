@@ -102,7 +102,8 @@ TJI_HIDDEN tj_status tji_cuda_open(int ordinal, tji_cuda **out, char *msg, size_
 /* Unloads its modules, releases the primary context. NULL does nothing. */
 TJI_HIDDEN void tji_cuda_close(tji_cuda *c);
 TJI_HIDDEN const tji_cuda_info *tji_cuda_get_info(const tji_cuda *c);
-/* The last failure's message ("cuMemAlloc: out of memory (CUDA_ERROR_OUT_OF_MEMORY)"). */
+/* The last failure's message, e.g.
+ * "cuMemAlloc(1024 bytes): CUDA_ERROR_OUT_OF_MEMORY: out of memory". */
 TJI_HIDDEN const char *tji_cuda_error(const tji_cuda *c);
 
 TJI_HIDDEN tj_status tji_cuda_alloc(tji_cuda *c, size_t bytes, uint64_t *dptr);
