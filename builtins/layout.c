@@ -250,7 +250,8 @@ tji_foreach_owned_from(tj_kernel *k, int64_t size, int first, tji_elem_fn fn, vo
     bool ragged = size % B != 0;
     if (nslots <= UNROLL_SLOTS) {
         for (int64_t s = first; s < nslots; s++) {
-            LLVMValueRef e = LLVMBuildAdd(b, tji_const_i32(c, s * B), lane, "e");
+            /* e < size <= 2^24: no wrap, so addresses fold to constant offsets */
+            LLVMValueRef e = LLVMBuildNUWAdd(b, tji_const_i32(c, s * B), lane, "e");
             bool guard = ragged && s == nslots - 1;
             tji_cond cond;
             if (guard)
@@ -270,7 +271,7 @@ tji_foreach_owned_from(tj_kernel *k, int64_t size, int first, tji_elem_fn fn, vo
     LLVMBuildBr(b, head);
     LLVMPositionBuilderAtEnd(b, head);
     LLVMValueRef s = LLVMBuildLoad2(b, tji_i32(c), counter, "s");
-    LLVMValueRef e = LLVMBuildAdd(b, LLVMBuildMul(b, s, tji_const_i32(c, B), ""), lane, "e");
+    LLVMValueRef e = LLVMBuildNUWAdd(b, LLVMBuildNUWMul(b, s, tji_const_i32(c, B), ""), lane, "e");
     LLVMValueRef go = LLVMBuildICmp(b, LLVMIntULT, e, tji_const_i32(c, size), "");
     LLVMBuildCondBr(b, go, body, done);
     LLVMPositionBuilderAtEnd(b, body);

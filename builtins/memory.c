@@ -198,7 +198,8 @@ array_elem(tj_kernel *k, const access *a, LLVMValueRef e, LLVMValueRef *inside)
             LLVMValueRef in = LLVMBuildICmp(b, LLVMIntULT, i, ext, "");
             *inside = *inside ? LLVMBuildAnd(b, *inside, in, "") : in;
         }
-        off = LLVMBuildAdd(b, off, LLVMBuildMul(b, i, a->estride[d], ""), "");
+        bool unit = !a->checked && d == arr->ndim - 1; /* the fast path knows it is 1 */
+        off = LLVMBuildAdd(b, off, unit ? i : LLVMBuildMul(b, i, a->estride[d], ""), "");
     }
     return LLVMBuildGEP2(b, a->arr->type->llmem, arr->data, &off, 1, "");
 }
@@ -231,14 +232,17 @@ access_elem(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
 
 static void foreach_stored(tj_kernel *k, const tj_val *t, tji_elem_fn fn, void *ud);
 
-/* Whether the whole tile lies inside the array (the same in every lane). */
+/* Whether the whole tile lies inside the array and the array's last dimension is dense (the
+ * same in every lane): then every element's address is a constant distance from the
+ * lane's first, and needs no check. */
 static LLVMValueRef
 tile_inside(tj_kernel *k, const access *a)
 {
     tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
     const tji_array_val *arr = &a->arr->u.arr;
-    LLVMValueRef in = LLVMConstInt(tji_i1(c), 1, 0);
+    LLVMValueRef in = LLVMBuildICmp(b, LLVMIntEQ, a->estride[arr->ndim - 1],
+                                    tji_const_i64(c, 1), "");
     for (int d = 0; d < arr->ndim; d++) {
         LLVMValueRef ext = LLVMBuildZExt(b, arr->shape[d], tji_i64(c), "");
         LLVMValueRef end = LLVMBuildAdd(b, a->offset[d],
@@ -250,7 +254,7 @@ tile_inside(tj_kernel *k, const access *a)
     return in;
 }
 
-/* Runs the access over the lane's elements: unchecked when the whole tile is inside the
+/* Runs the access over the lane's elements: unchecked when the whole tile is inside a dense
  * array (the usual case), element by element otherwise. */
 static void
 access_all(tj_kernel *k, access *a, void (*each)(tj_kernel *, const tj_val *, tji_elem_fn,
