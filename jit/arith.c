@@ -657,6 +657,16 @@ cast_llvm(tj_kernel *k, LLVMValueRef x, tj_dtype from, tj_dtype to, LLVMTypeRef 
         return tji_dtype_bits(to) < tji_dtype_bits(from) ? LLVMBuildFPTrunc(b, x, toty, "")
                                                         : LLVMBuildFPExt(b, x, toty, "");
     if (ff) {
+        /* Half is widened first: every half value is exact in float, so the result is the
+         * same, and LLVM 19's x86 AVX512-FP16 lowering of fptosi.sat from half gives
+         * -32768 for NaN instead of 0 (check_scalar's cast table caught it). */
+        if (from == TJ_DTYPE_F16) {
+            LLVMTypeRef f32 = LLVMFloatTypeInContext(LLVMGetTypeContext(toty));
+            LLVMTypeRef xty = LLVMTypeOf(x);
+            if (LLVMGetTypeKind(xty) == LLVMVectorTypeKind)
+                f32 = LLVMVectorType(f32, LLVMGetVectorSize(xty));
+            x = LLVMBuildFPExt(b, x, f32, "");
+        }
         LLVMTypeRef tys[] = {toty, LLVMTypeOf(x)};
         const char *name = tji_dtype_is_signed(to) ? "llvm.fptosi.sat" : "llvm.fptoui.sat";
         return tji_emit_intrinsic(k, name, tys, 2, &x, 1);
