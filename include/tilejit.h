@@ -667,7 +667,10 @@ TJ_API bool tj_tile_stack_clear(tj_kernel *k, tj_val *s);
 /* ---------------------------------------------------------------------------------------- */
 
 typedef enum tj_opt_level {
-    TJ_OPT_DEFAULT = 0,  /* CPU: O3; CUDA: a lighter pipeline (ptxas optimises again) */
+    /* CPU: O3. CUDA: a lighter IR pipeline and NVPTX code generation without its own
+     * optimisations, ptxas optimising again (the fastest builds; docs/ARCHITECTURE.md) */
+    TJ_OPT_DEFAULT = 0,
+    /* LLVM's default<On> pipeline; on CUDA also the NVPTX code generator's optimisations */
     TJ_OPT_O0 = 1,
     TJ_OPT_O1 = 2,
     TJ_OPT_O2 = 3,

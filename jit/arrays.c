@@ -28,12 +28,15 @@ tj_tid(tj_kernel *k, int ncoords, tj_val **out)
         LLVMValueRef fold = dims[ncoords];
         for (int d = ncoords + 1; d < TJI_MAX_DIMS; d++)
             fold = LLVMBuildMul(b, fold, dims[d], "");
-        lin = LLVMBuildUDiv(b, lin, fold, "");
+        lin = tji_emit_udiv64(k, lin, fold);
     }
     for (int d = ncoords - 1; d >= 0; d--) {
-        LLVMValueRef coord = d == 0 ? lin : LLVMBuildURem(b, lin, dims[d], "");
-        if (d > 0)
-            lin = LLVMBuildUDiv(b, lin, dims[d], "");
+        LLVMValueRef coord = lin;
+        if (d > 0) {
+            LLVMValueRef q = tji_emit_udiv64(k, lin, dims[d]);
+            coord = LLVMBuildSub(b, lin, LLVMBuildMul(b, q, dims[d], ""), "");
+            lin = q;
+        }
         out[d] = tji_scalar(k, tji_type_scalar(c, TJ_DTYPE_I32),
                             LLVMBuildTrunc(b, coord, tji_i32(c), "tid"));
         if (!out[d])

@@ -29,7 +29,7 @@
 #define TJI_PRINTF(a, b) __attribute__((format(printf, a, b)))
 /* Part of every compile-cache key: bump it whenever the code the JIT emits for the same
  * lowered module changes (passes, code generation options, runtime ABI). */
-#define TJI_CODEGEN_VERSION 3
+#define TJI_CODEGEN_VERSION 4
 #define TJI_NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
 typedef struct tji_arena_chunk tji_arena_chunk;
@@ -49,8 +49,8 @@ typedef struct tji_arena {
 struct tj_context {
     LLVMContextRef llctx;
     LLVMTargetMachineRef tm_host;       /* created with the context */
-    LLVMTargetMachineRef tm_nvptx[4];   /* per architecture, created on first use */
-    char nvptx_arch[4][16];
+    LLVMTargetMachineRef tm_nvptx[4];   /* per architecture and codegen level, on first use */
+    char nvptx_arch[4][16];             /* "sm_90", or "sm_90+" for full codegen */
     LLVMOrcLLJITRef jit;                /* created on the first CPU build */
     tj_type *types;                     /* interned types (a list) */
     tji_cache_entry *cache;             /* compiled modules (cache.c) */
@@ -361,6 +361,9 @@ TJI_HIDDEN void tji_emit_store(tj_kernel *k, const tj_type *type, LLVMValueRef v
 TJI_HIDDEN LLVMValueRef tji_emit_ts_load(tj_kernel *k, int field);
 /* Linear thread index of the lane: block * B + lane, as i64. */
 TJI_HIDDEN LLVMValueRef tji_emit_linear_tid(tj_kernel *k);
+/* a / d for i64 'a' and 'd' (d > 0), by a 32-bit division when both fit in 32 bits (what
+ * LLVM's CodeGenPrepare does above CodeGenLevelNone: GPUs have no 64-bit divider). */
+TJI_HIDDEN LLVMValueRef tji_emit_udiv64(tj_kernel *k, LLVMValueRef a, LLVMValueRef d);
 TJI_HIDDEN void tji_emit_barrier(tj_kernel *k);
 /* Capability: warp shuffles in hardware (the GPU); elsewhere tj.hook.shfl_xor emulates them
  * through a scratch area of tji_shuffle_scratch_bytes() in the block's arena, with
@@ -461,6 +464,9 @@ struct tji_target {
      * target code. */
     tj_status (*lower)(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n,
                        tji_kdesc *descs, LLVMTargetMachineRef tm);
+    /* After optimisation, before code generation (NULL: nothing to do). */
+    tj_status (*finish)(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *descs, int n,
+                        LLVMTargetMachineRef tm);
 };
 
 TJI_HIDDEN extern const tji_target tji_target_nvptx;
@@ -500,7 +506,10 @@ TJI_HIDDEN void tji_emit_entry_common(tj_context *ctx, LLVMModuleRef m, LLVMBuil
 
 /* passes.c */
 TJI_HIDDEN tj_status tji_tm_host(tj_context *ctx, LLVMTargetMachineRef *out);
-TJI_HIDDEN tj_status tji_tm_nvptx(tj_context *ctx, const char *arch, LLVMTargetMachineRef *out);
+/* The NVPTX target machine for 'arch'; 'full_codegen' selects LLVM's codegen optimisations
+ * (explicit opt levels) over the fast path of the default level (tji_target_nvptx.finish). */
+TJI_HIDDEN tj_status tji_tm_nvptx(tj_context *ctx, const char *arch, bool full_codegen,
+                                  LLVMTargetMachineRef *out);
 TJI_HIDDEN tj_status tji_optimize(tj_context *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm,
                                   tj_opt_level level, tj_target target);
 TJI_HIDDEN tj_status tji_emit_code(tj_context *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm,

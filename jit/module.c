@@ -5,7 +5,8 @@
  *     ──target.lower──▶ kernel entries, hook bodies, math symbols (libdevice, lazily)
  *     ──verify (a status, never an abort)──▶ 128-bit key
  *     ──▶ in-memory cache hit? ──▶ on-disk cache hit (disk_cache.c)?
- *     ──O3──▶ PTX text (NVPTX) | object file ──▶ ORC LLJIT (host); written to both caches
+ *     ──optimise, target.finish──▶ PTX text (NVPTX) | object file ──▶ ORC LLJIT (host); written
+ *     to both caches
  *
  * A module keeps a descriptor per kernel (parameters, argument-buffer layout, block
  * width, shared bytes, debug check sites) and refers to compiled code that the context's
@@ -394,7 +395,7 @@ resolve_target(tj_context *ctx, tj_target target, const tj_build_options *o,
                                 "built for CUDA");
         *arch = tj_device_get_arch(o->device);
     }
-    return tji_tm_nvptx(ctx, *arch, tm);
+    return tji_tm_nvptx(ctx, *arch, o->opt_level != TJ_OPT_DEFAULT, tm);
 }
 
 static tj_status
@@ -441,7 +442,18 @@ typedef struct build {
     int n;
     uint8_t key[16];
     char *ir;                     /* keep_ir: the optimised IR, before code generation */
+    const tji_target *tgt;
 } build;
+
+/* The optimisation pipeline, then the target's last IR steps. */
+static tj_status
+optimize(build *bd)
+{
+    tj_status st = tji_optimize(bd->ctx, bd->m, bd->tm, bd->o->opt_level, bd->target);
+    if (st == TJ_OK && bd->tgt->finish)
+        st = bd->tgt->finish(bd->ctx, bd->m, bd->descs, bd->n, bd->tm);
+    return st;
+}
 
 static void
 entry_symbols(build *bd)
@@ -515,7 +527,7 @@ static tj_status
 compile(build *bd, tji_cache_entry **out)
 {
     tj_context *ctx = bd->ctx;
-    tj_status st = tji_optimize(ctx, bd->m, bd->tm, bd->o->opt_level, bd->target);
+    tj_status st = optimize(bd);
     if (st != TJ_OK)
         return st;
     if (bd->o->keep_ir) {
@@ -577,10 +589,10 @@ static tj_status
 build_run(build *bd, tj_kernel *const *ks, size_t n, tj_module **out)
 {
     tj_context *ctx = bd->ctx;
-    const tji_target *tgt = bd->target == TJ_TARGET_CUDA ? &tji_target_nvptx : &tji_target_host;
+    bd->tgt = bd->target == TJ_TARGET_CUDA ? &tji_target_nvptx : &tji_target_host;
     tj_status st = link_all(ctx, bd->m, ks, n);
     if (st == TJ_OK)
-        st = tgt->lower(ctx, bd->m, ks, n, bd->descs, bd->tm);
+        st = bd->tgt->lower(ctx, bd->m, ks, n, bd->descs, bd->tm);
     if (st != TJ_OK)
         return st;
     internalize(bd->m, bd->descs, bd->n);
@@ -593,7 +605,7 @@ build_run(build *bd, tj_kernel *const *ks, size_t n, tj_module **out)
         e = from_disk(bd);
     bool cached = e != NULL;
     if (e && bd->o->keep_ir)
-        st = tji_optimize(ctx, bd->m, bd->tm, bd->o->opt_level, bd->target);
+        st = optimize(bd);
     else if (!e)
         st = compile(bd, &e);
     if (st != TJ_OK)

@@ -64,7 +64,7 @@ static const char *const nvptx_archs[] = {
 };
 
 tj_status
-tji_tm_nvptx(tj_context *ctx, const char *arch, LLVMTargetMachineRef *out)
+tji_tm_nvptx(tj_context *ctx, const char *arch, bool full_codegen, LLVMTargetMachineRef *out)
 {
     bool known = false;
     for (size_t i = 0; i < TJI_NELEMS(nvptx_archs); i++)
@@ -74,9 +74,11 @@ tji_tm_nvptx(tj_context *ctx, const char *arch, LLVMTargetMachineRef *out)
                             "tj_module_build: option 'arch': '%s' is not an architecture LLVM "
                             "19 can target (sm_50 to sm_90a)",
                             arch);
+    char name[sizeof ctx->nvptx_arch[0]];
+    snprintf(name, sizeof name, "%s%s", arch, full_codegen ? "+" : "");
     size_t slot = TJI_NELEMS(ctx->tm_nvptx);
     for (size_t i = 0; i < TJI_NELEMS(ctx->tm_nvptx); i++) {
-        if (ctx->tm_nvptx[i] && strcmp(ctx->nvptx_arch[i], arch) == 0) {
+        if (ctx->tm_nvptx[i] && strcmp(ctx->nvptx_arch[i], name) == 0) {
             *out = ctx->tm_nvptx[i];
             return TJ_OK;
         }
@@ -95,13 +97,17 @@ tji_tm_nvptx(tj_context *ctx, const char *arch, LLVMTargetMachineRef *out)
         LLVMDisposeMessage(err);
         return TJ_ERR_UNSUPPORTED;
     }
-    ctx->tm_nvptx[slot] = LLVMCreateTargetMachine(t, "nvptx64-nvidia-cuda", arch, "",
-                                                  LLVMCodeGenLevelAggressive, LLVMRelocDefault,
-                                                  LLVMCodeModelDefault);
+    /* Codegen at level None skips NVPTX's IR passes (address-space inference, slow-division
+     * bypass, GVN, load/store vectorising), its DAG combines and machine passes: about a
+     * third of a small kernel's build time. The default level gets the parts that matter
+     * elsewhere (tji_emit_udiv64, target_nvptx.c's finish) and ptxas optimises again. */
+    LLVMCodeGenOptLevel level = full_codegen ? LLVMCodeGenLevelAggressive : LLVMCodeGenLevelNone;
+    ctx->tm_nvptx[slot] = LLVMCreateTargetMachine(t, "nvptx64-nvidia-cuda", arch, "", level,
+                                                  LLVMRelocDefault, LLVMCodeModelDefault);
     if (!ctx->tm_nvptx[slot])
         return tji_ctx_fail(ctx, TJ_ERR_UNSUPPORTED, "cannot create the NVPTX target for %s",
                             arch);
-    snprintf(ctx->nvptx_arch[slot], sizeof ctx->nvptx_arch[slot], "%s", arch);
+    snprintf(ctx->nvptx_arch[slot], sizeof ctx->nvptx_arch[slot], "%s", name);
     *out = ctx->tm_nvptx[slot];
     return TJ_OK;
 }

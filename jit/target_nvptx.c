@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <llvm-c/Transforms/PassBuilder.h>
+
 #include "internal.h"
 
 #define SMEM_NAME "__tj_smem"
@@ -148,8 +150,64 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
     return TJ_OK;
 }
 
+/* Makes every use of pointer parameter 'p' of a kernel entry go through a cast to the
+ * global address space and back, as NVPTXLowerArgs does: kernel pointers address global
+ * memory. */
+static void
+mark_global(tj_context *ctx, LLVMBuilderRef b, LLVMValueRef p)
+{
+    LLVMUseRef use = LLVMGetFirstUse(p);
+    if (!use)
+        return;
+    LLVMValueRef g = LLVMBuildAddrSpaceCast(b, p, LLVMPointerTypeInContext(ctx->llctx, 1), "");
+    LLVMValueRef q = LLVMBuildAddrSpaceCast(b, g, tji_ptr(ctx), "");
+    for (LLVMUseRef next; use; use = next) {
+        next = LLVMGetNextUse(use);
+        LLVMValueRef user = LLVMGetUser(use);
+        if (user == g)
+            continue;
+        for (int i = 0, nops = LLVMGetNumOperands(user); i < nops; i++)
+            if (LLVMGetOperand(user, (unsigned)i) == p)
+                LLVMSetOperand(user, (unsigned)i, q);
+    }
+}
+
+/* What NVPTX's code generator runs above level None, which the default build skips for
+ * speed (passes.c): address-space inference (ld/st.global and ld/st.shared instead of
+ * generic accesses) and the straight-line address optimisations that let instruction
+ * selection fold constant offsets into [reg+imm]. With them the SASS of the bench kernels
+ * is as large as with the full code generator, or within 8 instructions. */
+static const char finish_pipeline[] =
+    "function(infer-address-spaces,separate-const-offset-from-gep,slsr,early-cse,"
+    "nary-reassociate,early-cse)";
+
+/* After optimisation: pointer parameters are global (what NVPTXLowerArgs says), then the
+ * passes above. Also right for full code generation, which repeats them. */
+static tj_status
+finish(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *descs, int n, LLVMTargetMachineRef tm)
+{
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
+    for (int i = 0; i < n; i++) {
+        LLVMValueRef fn = LLVMGetNamedFunction(m, descs[i].entry);
+        if (!fn)
+            continue;
+        LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)));
+        for (unsigned j = 0, np = LLVMCountParams(fn); j < np; j++) {
+            LLVMValueRef p = LLVMGetParam(fn, j);
+            if (LLVMGetTypeKind(LLVMTypeOf(p)) == LLVMPointerTypeKind)
+                mark_global(ctx, b, p);
+        }
+    }
+    LLVMDisposeBuilder(b);
+    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef e = LLVMRunPasses(m, finish_pipeline, tm, po);
+    LLVMDisposePassBuilderOptions(po);
+    return e ? tji_ctx_fail_llvm(ctx, e, "address-space inference") : TJ_OK;
+}
+
 const tji_target tji_target_nvptx = {
     .name = "nvptx",
     .kind = TJ_TARGET_CUDA,
     .lower = lower,
+    .finish = finish,
 };

@@ -203,6 +203,62 @@ START_TEST(test_tid_unravels_and_folds_the_launch_dims)
 }
 END_TEST
 
+/* Whether the PTX has a generic load or store (ld.u32, st.volatile.f32: no state space). */
+static bool
+has_generic_access(const char *ptx)
+{
+    static const char *const spaces[] = {".global", ".shared", ".param", ".local", ".const"};
+    for (const char *l = ptx; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        l += strspn(l, " \t");
+        if (strncmp(l, "ld.", 3) != 0 && strncmp(l, "st.", 3) != 0)
+            continue;
+        size_t len = strcspn(l, " \t\n");
+        bool spaced = false;
+        for (size_t i = 0; i < NROWS(spaces) && !spaced; i++) {
+            const char *hit = strstr(l, spaces[i]);
+            spaced = hit && (size_t)(hit - l) < len;
+        }
+        if (!spaced)
+            return true;
+    }
+    return false;
+}
+
+/* Every build of the GPU, the default (NVPTX codegen at level None, passes.c) and an explicit
+ * O3 (LLVM's full codegen), addresses arrays as global and tiles as shared memory, and
+ * divides tid() by 32 bits when the values fit (GPUs have no 64-bit divider). */
+START_TEST(test_gpu_builds_use_global_and_shared_accesses_and_32_bit_tid_divisions)
+{
+    static const tj_opt_level levels[] = {TJ_OPT_DEFAULT, TJ_OPT_O3};
+    int n = 64;
+    tj_kernel_options o = opts_for(ON_PTX, 64);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "spaces", &o);
+    tj_val *x = tj_param_array(k, "x", I32, 1);
+    tj_val *out = tj_param_array(k, "out", I32, 1);
+    tj_val *tid[2];
+    ck_assert(tj_tid(k, 2, tid));
+    tj_val *zero = ci(k, 0);
+    tj_val *t = tj_tile_load(k, x, 1, &n, &zero, TJ_STORAGE_SHARED);
+    ck_assert(tj_tile_store(k, out, t, &zero));
+    put(k, out, bin(k, TJ_BIN_ADD, tid[0], tid[1]), ci(k, 7));
+    for (size_t i = 0; i < NROWS(levels); i++) {
+        tj_module *m = NULL;
+        tj_build_options bo = {.opt_level = levels[i]};
+        ck_assert_int_eq(tj_kernel_build(k, &bo, &m), TJ_OK);
+        const char *ptx = tj_module_get_ptx(m);
+        tjt_check_ptx(ptx);
+        check_ptx_has(m, "ld.global");
+        check_ptx_has(m, "st.global");
+        check_ptx_has(m, "ld.shared");
+        check_ptx_has(m, "st.shared");
+        check_ptx_has(m, "div.u32");
+        ck_assert_msg(!has_generic_access(ptx), "opt level %d: a generic access in the PTX",
+                      (int)levels[i]);
+        tj_module_destroy(m);
+    }
+}
+END_TEST
+
 /* launch_tiled(D, B) is launch([*D, W], B) where W is the block width: B on the GPU and in
  * cooperative mode, 1 in width-1 mode, where the lane is always 0 (SPEC 1; the seeds'
  * compaction example gives the GPU's answer on the CPU only so). The same coordinates,
@@ -1055,6 +1111,8 @@ launch_suite(void)
         add_target_tests(tc, where);
         if (where == ON_CPU1)
             tcase_add_test(tc, test_width1_mode_runs_blocks_of_one_lane_whatever_the_block_dim);
+        if (where == ON_PTX)
+            tcase_add_test(tc, test_gpu_builds_use_global_and_shared_accesses_and_32_bit_tid_divisions);
     }
     TCase *errors = new_case(s, "errors");
     tcase_add_loop_test(errors, test_launch_errors_name_the_call_and_the_reason, 0,
