@@ -8,30 +8,12 @@
 #        tools/run.sh --examples DIR [ARG...]   only run the examples in DIR, adding ARGs
 #                                               (tools/device_run.sh: --device cuda)
 
-# The examples, in order. A line "name [arguments]" names a program in examples/; the lines
-# under it indented by four spaces are its expected stdout, exactly (the output printed in
-# the seed, shared/seeds/*.txt); an example without them checks its own results. Programs
-# built but not listed here still run, and only their exit status counts.
-# --cpu-blocks: on the CPU, run every lane of a block, as the GPU does (the seeds' outputs
-# are the GPU's); it changes nothing on a GPU.
-EXAMPLES='
-scalar_demo
-store_doubled_thread_indices --cpu-blocks
-    [ 0  2  4  6  8 10 12 14 16 18 20 22 24 26 28 30]
-replace_rows --cpu-blocks
-    [[  0.   1.   2.   3.]
-     [  4.   5.   6.   7.]
-     [100. 101. 102. 103.]
-     [104. 105. 106. 107.]]
-multiply_elements --cpu-blocks
-    [756]
-row_products --cpu-blocks
-    [   6. 6000.]
-histogram --cpu-blocks
-    [1. 2. 3. 2.]
-compact_values --cpu-blocks
-    [6, 7, 8, 9]
-'
+# The expected outputs (the seeds' outputs, shared/seeds/*.txt) are in tests/examples.expected,
+# which CTest's example_* tests also use; tests/run_example.sh runs one program and compares.
+# Each program runs with --cpu-blocks (on the CPU, every lane of a block, as the GPU does: the
+# seeds' outputs are the GPU's; it changes nothing on a GPU) and the ARGs, and must print the
+# table's "gpu" answer. Programs built but not listed there still run, and only their exit
+# status counts.
 
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -74,71 +56,36 @@ if [ "$build_first" = 1 ]; then
     cmake --build "$build" -- -j"$(nproc)" || { echo "run.sh: the build failed" >&2; exit 1; }
 fi
 
+# The runner and its table: in this checkout, else (the device kit's copy of this script,
+# which tools/device_run.sh runs) in the sources that $TILEJIT_SOURCE_DIR names.
+runner="$root/tests/run_example.sh"
+[ -f "$runner" ] || runner="${TILEJIT_SOURCE_DIR:-.}/tests/run_example.sh"
+[ -f "$runner" ] || { echo "run.sh: no tests/run_example.sh (set TILEJIT_SOURCE_DIR)" >&2; exit 1; }
+
 failed=""
 count=0
-
-# run_example NAME ARGS EXPECTED: runs one program (stdin from /dev/null, stderr as it is)
-# and checks its exit status and, when EXPECTED is not empty, its stdout.
+# run_example NAME ARG...: runs one program through tests/run_example.sh, which prints its
+# output, the expected one and a line "==> NAME: OK" or "==> NAME: FAILED (why)".
 run_example() {
     count=$((count + 1))
-    name=$1 args=$2 expected=$3
-    shift 3
-    exe="$bindir/$name"
-    echo "==> $name${args:+ $args}${*:+ $*}"
-    if [ ! -x "$exe" ]; then
-        echo "==> $name: FAILED (not built: is examples/$name.c there?)"
-        failed="$failed $name"
-        return
-    fi
-    rc=0
-    # shellcheck disable=SC2086 # the listed arguments are split into words on purpose
-    out=$("$exe" $args "$@" </dev/null) || rc=$?
-    [ -z "$out" ] || printf '%s\n' "$out"
-    if [ "$rc" != 0 ]; then
-        echo "==> $name: FAILED (exit $rc)"
-        failed="$failed $name"
-    elif [ -z "$expected" ]; then
-        echo "==> $name: OK"
-    elif [ "$out" = "$expected" ]; then
-        printf '%s\n' "$expected" | sed 's/^/    expected: /'
-        echo "==> $name: OK (the seed's output)"
-    else
-        printf '%s\n' "$expected" | sed 's/^/    expected: /'
-        echo "==> $name: FAILED (the output differs from the seed's)"
-        failed="$failed $name"
-    fi
+    name=$1
+    shift
+    sh "$runner" default "$bindir/$name" "$@" || failed="$failed $name"
 }
 
-# Read the list: a name line, then its indented expected lines.
+# The listed programs in the table's order, then those built but not listed (say so, so a
+# new example gets listed).
 listed=" "
-name="" args="" expected=""
-nl='
-'
-while IFS= read -r line; do
-    case "$line" in
-    "") continue ;;
-    "    "*)
-        expected="$expected${expected:+$nl}${line#    }"
-        continue ;;
-    esac
-    [ -z "$name" ] || run_example "$name" "$args" "$expected" "$@"
-    name=${line%% *}
-    args=""
-    [ "$name" = "$line" ] || args=${line#* }
-    expected=""
+for name in $(sh "$runner" --names); do
     listed="$listed$name "
-done <<EOF
-$EXAMPLES
-EOF
-[ -z "$name" ] || run_example "$name" "$args" "$expected" "$@"
-
-# Programs built but not listed: run them too, and say so, so a new example gets listed.
+    run_example "$name" "$@"
+done
 for exe in "$bindir"/*; do
     if [ ! -f "$exe" ] || [ ! -x "$exe" ]; then continue; fi
     name=$(basename "$exe")
     case "$listed" in *" $name "*) continue ;; esac
-    echo "run.sh: note: examples/$name is not listed in EXAMPLES in tools/run.sh" >&2
-    run_example "$name" "" "" "$@"
+    echo "run.sh: note: examples/$name is not listed in tests/examples.expected" >&2
+    run_example "$name" "$@"
 done
 
 if [ -n "$failed" ]; then
