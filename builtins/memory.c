@@ -532,17 +532,20 @@ linear_index(tj_kernel *k, const tj_val *t, tj_val *const *idx, int *site)
     LLVMBuilderRef b = k->llb;
     LLVMValueRef lin = tji_const_i32(c, 0);
     for (int d = 0; d < t->u.tile.rank; d++) {
-        LLVMValueRef i = LLVMBuildIntCast2(b, idx[d]->ll, tji_i32(c),
+        /* Checked in 64 bits, so that no index wraps into the range (2^32 + 1 is not 1). */
+        LLVMValueRef i = LLVMBuildIntCast2(b, idx[d]->ll, tji_i64(c),
                                            tji_dtype_is_signed(idx[d]->type->dtype), "");
-        LLVMValueRef ext = tji_const_i32(c, t->u.tile.shape[d]);
+        LLVMValueRef ext = tji_const_i64(c, t->u.tile.shape[d]);
         if (*site >= 0) {
             LLVMValueRef bad = LLVMBuildICmp(b, LLVMIntUGE, i, ext, "");
-            tji_emit_report(k, bad, *site, i, tji_const_i32(c, 0), ext, d);
+            tji_emit_report(k, bad, *site, i, tji_const_i64(c, 0), ext, d);
         }
         /* Out-of-range indices are invalid; clamp so that they cannot reach other memory. */
         i = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, i, ext, ""), i,
-                            tji_const_i32(c, 0), "");
-        lin = LLVMBuildAdd(b, LLVMBuildMul(b, lin, ext, ""), i, "");
+                            tji_const_i64(c, 0), "");
+        LLVMValueRef ext32 = tji_const_i32(c, t->u.tile.shape[d]);
+        lin = LLVMBuildAdd(b, LLVMBuildMul(b, lin, ext32, ""),
+                           LLVMBuildTrunc(b, i, tji_i32(c), ""), "");
     }
     return lin;
 }
@@ -555,7 +558,17 @@ check_extract(tj_kernel *k, const char *fn, tj_val *t, tj_val *const *idx, int n
     if (nidx != t->u.tile.rank || !idx)
         return tji_fail(k, TJ_ERR_INVALID, "%s: the tile has %d dimensions, got %d indices", fn,
                         t->u.tile.rank, nidx);
-    return tji_check_offsets(k, fn, idx, nidx);
+    if (!tji_check_offsets(k, fn, idx, nidx))
+        return false;
+    for (int d = 0; d < nidx; d++) {
+        int64_t c;
+        if (tji_val_const_int(idx[d], &c) && (c < 0 || c >= t->u.tile.shape[d]))
+            return tji_fail(k, TJ_ERR_INVALID,
+                            "%s: argument 'idx': entry %d is %lld, outside dimension %d of "
+                            "extent %d",
+                            fn, d, (long long)c, d, t->u.tile.shape[d]);
+    }
+    return true;
 }
 
 tj_val *

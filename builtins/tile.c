@@ -91,7 +91,14 @@ tj_untile(tj_kernel *k, tj_val *t)
         return NULL;
     const tji_tile *tt = &t->u.tile;
     int B = (int)k->block_dim;
-    if (tt->rank > 3 || tt->shape[tt->rank - 1] != B) {
+    if (tt->rank > 3) {
+        tji_fail(k, TJ_ERR_INVALID,
+                 "%s: argument 't': a tile of rank %d has no per-thread value (rank 1 gives a "
+                 "scalar, 2 a vector, 3 a matrix)",
+                 fn, tt->rank);
+        return NULL;
+    }
+    if (tt->shape[tt->rank - 1] != B) {
         tji_fail(k, TJ_ERR_INVALID,
                  "%s: argument 't': the last dimension must equal the block width %d, "
                  "got a tile of rank %d whose last extent is %d",

@@ -492,6 +492,55 @@ START_TEST(test_extract_gives_every_lane_the_element)
 }
 END_TEST
 
+/* Debug builds check a runtime tile_extract index in 64 bits, so 2^32 + 1 does not wrap to
+ * 1, and report the first failing lane (SPEC 5); the access is skipped and the next valid
+ * launch of the same module works. */
+START_TEST(test_debug_build_reports_runtime_extract_indices_out_of_range)
+{
+    tt_begin(_i);
+    tt.debug = true;
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
+    int n = 4;
+    tj_kernel *k = tt_kernel("dbg_extract");
+    tj_val *in = tj_param_array(k, "in", f32, 1), *out = tj_param_array(k, "out", f32, 1);
+    tj_val *i = tj_param(k, "i", tjt_type(TJ_DTYPE_I64)), *blk = NULL;
+    tj_tid(k, 1, &blk);
+    tj_val *v = tj_tile_extract(k, tj_tile_load(k, in, 1, &n, NULL, REG), &i, 1);
+    tj_store(k, out, &blk, 1, v);
+    tj_module *m = tt_build(k, "debug extract");
+    const float hin[4] = {10, 11, 12, 13};
+    int64_t n_in = 4, n_out = 1, nb = 1;
+    tj_array *ain = tt_array(f32, 1, &n_in, hin), *aout = tt_array(f32, 1, &n_out, NULL);
+    if (!tt.dev) {
+        tj_module_destroy(m);
+        return;
+    }
+    static const int64_t bad[] = {4, -1, (INT64_C(1) << 32) + 1};
+    for (int b = 0; b < TT_NELEMS(bad); b++) {
+        tj_arg args[] = {tj_arg_array(ain), tj_arg_array(aout), tj_arg_int(bad[b])};
+        tj_status st = tj_launch_tiled(tt.dev, m, "dbg_extract", 1, &nb, tt.block_dim, args, 3);
+        char want[160];
+        snprintf(want, sizeof want, "kernel 'dbg_extract': tile_extract index: index %lld is out "
+                 "of range [0, 4) in dimension 0 (block 0, lane 0)", (long long)bad[b]);
+        const char *got = tj_device_error(tt.dev);
+        ck_assert_msg(st == TJ_ERR_KERNEL, "index %lld: status %s (%s)", (long long)bad[b],
+                      tj_status_name(st), tt_where());
+        ck_assert_ptr_nonnull(got);
+        /* which lane fails first is the GPU's choice */
+        size_t len = tt.kind == TT_CUDA ? strlen(want) - strlen("0)") : strlen(want) + 1;
+        ck_assert_msg(strncmp(got, want, len) == 0, "message '%s', expected '%s'", got, want);
+    }
+    tj_arg args[] = {tj_arg_array(ain), tj_arg_array(aout), tj_arg_int(2)};
+    tjt_ok(tt.dev, tj_launch_tiled(tt.dev, m, "dbg_extract", 1, &nb, tt.block_dim, args, 3));
+    float h;
+    tt_read(aout, &h);
+    ck_assert_msg(h == 12, "extract(2) gave %g (%s)", h, tt_where());
+    tj_array_destroy(ain);
+    tj_array_destroy(aout);
+    tj_module_destroy(m);
+}
+END_TEST
+
 /* ---- build errors ---------------------------------------------------------------------------- */
 
 /* Each row makes one bad call; tt_check_error_row asserts the status, the exact message,
@@ -547,6 +596,40 @@ e_extract_float_index(tj_kernel *k)
     return !tj_tile_extract(k, tt_f32_tile(k, 2, sh34, REG), i, 2);
 }
 
+static bool
+e_extract_constant_past_the_end(tj_kernel *k)
+{
+    tj_val *i[2] = {tt_i32(k, 1), tt_i32(k, 4)};
+    return !tj_tile_extract(k, tt_f32_tile(k, 2, sh34, REG), i, 2);
+}
+
+static bool
+e_extract_constant_negative(tj_kernel *k)
+{
+    tj_val *i[2] = {tj_const_int(k, TJ_DTYPE_I64, -1), tt_i32(k, 0)};
+    return !tj_tile_extract(k, tt_f32_tile(k, 2, sh34, REG), i, 2);
+}
+
+static bool
+e_tile_of_a_tile(tj_kernel *k)
+{
+    return !tj_tile(k, tt_f32_tile(k, 1, sh3, REG), false);
+}
+
+static bool
+e_untile_bool_rank2(tj_kernel *k)
+{
+    static const int s[] = {3, 1};
+    return !tj_untile(k, tj_tile_zeros(k, tjt_type(TJ_DTYPE_BOOL), 2, s, REG));
+}
+
+static bool
+e_untile_matrix_too_big(tj_kernel *k)
+{
+    static const int s[] = {5, 2, 1};
+    return !tj_untile(k, tt_f32_tile(k, 3, s, REG));
+}
+
 static const tt_err_row err_rows[] = {
     {"untile_wrong_width", 0, TJ_ERR_INVALID,
      "untile: argument 't': the last dimension must equal the block width 1, got a tile of "
@@ -555,8 +638,23 @@ static const tt_err_row err_rows[] = {
      "untile: argument 't': the last dimension must equal the block width 32, got a tile of "
      "rank 2 whose last extent is 31", e_untile_wrong_width_coop},
     {"untile_rank4", 0, TJ_ERR_INVALID,
-     "untile: argument 't': the last dimension must equal the block width 1, got a tile of "
-     "rank 4 whose last extent is 1", e_untile_rank4},
+     "untile: argument 't': a tile of rank 4 has no per-thread value (rank 1 gives a scalar, "
+     "2 a vector, 3 a matrix)", e_untile_rank4},
+    {"untile_bool_rank2", 0, TJ_ERR_INVALID,
+     "untile: argument 't': a rank-2 tile needs numeric scalar elements, not bool",
+     e_untile_bool_rank2},
+    {"untile_matrix_too_big", 0, TJ_ERR_INVALID,
+     "untile: argument 't': a tile of shape (5, 2, 1) does not make a matrix of at most 4x4",
+     e_untile_matrix_too_big},
+    {"tile_of_a_tile", 0, TJ_ERR_INVALID,
+     "tile: argument 'x': a tile of float32 (3,) is not a per-thread value",
+     e_tile_of_a_tile},
+    {"extract_constant_past_the_end", 0, TJ_ERR_INVALID,
+     "tile_extract: argument 'idx': entry 1 is 4, outside dimension 1 of extent 4",
+     e_extract_constant_past_the_end},
+    {"extract_constant_negative", 0, TJ_ERR_INVALID,
+     "tile_extract: argument 'idx': entry 0 is -1, outside dimension 0 of extent 3",
+     e_extract_constant_negative},
     {"untile_vector_too_long", 0, TJ_ERR_INVALID,
      "untile: argument 't': a tile of shape (5, 1) does not make a vector of 2 to 4 components",
      e_untile_vector_too_long},
@@ -588,6 +686,7 @@ make_case(tt_kind kind)
     else
         tt_add_rows(tc, kind, test_partial_blocks_run_the_active_lanes, 1);
     tcase_add_test(tc, test_seed_tile_stores_doubled_thread_indices);
+    tt_add_rows(tc, kind, test_debug_build_reports_runtime_extract_indices_out_of_range, 1);
     return tc;
 }
 

@@ -503,6 +503,8 @@ START_TEST(test_debug_build_reports_runtime_view_offsets_out_of_range)
                "0 (block %d, lane 0)"},
         {-1, 0, "kernel 'dbg_view': tile_view offset: index -1 is out of range [0, 5) in "
                 "dimension 0 (block 0, lane 0)"},
+        {0, -1, "kernel 'dbg_view': tile_view offset: index -1 is out of range [0, 4) in "
+                "dimension 0 (block %d, lane 0)"},
     };
     for (int i = 0; i < TT_NELEMS(bad); i++) {
         tj_arg args[] = {tj_arg_array(ain), tj_arg_array(aout), tj_arg_array(aw),
