@@ -14,9 +14,16 @@
 
 #include "internal.h"
 
+/* $TILEJIT_LIBDEVICE names the file (and only it is tried); else the toolkit's copy under
+ * $CUDA_HOME, $CUDA_PATH or /usr/local/cuda. */
 static bool
 find_libdevice(char *path, size_t n)
 {
+    const char *file = getenv("TILEJIT_LIBDEVICE");
+    if (file && *file) {
+        snprintf(path, n, "%s", file);
+        return access(path, R_OK) == 0;
+    }
     const char *homes[] = {getenv("CUDA_HOME"), getenv("CUDA_PATH"), "/usr/local/cuda"};
     for (size_t i = 0; i < TJI_NELEMS(homes); i++) {
         if (!homes[i] || !*homes[i])
@@ -38,8 +45,8 @@ load_buffer(tj_context *ctx, const char *first_fn)
         ctx->libdevice_missing = true;
         return tji_ctx_fail(ctx, TJ_ERR_UNSUPPORTED,
                             "the kernel calls %s, which needs libdevice on the GPU, and "
-                            "libdevice.10.bc was not found under $CUDA_HOME/nvvm/libdevice or "
-                            "/usr/local/cuda/nvvm/libdevice",
+                            "libdevice.10.bc was not found (at $TILEJIT_LIBDEVICE, else under "
+                            "nvvm/libdevice of $CUDA_HOME, $CUDA_PATH or /usr/local/cuda)",
                             first_fn);
     }
     char *msg = NULL;

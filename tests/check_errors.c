@@ -1456,6 +1456,30 @@ START_TEST(test_module_rejects_bad_build_options)
 }
 END_TEST
 
+/* A GPU kernel calling a math function needs libdevice; without it the build fails with a
+ * message naming the function and where it was looked for (Check forks each test, so the
+ * variable stays in this test). Everything else still builds. */
+START_TEST(test_gpu_math_without_libdevice_is_a_clear_build_error)
+{
+    setenv("TILEJIT_LIBDEVICE", "/nonexistent/libdevice.10.bc", 1);
+    tj_kernel_options cuda = {.target = TJ_TARGET_CUDA};
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "k", &cuda);
+    tj_val *a = tj_param_array(k, "a", F32, 1);
+    tj_val *i = tj_const_int(k, TJ_DTYPE_I32, 0);
+    ck_assert(tj_store(k, a, &i, 1, tj_unary(k, TJ_UN_EXP, tj_load(k, a, &i, 1))));
+    tj_module *m = NULL;
+    ck_assert_int_eq(tj_kernel_build(k, NULL, &m), TJ_ERR_UNSUPPORTED);
+    ck_assert_ptr_null(m);
+    ck_assert_str_eq(tj_context_error(tjt.ctx),
+                     "the kernel calls expf, which needs libdevice on the GPU, and "
+                     "libdevice.10.bc was not found (at $TILEJIT_LIBDEVICE, else under "
+                     "nvvm/libdevice of $CUDA_HOME, $CUDA_PATH or /usr/local/cuda)");
+    tj_kernel *plain = simple_kernel("plain", &cuda);
+    ck_assert_int_eq(tj_kernel_build(plain, NULL, &m), TJ_OK);
+    tj_module_destroy(m);
+}
+END_TEST
+
 /* TIMEOUT_S, or more when the environment asks for more (valgrind runs). */
 static double
 case_timeout(void)
@@ -1484,6 +1508,7 @@ errors_suite(void)
     tcase_add_test(tc, test_module_rejects_functions_and_missing_kernels);
     tcase_add_test(tc, test_module_build_reports_the_first_kernel_in_error);
     tcase_add_test(tc, test_module_rejects_bad_build_options);
+    tcase_add_test(tc, test_gpu_math_without_libdevice_is_a_clear_build_error);
     suite_add_tcase(s, tc);
     return s;
 }
