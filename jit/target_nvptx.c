@@ -77,6 +77,74 @@ define_barrier(tj_context *ctx, LLVMModuleRef m)
     tji_hook_end(b, hook);
 }
 
+static LLVMValueRef
+ts_field(tj_context *ctx, LLVMBuilderRef b, LLVMValueRef ts, int field)
+{
+    LLVMTypeRef tsty = tji_ts_type(ctx);
+    LLVMValueRef p = LLVMBuildStructGEP2(b, tsty, ts, (unsigned)field, "");
+    return LLVMBuildLoad2(b, LLVMStructGetTypeAtIndex(tsty, (unsigned)field), p, "");
+}
+
+/* The member mask of the shuffles and votes: the lanes of this warp that run, that is those
+ * of the block below its number of running lanes (fewer in a partial last block, whose
+ * other lanes returned at entry). Every cooperative builtin makes all of them reach the
+ * call, and shfl.sync / vote.sync then wait for exactly them. %activemask would name only
+ * the lanes converged at that moment: after a branch that only some lanes took (the push's
+ * leader reserving slots), the others could shuffle without it. */
+static LLVMValueRef
+running_mask(tj_context *ctx, LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef ts)
+{
+    LLVMTypeRef i64 = tji_i64(ctx);
+    LLVMValueRef bdim = LLVMBuildZExt(b, call0(m, b, "llvm.nvvm.read.ptx.sreg.ntid.x"), i64, "");
+    LLVMValueRef lane = LLVMBuildZExt(b, call0(m, b, "llvm.nvvm.read.ptx.sreg.tid.x"), i64, "");
+    LLVMValueRef warp0 = LLVMBuildAnd(b, lane, tji_const_i64(ctx, ~(int64_t)31), "");
+    LLVMValueRef start = LLVMBuildMul(b, ts_field(ctx, b, ts, TJI_TS_BLOCK), bdim, "");
+    LLVMValueRef first = LLVMBuildAdd(b, start, warp0, "");
+    /* this lane runs, so both counts are at least 1 */
+    LLVMValueRef in_launch = LLVMBuildSub(b, ts_field(ctx, b, ts, TJI_TS_N), first, "");
+    LLVMValueRef in_block = LLVMBuildSub(b, bdim, warp0, "");
+    LLVMValueRef n = LLVMBuildSelect(
+        b, LLVMBuildICmp(b, LLVMIntULT, in_launch, in_block, ""), in_launch, in_block, "");
+    LLVMValueRef full = LLVMBuildICmp(b, LLVMIntUGE, n, tji_const_i64(ctx, 32), "");
+    LLVMValueRef bits = LLVMBuildSub(b, LLVMBuildShl(b, tji_const_i64(ctx, 1), n, ""),
+                                     tji_const_i64(ctx, 1), "");
+    return LLVMBuildTrunc(b, LLVMBuildSelect(b, full, tji_const_i64(ctx, 0xffffffff), bits, ""),
+                          tji_i32(ctx), "running");
+}
+
+/* Calls the warp intrinsic 'name' with the running mask as its first argument (args[0] is
+ * filled in): with the constant full mask when the whole warp runs (the common case, where
+ * ptxas emits a plain SHFL or VOTE; a mask in a register costs it about 14 instructions
+ * more per call), else with the mask. The branch is uniform across the warp. */
+static LLVMValueRef
+call_warp(tj_context *ctx, LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef hook,
+          const char *name, LLVMValueRef *args, unsigned nargs)
+{
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
+    LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
+    LLVMValueRef mask = running_mask(ctx, m, b, LLVMGetParam(hook, 0));
+    LLVMValueRef all = tji_const_i32(ctx, -1);
+    LLVMBasicBlockRef whole = LLVMAppendBasicBlockInContext(ctx->llctx, hook, "warp.whole");
+    LLVMBasicBlockRef part = LLVMAppendBasicBlockInContext(ctx->llctx, hook, "warp.part");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(ctx->llctx, hook, "warp.done");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, mask, all, ""), whole, part);
+    LLVMPositionBuilderAtEnd(b, whole);
+    args[0] = all;
+    LLVMValueRef r_whole = LLVMBuildCall2(b, fty, fn, args, nargs, "");
+    LLVMBuildBr(b, done);
+    LLVMPositionBuilderAtEnd(b, part);
+    args[0] = mask;
+    LLVMValueRef r_part = LLVMBuildCall2(b, fty, fn, args, nargs, "");
+    LLVMBuildBr(b, done);
+    LLVMPositionBuilderAtEnd(b, done);
+    LLVMValueRef r = LLVMBuildPhi(b, LLVMTypeOf(r_whole), "");
+    LLVMValueRef vals[] = {r_whole, r_part};
+    LLVMBasicBlockRef bbs[] = {whole, part};
+    LLVMAddIncoming(r, vals, bbs, 2);
+    return r;
+}
+
 /* tj.hook.shfl_xor(ts, scratch, v, mask): shfl.sync.bfly among the warp's running lanes. */
 static void
 define_shuffle(tj_context *ctx, LLVMModuleRef m)
@@ -85,12 +153,9 @@ define_shuffle(tj_context *ctx, LLVMModuleRef m)
     LLVMBuilderRef b = tji_hook_begin(ctx, m, "tj.hook.shfl_xor", &hook);
     if (!b)
         return;
-    LLVMValueRef mask = call0(m, b, "llvm.nvvm.activemask");
-    unsigned id = LLVMLookupIntrinsicID("llvm.nvvm.shfl.sync.bfly.i32", 28);
-    LLVMValueRef sh = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
-    LLVMValueRef args[] = {mask, LLVMGetParam(hook, 2), LLVMGetParam(hook, 3),
+    LLVMValueRef args[] = {NULL, LLVMGetParam(hook, 2), LLVMGetParam(hook, 3),
                            tji_const_i32(ctx, 31)};
-    LLVMBuildRet(b, LLVMBuildCall2(b, LLVMGlobalGetValueType(sh), sh, args, 4, ""));
+    LLVMBuildRet(b, call_warp(ctx, m, b, hook, "llvm.nvvm.shfl.sync.bfly.i32", args, 4));
     tji_hook_end(b, hook);
 }
 
@@ -101,12 +166,9 @@ define_votes(tj_context *ctx, LLVMModuleRef m)
     LLVMValueRef hook;
     LLVMBuilderRef b = tji_hook_begin(ctx, m, "tj.hook.ballot", &hook);
     if (b) {
-        LLVMValueRef pred = LLVMBuildICmp(b, LLVMIntNE, LLVMGetParam(hook, 1),
-                                          tji_const_i32(ctx, 0), "");
-        unsigned id = LLVMLookupIntrinsicID("llvm.nvvm.vote.ballot.sync", 26);
-        LLVMValueRef vote = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
-        LLVMValueRef args[] = {call0(m, b, "llvm.nvvm.activemask"), pred};
-        LLVMBuildRet(b, LLVMBuildCall2(b, LLVMGlobalGetValueType(vote), vote, args, 2, ""));
+        LLVMValueRef args[] = {NULL, LLVMBuildICmp(b, LLVMIntNE, LLVMGetParam(hook, 1),
+                                                   tji_const_i32(ctx, 0), "")};
+        LLVMBuildRet(b, call_warp(ctx, m, b, hook, "llvm.nvvm.vote.ballot.sync", args, 2));
         tji_hook_end(b, hook);
     }
     if ((b = tji_hook_begin(ctx, m, "tj.hook.lanemask_lt", &hook))) {
@@ -114,11 +176,9 @@ define_votes(tj_context *ctx, LLVMModuleRef m)
         tji_hook_end(b, hook);
     }
     if ((b = tji_hook_begin(ctx, m, "tj.hook.shfl_idx", &hook))) {
-        unsigned id = LLVMLookupIntrinsicID("llvm.nvvm.shfl.sync.idx.i32", 27);
-        LLVMValueRef sh = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
-        LLVMValueRef args[] = {call0(m, b, "llvm.nvvm.activemask"), LLVMGetParam(hook, 1),
-                               LLVMGetParam(hook, 2), tji_const_i32(ctx, 31)};
-        LLVMBuildRet(b, LLVMBuildCall2(b, LLVMGlobalGetValueType(sh), sh, args, 4, ""));
+        LLVMValueRef args[] = {NULL, LLVMGetParam(hook, 1), LLVMGetParam(hook, 2),
+                               tji_const_i32(ctx, 31)};
+        LLVMBuildRet(b, call_warp(ctx, m, b, hook, "llvm.nvvm.shfl.sync.idx.i32", args, 4));
         tji_hook_end(b, hook);
     }
 }

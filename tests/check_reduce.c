@@ -654,6 +654,8 @@ run_whole(const rrow *r, int S, uint32_t B)
     if (!runs()) {
         ptx_has(m, "shfl.sync", true);
         ptx_has(m, "bar.sync", B > 32);
+        /* the member mask is the warp's running lanes, never %activemask (target_nvptx.c) */
+        ptx_has(m, "activemask", false);
         tj_module_destroy(m);
         return;
     }
