@@ -6,9 +6,10 @@
  * barrier; a block of at most 32 lanes stops here), then every lane folds the warp
  * partials from shared scratch in the same order. Commutativity makes the butterfly give
  * every lane the same value, so the result (shape (1,)) is replicated in every lane.
- * Axis: the input goes to shared memory. With at least B outputs each lane folds the
- * slices of the outputs it owns; with fewer, a group of lanes (a power of two, up to the
- * whole block) shares each slice and combines like the whole-tile case through scratch.
+ * Axis: the input goes to shared memory. With at least B outputs, or slices shorter than
+ * 16 elements, each lane folds the slices of the outputs it owns; else a group of lanes (a
+ * power of two, up to the whole block, each lane folding at least 8 elements) shares each
+ * slice and combines like the whole-tile case through scratch.
  * Lanes that do not run (a partial block) contribute nothing: an element counts only when
  * its owner lane runs, shuffle partners and warp partials are checked against the running
  * lanes, and when a butterfly group has lanes that do not run (a partial block, or B not a
@@ -193,6 +194,20 @@ pow2_floor(int64_t x)
     while ((int64_t)p * 2 <= x)
         p *= 2;
     return p;
+}
+
+/* How many lanes share each of 'nout' slices of length 'len' in a block of 'B': as many as
+ * the block has per output, but no more than leave each lane 8 elements to fold. A group's
+ * shuffles and barriers cost more than folding a short slice in one lane (and the group
+ * code is as large again): the seed's 2 x 3 tile reduced along 3 elements is folded by two
+ * lanes, not by two groups of 128. */
+static int
+lanes_per_output(uint32_t B, int64_t nout, int64_t len)
+{
+    if (nout >= B)
+        return 1;
+    int per_output = pow2_floor((int64_t)B / nout), by_length = pow2_floor(len / 8);
+    return per_output < by_length ? per_output : by_length;
 }
 
 /* Butterfly over the lanes of each aligned group of 'width' lanes (a power of two, at most
@@ -602,7 +617,7 @@ tj_tile_reduce_axis(tj_kernel *k, tj_reduce_op op, tj_func *f, tj_val *a, int ax
                                                        "a running lane and a user operator has "
                                                        "no identity")
                               : -1};
-    j.lpo = nout >= k->block_dim ? 1 : pow2_floor(k->block_dim / nout);
+    j.lpo = lanes_per_output(k->block_dim, nout, t->shape[axis]);
     if (j.lpo == 1)
         tji_foreach_owned(k, nout, own_output, &j);
     else

@@ -1151,8 +1151,13 @@ run_axis(const arow *r, uint32_t B, int64_t partial)
     tj_module *m = build(k);
     if (!runs()) {
         axis_geom g = geom_of(r);
+        /* lanes share a slice (and shuffle) when the block has several per output and the
+         * slice gives each at least 8 elements (reduce.c, lanes_per_output) */
+        int64_t len = r->shape[r->axis], per = 1;
+        while (per * 2 <= (int64_t)B / g.nout && per * 2 <= len / 8)
+            per *= 2;
         ptx_has(m, "bar.sync", true);
-        ptx_has(m, "shfl.sync", g.nout < B);
+        ptx_has(m, "shfl.sync", g.nout < B && per > 1);
         tj_module_destroy(m);
         return 0;
     }
