@@ -2,7 +2,8 @@
  * builtins/reduce.c: tile_reduce(op, a) and tile_reduce(op, a, axis) (SPEC 4).
  *
  * Whole tile: each lane folds the elements it owns (register layout), then the block
- * combines the lane partials: a butterfly of xor shuffles inside each warp of 32 lanes (no
+ * combines the lane partials (a tile of at most 32 elements, smaller than the block: through
+ * shared scratch, small_combine): a butterfly of xor shuffles inside each warp of 32 lanes (no
  * barrier; a block of at most 32 lanes stops here), then every lane folds the warp
  * partials from shared scratch in the same order. Commutativity makes the butterfly give
  * every lane the same value, so the result (shape (1,)) is replicated in every lane.
@@ -395,6 +396,32 @@ block_combine(tj_kernel *k, const acc *a, bool all_valid)
     tji_emit_barrier(k); /* the scratch is free again */
 }
 
+/* A tile of at most this many elements, fewer than the block's lanes, is combined through
+ * shared scratch (small_combine) instead of shuffles. */
+#define SMALL_TILE 32
+
+/* For a tile of 'n' elements (n < B, so element e is lane e's only one): the owners publish
+ * their elements, and every lane folds them in order, skipping those whose owner does not
+ * run (a partial block; lane 0 always runs, so the result is never empty). Two barriers in
+ * all, against a butterfly of shuffles with validity flags and a warp-partials stage: the
+ * seed's 4-element product. */
+static void
+small_combine(tj_kernel *k, const acc *a, int64_t n)
+{
+    LLVMBuilderRef b = k->llb;
+    LLVMValueRef emu;
+    partials p = partials_at(k, a->r->type, n, &emu);
+    LLVMValueRef lane = tji_lane(k);
+    tji_cond owner;
+    tji_emit_cond_begin(k, LLVMBuildICmp(b, LLVMIntULT, lane, tji_const_i32(k->ctx, n), ""),
+                        &owner);
+    partial_store(k, &p, a, lane);
+    tji_emit_cond_end(k, &owner);
+    tji_emit_barrier(k);
+    partial_fold(k, &p, a, tji_const_i32(k->ctx, 0), (int)n, 1, tji_emit_nactive(k));
+    tji_emit_barrier(k); /* the scratch is free again */
+}
+
 static bool
 check_input(tj_kernel *k, tj_val *a, reducer *r)
 {
@@ -416,8 +443,11 @@ tj_tile_reduce(tj_kernel *k, tj_reduce_op op, tj_func *f, tj_val *a)
                 NULL);
     else
         fold_lane(k, a, &ac);
-    if (!a->u.tile.replicated)
-        block_combine(k, &ac, a->u.tile.size >= k->block_dim);
+    int64_t size = a->u.tile.size;
+    if (!a->u.tile.replicated && size < k->block_dim && size <= SMALL_TILE)
+        small_combine(k, &ac, size);
+    else if (!a->u.tile.replicated)
+        block_combine(k, &ac, size >= k->block_dim);
     int one = 1;
     tj_val *out = tji_tile_new(k, r.type, 1, &one, TJ_STORAGE_REGISTER);
     if (!out || k->status != TJ_OK)

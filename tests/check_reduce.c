@@ -652,8 +652,11 @@ run_whole(const rrow *r, int S, uint32_t B)
     tj_func_destroy(f);
     tj_module *m = build(k);
     if (!runs()) {
-        ptx_has(m, "shfl.sync", true);
-        ptx_has(m, "bar.sync", B > 32);
+        /* a tile of at most 32 elements, smaller than the block, combines through shared
+         * scratch (reduce.c, small_combine); larger ones shuffle */
+        bool small = S < (int)B && S <= 32;
+        ptx_has(m, "shfl.sync", !small);
+        ptx_has(m, "bar.sync", B > 32 || small);
         /* the member mask is the warp's running lanes, never %activemask (target_nvptx.c) */
         ptx_has(m, "activemask", false);
         tj_module_destroy(m);
@@ -759,7 +762,7 @@ START_TEST(test_reduce_whole_tile_of_composites_matches_reference)
     tj_kernel *k = whole_kernel(c->op, NULL, t, S, &o);
     tj_module *m = build(k);
     if (!runs()) {
-        ptx_has(m, "shfl.sync", true);
+        ptx_has(m, "shfl.sync", !(S < (int)B && S <= 32)); /* see run_whole */
         return;
     }
     uint32_t W = width_of(B);
