@@ -2,9 +2,11 @@
 /*
  * tests/check_tile_elementwise.c: "Tiles I", element-wise work on tiles: tj_unary,
  * tj_binary and tj_compare on tile-tile, tile-scalar and scalar-tile operands (add, sub,
- * mul, div, min, max, neg, lt, eq, ge in float16/32/64 and int32/64), tj_tile_map with
- * user functions of one to three tiles, tile variables accumulated in a loop, and the
- * build errors of these.
+ * mul, div, min, max, neg, lt, eq, ge in float16/32/64 and int32/64), the same on tiles of
+ * vectors, matrices and quaternions with their own operators (cw_mul, dot, cross, products,
+ * scaling), tj_tile_map with user functions of one to three tiles, element-wise ops and
+ * tile_map in partial blocks of tj_launch (SPEC 1), tile variables accumulated in a loop,
+ * and the build errors of these.
  *
  * Kinds and widths as in tj_tile_test.h. Values are compared exactly: the references round
  * once to the element type, as IEEE add, sub, mul and div do.
@@ -282,6 +284,458 @@ START_TEST(test_tile_map_applies_user_functions)
 }
 END_TEST
 
+/* ---- composite elements ---------------------------------------------------------------------- */
+
+/* Tiles of vectors, matrices and quaternions: each element goes through the composite
+ * operator of tj_binary, tj_unary or tj_compare (jit/arith.c). a and b are tiles, c a
+ * composite and s a scalar value broadcast to every element (c is also the vector a square
+ * matrix multiplies). Each row is one element type; every op of ce_op that the type takes
+ * is computed in one kernel. Values are nonzero multiples of 1/2 (integers for integer
+ * types), small enough that every result, sums of products included, is exact in the type,
+ * so fused or reordered arithmetic gives the same bits; a / s and cw_div round once, like
+ * the C reference (integer division truncates). b equals a on every fifth element. */
+typedef enum ce_op {
+    CE_ADD, CE_SUB_C, CE_MUL_S, CE_S_MUL, CE_DIV_S, CE_NEG, CE_ABS, CE_CW_MUL, CE_CW_DIV,
+    CE_MIN, CE_MAX, CE_MAP, CE_FLOOR, CE_SQRT, CE_EQ, CE_NE_C, CE_DOT, CE_CROSS, CE_PRODUCT,
+    CE_MAT_VEC, CE_NOPS
+} ce_op;
+
+static const char *const ce_names[] = {
+    "a + b",          "a - c",          "a * s",        "s * b",
+    "a / s",          "-a",             "abs(a)",       "cw_mul(a, b)",
+    "cw_div(a, b)",   "min(a, b)",      "max(a, b)",    "map(a * 2 + b)",
+    "floor(a)",       "sqrt(cw_mul(a, a))", "a == b",   "a != c",
+    "dot(a, b)",      "cross(a, b)",    "a * b (product)", "a * c (matrix * vector)"};
+
+typedef struct ce_row {
+    tt_ty ty;
+    int rank;
+    int shape[4];
+    tj_storage storage;    /* of a */
+} ce_row;
+
+static const ce_row ce_rows[] = {
+    {TT_VEC(F32, 3), 2, {5, 7}, REG},
+    {TT_VEC(F32, 3), 1, {300}, SHR},
+    {TT_VEC(F64, 2), 2, {3, 4}, REG},
+    {TT_VEC(F16, 3), 1, {20}, REG},
+    {TT_VEC(I32, 4), 1, {33}, SHR},
+    {TT_VEC(I64, 2), 3, {2, 3, 2}, REG},
+    {TT_MAT(F32, 2, 2), 1, {37}, REG},
+    {TT_MAT(F64, 3, 3), 2, {2, 5}, SHR},
+    {TT_MAT(F32, 2, 3), 1, {9}, REG},
+    {TT_QUAT(F32), 1, {40}, REG},
+    {TT_QUAT(F64), 2, {4, 4}, SHR},
+};
+
+/* Whether op takes elements of type t, and the kind of its result: 0 t, 1 the scalar, 2 bool. */
+static bool
+ce_takes(ce_op op, tt_ty t, int *result)
+{
+    bool fl = tt_dt_is_float(t.dt), square = t.kind == TJ_TYPE_MATRIX && t.rows == t.cols;
+    *result = op == CE_EQ || op == CE_NE_C ? 2 : op == CE_DOT ? 1 : 0;
+    switch (op) {
+    case CE_FLOOR:
+    case CE_SQRT:
+        return fl;
+    case CE_DOT:
+        return t.kind == TJ_TYPE_VECTOR || t.kind == TJ_TYPE_QUAT;
+    case CE_CROSS:
+        return t.kind == TJ_TYPE_VECTOR && t.rows == 3;
+    case CE_PRODUCT:
+        return t.kind == TJ_TYPE_QUAT || square;
+    case CE_MAT_VEC:
+        return square;
+    default:
+        return true;
+    }
+}
+
+/* Component c of element x of a, of b (equal to a on every fifth element), of c and s. */
+static double
+ce_a(tj_dtype dt, int64_t x, int c)
+{
+    double v = (double)((x * 7 + c * 3) % 23 - 11);
+    v = v == 0 ? 5 : v;
+    return tt_dt_is_float(dt) ? v * 0.5 : v;
+}
+
+static double
+ce_b(tj_dtype dt, int64_t x, int c)
+{
+    if (x % 5 == 0)
+        return ce_a(dt, x, c);
+    double v = (double)((x * 5 + c * 11) % 17 - 8);
+    v = v == 0 ? 3 : v;
+    return tt_dt_is_float(dt) ? v * 0.5 : v;
+}
+
+static double
+ce_c(tj_dtype dt, int c)
+{
+    return tt_dt_is_float(dt) ? (c - 2) * 0.5 : c - 2;
+}
+
+static double
+ce_s(tj_dtype dt)
+{
+    return tt_dt_is_float(dt) ? -2.5 : -3;
+}
+
+/* The reference of op on the components a, b, c and scalar s of type t: the components of
+ * the result (or its scalar, or bool) in 'out'; returns their count. */
+static int
+ce_ref(ce_op op, tt_ty t, const double *a, const double *b, const double *c, double s,
+       double *out)
+{
+    tj_dtype dt = t.dt;
+    int nc = tt_ncomp(t), R = t.rows, C = t.cols;
+    switch (op) {
+    case CE_EQ:
+    case CE_NE_C: {
+        bool eq = true;
+        for (int i = 0; i < nc; i++)
+            eq = eq && a[i] == (op == CE_EQ ? b[i] : c[i]);
+        out[0] = op == CE_EQ ? eq : !eq;
+        return 1;
+    }
+    case CE_DOT:
+        out[0] = ew_ref(dt, TJ_BIN_MUL, a[0], b[0]);
+        for (int i = 1; i < nc; i++)
+            out[0] = ew_ref(dt, TJ_BIN_ADD, out[0], ew_ref(dt, TJ_BIN_MUL, a[i], b[i]));
+        return 1;
+    case CE_CROSS:
+        for (int i = 0; i < 3; i++) {
+            int j = (i + 1) % 3, m = (i + 2) % 3;
+            out[i] = ew_ref(dt, TJ_BIN_SUB, ew_ref(dt, TJ_BIN_MUL, a[j], b[m]),
+                            ew_ref(dt, TJ_BIN_MUL, a[m], b[j]));
+        }
+        return 3;
+    case CE_PRODUCT:
+        if (t.kind == TJ_TYPE_QUAT) { /* Hamilton, (x, y, z, w) */
+            out[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+            out[1] = a[3] * b[1] + a[1] * b[3] + a[2] * b[0] - a[0] * b[2];
+            out[2] = a[3] * b[2] + a[2] * b[3] + a[0] * b[1] - a[1] * b[0];
+            out[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+            return 4; /* exact: no rounding */
+        }
+        for (int i = 0; i < R; i++)
+            for (int j = 0; j < C; j++) {
+                double sum = 0;
+                for (int m = 0; m < C; m++)
+                    sum += a[i * C + m] * b[m * C + j];
+                out[i * C + j] = sum;
+            }
+        return nc;
+    case CE_MAT_VEC:
+        for (int i = 0; i < R; i++) {
+            out[i] = 0;
+            for (int m = 0; m < C; m++)
+                out[i] += a[i * C + m] * c[m];
+        }
+        return R;
+    default:
+        break;
+    }
+    for (int i = 0; i < nc; i++) {
+        switch (op) {
+        case CE_ADD: out[i] = ew_ref(dt, TJ_BIN_ADD, a[i], b[i]); break;
+        case CE_SUB_C: out[i] = ew_ref(dt, TJ_BIN_SUB, a[i], c[i]); break;
+        case CE_MUL_S: out[i] = ew_ref(dt, TJ_BIN_MUL, a[i], s); break;
+        case CE_S_MUL: out[i] = ew_ref(dt, TJ_BIN_MUL, s, b[i]); break;
+        case CE_DIV_S: out[i] = ew_ref(dt, TJ_BIN_DIV, a[i], s); break;
+        case CE_NEG: out[i] = -a[i]; break;
+        case CE_ABS: out[i] = fabs(a[i]); break;
+        case CE_CW_MUL: out[i] = ew_ref(dt, TJ_BIN_MUL, a[i], b[i]); break;
+        case CE_CW_DIV: out[i] = ew_ref(dt, TJ_BIN_DIV, a[i], b[i]); break;
+        case CE_MIN: out[i] = ew_ref(dt, TJ_BIN_MIN, a[i], b[i]); break;
+        case CE_MAX: out[i] = ew_ref(dt, TJ_BIN_MAX, a[i], b[i]); break;
+        case CE_MAP: out[i] = ew_ref(dt, TJ_BIN_ADD, a[i] * 2, b[i]); break;
+        case CE_FLOOR: out[i] = floor(a[i]); break;
+        case CE_SQRT: out[i] = fabs(a[i]); break; /* a * a is exact, so is its root */
+        default: break;
+        }
+    }
+    return nc;
+}
+
+/* The constant 'v' of dtype dt in 'k'. */
+static tj_val *
+ce_const(tj_kernel *k, tj_dtype dt, double v)
+{
+    return tt_dt_is_float(dt) ? tj_const_float(k, dt, v) : tj_const_int(k, dt, (int64_t)v);
+}
+
+/* map's function: f(x, y) = x * 2 + y on elements of et. */
+static tj_func *
+ce_map_func(const tj_type *et, tj_dtype dt)
+{
+    tj_func *f = tt_func("twice_plus", et);
+    tj_val *x = tj_param(f, "x", et), *y = tj_param(f, "y", et);
+    tj_return(f, tj_binary(f, TJ_BIN_ADD, tj_binary(f, TJ_BIN_MUL, x, ce_const(f, dt, 2)), y));
+    ck_assert_msg(tj_kernel_status(f) == TJ_OK, "twice_plus: %s", tj_kernel_error(f));
+    return f;
+}
+
+/* Builds op on the tiles a, b and the values c (composite), cv (the vector a square matrix
+ * multiplies) and s; NULL when the type does not take it. */
+static tj_val *
+ce_build_op(tj_kernel *k, ce_op op, tt_ty t, tj_func *map, tj_val *a, tj_val *b, tj_val *c,
+            tj_val *cv, tj_val *s)
+{
+    int result;
+    if (!ce_takes(op, t, &result))
+        return NULL;
+    switch (op) {
+    case CE_ADD: return tj_binary(k, TJ_BIN_ADD, a, b);
+    case CE_SUB_C: return tj_binary(k, TJ_BIN_SUB, a, c);
+    case CE_MUL_S: return tj_binary(k, TJ_BIN_MUL, a, s);
+    case CE_S_MUL: return tj_binary(k, TJ_BIN_MUL, s, b);
+    case CE_DIV_S: return tj_binary(k, TJ_BIN_DIV, a, s);
+    case CE_NEG: return tj_unary(k, TJ_UN_NEG, a);
+    case CE_ABS: return tj_unary(k, TJ_UN_ABS, a);
+    case CE_CW_MUL: return tj_binary(k, TJ_BIN_CW_MUL, a, b);
+    case CE_CW_DIV: return tj_binary(k, TJ_BIN_CW_DIV, a, b);
+    case CE_MIN: return tj_binary(k, TJ_BIN_MIN, a, b);
+    case CE_MAX: return tj_binary(k, TJ_BIN_MAX, a, b);
+    case CE_MAP: return tj_tile_map(k, map, (tj_val *[]){a, b}, 2);
+    case CE_FLOOR: return tj_unary(k, TJ_UN_FLOOR, a);
+    case CE_SQRT: return tj_unary(k, TJ_UN_SQRT, tj_binary(k, TJ_BIN_CW_MUL, a, a));
+    case CE_EQ: return tj_compare(k, TJ_CMP_EQ, a, b);
+    case CE_NE_C: return tj_compare(k, TJ_CMP_NE, a, c);
+    case CE_DOT: return tj_binary(k, TJ_BIN_DOT, a, b);
+    case CE_CROSS: return tj_binary(k, TJ_BIN_CROSS, a, b);
+    case CE_PRODUCT: return tj_binary(k, TJ_BIN_MUL, a, b);
+    case CE_MAT_VEC: return tj_binary(k, TJ_BIN_MUL, a, cv);
+    default: return NULL;
+    }
+}
+
+/* The type of op's result on elements of t, for the host (0 t, 1 its scalar, 2 bool; a matrix
+ * times a vector gives the vector of its rows). */
+static tt_ty
+ce_result_ty(ce_op op, tt_ty t)
+{
+    int result;
+    ce_takes(op, t, &result);
+    if (op == CE_MAT_VEC)
+        return (tt_ty){TJ_TYPE_VECTOR, t.dt, t.rows, 1};
+    if (result == 2)
+        return (tt_ty)TT_SCALAR(BOOL);
+    if (result == 1)
+        return (tt_ty){TJ_TYPE_SCALAR, t.dt, 1, 1};
+    return t;
+}
+
+START_TEST(test_elementwise_ops_on_composite_tiles_match_reference)
+{
+    const ce_row *r = &ce_rows[tt_begin(_i)];
+    const tj_type *et = tt_type(r->ty);
+    tj_dtype dt = r->ty.dt;
+    int rank = r->rank, nc = tt_ncomp(r->ty);
+    tj_func *map = ce_map_func(et, dt);
+    tj_kernel *k = tt_kernel("composite");
+    tj_val *ina = tj_param_array(k, "a", et, rank), *inb = tj_param_array(k, "b", et, rank);
+    tj_val *out[CE_NOPS] = {NULL};
+    for (int op = 0; op < CE_NOPS; op++) {
+        int result;
+        if (!ce_takes((ce_op)op, r->ty, &result))
+            continue;
+        char name[16];
+        snprintf(name, sizeof name, "out%d", op);
+        out[op] = tj_param_array(k, name, tt_type(ce_result_ty((ce_op)op, r->ty)), rank);
+    }
+    tj_val *a = tj_tile_load(k, ina, rank, r->shape, NULL, r->storage);
+    tj_val *b = tj_tile_load(k, inb, rank, r->shape, NULL, REG);
+    tj_val *cc[16];
+    for (int j = 0; j < nc; j++)
+        cc[j] = ce_const(k, dt, ce_c(dt, j));
+    tj_val *c = tj_compose(k, et, cc, (size_t)nc), *cv = NULL, *s = ce_const(k, dt, ce_s(dt));
+    if (r->ty.kind == TJ_TYPE_MATRIX)
+        cv = tj_compose(k, tj_context_get_vector_type(tjt.ctx, dt, r->ty.cols), cc,
+                        (size_t)r->ty.cols);
+    for (int op = 0; op < CE_NOPS; op++) {
+        if (!out[op])
+            continue;
+        tj_val *res = ce_build_op(k, (ce_op)op, r->ty, map, a, b, c, cv, s);
+        ck_assert_msg(res != NULL, "%s on tiles of %s: %s", ce_names[op], tj_type_get_name(et),
+                      tj_kernel_error(k) ? tj_kernel_error(k) : "?");
+        ck_assert_int_eq(tj_val_get_kind(res), TJ_VAL_TILE);
+        ck_assert_int_eq(tj_tile_get_storage(res), REG);
+        ck_assert_int_eq(tj_tile_get_rank(res), rank);
+        for (int d = 0; d < rank; d++)
+            ck_assert_int_eq(tj_tile_get_shape(res, d), r->shape[d]);
+        ck_assert_ptr_eq(tj_val_get_type(res), tt_type(ce_result_ty((ce_op)op, r->ty)));
+        tj_tile_store(k, out[op], res, NULL);
+    }
+    tj_module *m = tt_build(k, "composite");
+    tj_func_destroy(map);
+    int64_t n = tt_size(rank, r->shape), s64[4];
+    tt_shape64(rank, r->shape, s64);
+    void *ha = tt_alloc((size_t)(n * nc), dt), *hb = tt_alloc((size_t)(n * nc), dt);
+    void *h = tt_alloc((size_t)(n * nc), dt);
+    for (int64_t x = 0; x < n; x++)
+        for (int j = 0; j < nc; j++) {
+            tt_put(ha, dt, (size_t)(x * nc + j), ce_a(dt, x, j));
+            tt_put(hb, dt, (size_t)(x * nc + j), ce_b(dt, x, j));
+        }
+    tj_array *aa = tt_array(et, rank, s64, ha), *ab = tt_array(et, rank, s64, hb);
+    tj_array *ao[CE_NOPS] = {NULL};
+    tj_arg args[2 + CE_NOPS] = {tj_arg_array(aa), tj_arg_array(ab)};
+    size_t nargs = 2;
+    for (int op = 0; op < CE_NOPS; op++)
+        if (out[op]) {
+            ao[op] = tt_array(tt_type(ce_result_ty((ce_op)op, r->ty)), rank, s64, NULL);
+            args[nargs++] = tj_arg_array(ao[op]);
+        }
+    if (tt_launch_tiled(m, "composite", 1, args, nargs)) {
+        double cvals[16];
+        for (int j = 0; j < nc; j++)
+            cvals[j] = ce_c(dt, j);
+        for (int op = 0; op < CE_NOPS; op++) {
+            if (!ao[op])
+                continue;
+            tt_ty rt = ce_result_ty((ce_op)op, r->ty);
+            int rn = tt_ncomp(rt);
+            tt_read(ao[op], h);
+            for (int64_t x = 0; x < n; x++) {
+                double av[16], bv[16], want[16];
+                for (int j = 0; j < nc; j++) {
+                    av[j] = ce_a(dt, x, j);
+                    bv[j] = ce_b(dt, x, j);
+                }
+                ce_ref((ce_op)op, r->ty, av, bv, cvals, ce_s(dt), want);
+                for (int j = 0; j < rn; j++) {
+                    double got = tt_get(h, rt.dt, (size_t)(x * rn + j));
+                    ck_assert_msg(got == want[j], "%s on %s (%s): element %lld component %d is "
+                                  "%g, expected %g", ce_names[op], tj_type_get_name(et),
+                                  tt_where(), (long long)x, j, got, want[j]);
+                }
+            }
+        }
+    }
+    for (int op = 0; op < CE_NOPS; op++)
+        tj_array_destroy(ao[op]);
+    tj_array_destroy(aa);
+    tj_array_destroy(ab);
+    free(ha);
+    free(hb);
+    free(h);
+    tj_module_destroy(m);
+}
+END_TEST
+
+/* ---- partial blocks -------------------------------------------------------------------------- */
+
+/* tj_launch over n = 2 B + r threads, 0 < r < B (SPEC 1): blocks 0 and 1 are full, block 2 has
+ * r active lanes. Each block loads its tiles a and b (at row block * shape[0]) and stores
+ * a + b, a * s, s * b, a / s, -a and tile_map(a * 2 + b). Element e of a block's tiles
+ * belongs to lane e % B (SPEC 3), and in a partial block the elements of inactive lanes are
+ * never computed or stored (docs/builtins.md): there the outputs keep the sentinel. Scalar
+ * and composite elements, register and shared a. */
+
+typedef enum pb_op { PB_ADD, PB_MUL_S, PB_S_MUL, PB_DIV_S, PB_NEG, PB_MAP, PB_NOPS } pb_op;
+
+static const ce_op pb_as_ce[PB_NOPS] = {CE_ADD, CE_MUL_S, CE_S_MUL, CE_DIV_S, CE_NEG, CE_MAP};
+
+static const ce_row pb_rows[] = {
+    {TT_SCALAR(F32), 1, {300}, REG},
+    {TT_SCALAR(I32), 2, {5, 7}, SHR},
+    {TT_SCALAR(F64), 3, {2, 3, 7}, REG},
+    {TT_SCALAR(F16), 1, {40}, SHR},
+    {TT_VEC(F32, 3), 2, {4, 9}, REG},
+    {TT_VEC(I32, 4), 1, {70}, SHR},
+    {TT_MAT(F32, 2, 2), 1, {33}, REG},
+};
+
+START_TEST(test_elementwise_ops_in_partial_blocks_compute_active_lanes_elements)
+{
+    const ce_row *r = &pb_rows[tt_begin(_i)];
+    const tj_type *et = tt_type(r->ty);
+    tj_dtype dt = r->ty.dt;
+    int B = tt_B(), rank = r->rank, nc = tt_ncomp(r->ty);
+    tj_func *map = ce_map_func(et, dt);
+    tj_kernel *k = tt_kernel("partial");
+    tj_val *ina = tj_param_array(k, "a", et, rank), *inb = tj_param_array(k, "b", et, rank);
+    tj_val *s = tj_param(k, "s", tjt_type(dt)), *out[PB_NOPS], *i = NULL;
+    for (int op = 0; op < PB_NOPS; op++) {
+        char name[16];
+        snprintf(name, sizeof name, "out%d", op);
+        out[op] = tj_param_array(k, name, et, rank);
+    }
+    tj_tid(k, 1, &i);
+    tj_val *blk = tj_binary(k, TJ_BIN_DIV, i, tt_i32(k, B)), *off[4];
+    for (int d = 0; d < rank; d++)
+        off[d] = d ? tt_i32(k, 0) : tj_binary(k, TJ_BIN_MUL, blk, tt_i32(k, r->shape[0]));
+    tj_val *a = tj_tile_load(k, ina, rank, r->shape, off, r->storage);
+    tj_val *b = tj_tile_load(k, inb, rank, r->shape, off, REG);
+    for (int op = 0; op < PB_NOPS; op++) {
+        tj_val *res = ce_build_op(k, pb_as_ce[op], r->ty, map, a, b, NULL, NULL, s);
+        ck_assert_msg(res != NULL, "%s on tiles of %s: %s", ce_names[pb_as_ce[op]],
+                      tj_type_get_name(et), tj_kernel_error(k) ? tj_kernel_error(k) : "?");
+        tj_tile_store(k, out[op], res, off);
+    }
+    tj_module *m = tt_build(k, "partial");
+    tj_func_destroy(map);
+    int64_t size = tt_size(rank, r->shape), nout = TT_PARTIAL_BLOCKS * size, s64[4];
+    tt_shape64(rank, r->shape, s64);
+    s64[0] *= TT_PARTIAL_BLOCKS;
+    void *ha = tt_alloc((size_t)(nout * nc), dt), *hb = tt_alloc((size_t)(nout * nc), dt);
+    for (int64_t x = 0; x < nout; x++)
+        for (int j = 0; j < nc; j++) {
+            tt_put(ha, dt, (size_t)(x * nc + j), ce_a(dt, x, j));
+            tt_put(hb, dt, (size_t)(x * nc + j), ce_b(dt, x, j));
+        }
+    void *sent = tt_host_elems(r->ty, nout, false), *h = tt_host_elems(r->ty, nout, false);
+    tj_array *aa = tt_array(et, rank, s64, ha), *ab = tt_array(et, rank, s64, hb), *ao[PB_NOPS];
+    tj_arg args[3 + PB_NOPS] = {tj_arg_array(aa), tj_arg_array(ab),
+                                tt_dt_is_float(dt) ? tj_arg_float(ce_s(dt))
+                                                   : tj_arg_int((int64_t)ce_s(dt))};
+    for (int op = 0; op < PB_NOPS; op++) {
+        ao[op] = tt_array(et, rank, s64, NULL);
+        args[3 + op] = tj_arg_array(ao[op]);
+    }
+    int rs[3], nr = tt_partial_remainders(B, rs);
+    if (tt.kind == TT_COOP)
+        tjt_ok(tt.dev, tj_device_set_cpu_threads(tt.dev, 1));
+    for (int ri = 0; tt.dev && ri < nr; ri++) {
+        int64_t n = 2 * (int64_t)B + rs[ri];
+        for (int op = 0; op < PB_NOPS; op++)
+            tjt_ok(tt.dev, tj_array_copy_from_host(ao[op], sent, tj_array_get_bytes(ao[op])));
+        tt_launch(m, "partial", n, args, 3 + PB_NOPS);
+        for (int op = 0; op < PB_NOPS; op++) {
+            tt_read(ao[op], h);
+            for (int64_t x = 0; x < nout; x++) {
+                double av[16], bv[16], want[16];
+                bool on = tt_partial_active(B, rs[ri], x / size, x % size);
+                for (int j = 0; j < nc; j++) {
+                    av[j] = ce_a(dt, x, j);
+                    bv[j] = ce_b(dt, x, j);
+                }
+                ce_ref(pb_as_ce[op], r->ty, av, bv, NULL, ce_s(dt), want);
+                for (int j = 0; j < nc; j++) {
+                    double got = tt_get(h, dt, (size_t)(x * nc + j));
+                    double w = on ? want[j] : TT_SENTINEL;
+                    ck_assert_msg(got == w, "%s on %s (%s, %lld threads): block %lld element "
+                                  "%lld component %d is %g, expected %g", ce_names[pb_as_ce[op]],
+                                  tj_type_get_name(et), tt_where(), (long long)n,
+                                  (long long)(x / size), (long long)(x % size), j, got, w);
+                }
+            }
+        }
+    }
+    for (int op = 0; op < PB_NOPS; op++)
+        tj_array_destroy(ao[op]);
+    tj_array_destroy(aa);
+    tj_array_destroy(ab);
+    free(ha);
+    free(hb);
+    free(sent);
+    free(h);
+    tj_module_destroy(m);
+}
+END_TEST
+
 /* ---- tile variables -------------------------------------------------------------------------- */
 
 /* acc = zeros; for i in range(n): acc = acc + tile_load(in, offset=(i * R, 0)) (a shared
@@ -383,6 +837,22 @@ e_map_arity(tj_kernel *k)
     return failed;
 }
 
+static bool
+e_composite_mul(tj_kernel *k)
+{
+    const tj_type *v3 = tj_context_get_vector_type(tjt.ctx, TJ_DTYPE_F32, 3);
+    tj_val *t = tj_tile_zeros(k, v3, 1, sh3, REG);
+    return !tj_binary(k, TJ_BIN_MUL, t, t);
+}
+
+static bool
+e_composite_less(tj_kernel *k)
+{
+    const tj_type *v3 = tj_context_get_vector_type(tjt.ctx, TJ_DTYPE_F32, 3);
+    tj_val *t = tj_tile_zeros(k, v3, 1, sh3, REG);
+    return !tj_compare(k, TJ_CMP_LT, t, t);
+}
+
 static const tt_err_row err_rows[] = {
     {"binary_shapes", 0, TJ_ERR_INVALID, "tj_binary: tile operands have different shapes",
      e_binary_shapes},
@@ -393,6 +863,11 @@ static const tt_err_row err_rows[] = {
      "float32 (4,)", e_var_set_shape},
     {"map_arity", 0, TJ_ERR_INVALID, "tile_map: function 'f2' takes 2 arguments, got 1 tiles",
      e_map_arity},
+    {"composite_mul", 0, TJ_ERR_INVALID,
+     "mul: operands of type vec3f are not supported (use cw_mul or cw_div)", e_composite_mul},
+    {"composite_less", 0, TJ_ERR_INVALID,
+     "tj_compare: cannot compare vec3f with vec3f (composites: only equal and not-equal)",
+     e_composite_less},
 };
 
 START_TEST(test_elementwise_ops_report_build_errors)
@@ -411,6 +886,11 @@ make_case(tt_kind kind)
                 TT_NELEMS(ew_rows));
     tt_add_rows(tc, kind, test_tile_map_applies_user_functions, 1);
     tt_add_rows(tc, kind, test_tile_variable_accumulates_in_a_loop, 1);
+    tt_add_rows(tc, kind, test_elementwise_ops_on_composite_tiles_match_reference,
+                TT_NELEMS(ce_rows));
+    if (kind != TT_CPU1) /* width-1 blocks are never partial */
+        tt_add_rows(tc, kind, test_elementwise_ops_in_partial_blocks_compute_active_lanes_elements,
+                    TT_NELEMS(pb_rows));
     return tc;
 }
 

@@ -4,12 +4,14 @@
  * dims, windows partly outside the array on either side, negative offsets too, register
  * and shared storage), tile_zeros / tile_ones / tile_arange, tile_reshape, tile_assign
  * (without views; through views in check_tile_view.c), tile_atomic_add from many blocks,
- * and the build errors of these builtins.
+ * the fills and tile_reshape in partial blocks of tj_launch (SPEC 1), and the build errors
+ * of these builtins.
  *
  * Every table row builds one kernel and runs it in each kind of tj_tile_test.h (cpu1, coop
- * at block widths 2, 31, 32, 33, 64 and 256, ptx, cuda). Expected values come from the C
- * references below, written from SPEC 3 and 4; results are compared exactly except where a
- * float comment says otherwise.
+ * at block widths 2, 31, 32, 33, 64 and 256, ptx, cuda; the partial-block rows in all but
+ * cpu1, whose blocks are never partial). Expected values come from the C references below,
+ * written from SPEC 3 and 4; results are compared exactly except where a float comment says
+ * otherwise.
  */
 #include "tj_tile_test.h"
 
@@ -573,6 +575,172 @@ START_TEST(test_atomic_add_sums_many_blocks_and_returns_old_values)
 }
 END_TEST
 
+/* ---- partial blocks -------------------------------------------------------------------------- */
+
+/* tj_launch over n = 2 B + r threads, 0 < r < B (SPEC 1): blocks 0 and 1 are full, block 2 has
+ * r active lanes. Element e of a block's tile belongs to lane e % B (SPEC 3; the loops over
+ * shared tiles stride the same way), and in a partial block the elements of inactive lanes
+ * are never made or stored (docs/builtins.md): there the output keeps its sentinel. Each
+ * block b works on its own tile, stored at row b * shape[0], so element e of block b is at
+ * b * size + e of the output. The CPU runs one worker thread, so that the partial block gets
+ * an arena the full blocks have used. */
+
+/* The block of thread tid() (tj_launch: the linear thread index) and the offset of its tile,
+ * (block * shape0, 0, ...). */
+static void
+pb_offset(tj_kernel *k, int rank, int shape0, tj_val **off)
+{
+    tj_val *i = NULL;
+    tj_tid(k, 1, &i);
+    tj_val *blk = tj_binary(k, TJ_BIN_DIV, i, tt_i32(k, tt_B()));
+    for (int d = 0; d < rank; d++)
+        off[d] = d ? tt_i32(k, 0) : tj_binary(k, TJ_BIN_MUL, blk, tt_i32(k, shape0));
+}
+
+static void
+pb_one_worker(void)
+{
+    if (tt.kind == TT_COOP)
+        tjt_ok(tt.dev, tj_device_set_cpu_threads(tt.dev, 1));
+}
+
+/* Fills in every form: zeros and ones of scalars, vectors and matrices, register and shared,
+ * of 1 to 3 dimensions and up to 300 elements (two slots per lane at B = 256); aranges whose
+ * values are exact in the type. */
+static const fill_row pb_fill_rows[] = {
+    {F_ZEROS, TT_SCALAR(F32), 1, {37}, REG, 0, 0, 0, 0},
+    {F_ZEROS, TT_VEC(F32, 3), 2, {4, 9}, SHR, 0, 0, 0, 0},
+    {F_ZEROS, TT_SCALAR(I64), 2, {3, 100}, SHR, 0, 0, 0, 0},
+    {F_ONES, TT_SCALAR(I32), 2, {5, 7}, SHR, 0, 0, 0, 0},
+    {F_ONES, TT_SCALAR(F64), 1, {300}, REG, 0, 0, 0, 0},
+    {F_ONES, TT_MAT(F32, 2, 2), 1, {40}, SHR, 0, 0, 0, 0},
+    {F_ONES, TT_SCALAR(U16), 3, {2, 3, 11}, REG, 0, 0, 0, 0},
+    {F_ARANGE, TT_SCALAR(I32), 1, {0}, SHR, 0, 300, 1, 300},
+    {F_ARANGE, TT_SCALAR(F32), 1, {0}, REG, 0.5, 20.0, 0.25, 78},
+    {F_ARANGE, TT_SCALAR(F64), 1, {0}, SHR, 10, -30, -0.5, 80},
+    {F_ARANGE, TT_SCALAR(I16), 1, {0}, REG, 7, -60, -3, 22},   /* NumPy: 23 */
+};
+
+START_TEST(test_fills_in_partial_blocks_make_only_the_active_lanes_elements)
+{
+    const fill_row *r = &pb_fill_rows[tt_begin(_i)];
+    const tj_type *et = tt_type(r->ty);
+    int B = tt_B(), rank = r->kind == F_ARANGE ? 1 : r->rank, shape[4];
+    memcpy(shape, r->shape, sizeof shape);
+    if (r->kind == F_ARANGE)
+        shape[0] = r->len;
+    tj_kernel *k = tt_kernel("fill");
+    tj_val *out = tj_param_array(k, "out", et, rank), *off[4];
+    pb_offset(k, rank, shape[0], off);
+    tj_val *t = r->kind == F_ZEROS  ? tj_tile_zeros(k, et, rank, shape, r->storage)
+                : r->kind == F_ONES ? tj_tile_ones(k, et, rank, shape, r->storage)
+                                    : tj_tile_arange(k, r->start, r->stop, r->step, et, r->storage);
+    tt_kernel_ok(k, "fill");
+    ck_assert_int_eq(tj_tile_get_shape(t, 0), shape[0]);
+    tj_tile_store(k, out, t, off);
+    tj_module *m = tt_build(k, "fill");
+    int64_t size = tt_size(rank, shape), nout = TT_PARTIAL_BLOCKS * size, s64[4];
+    tt_shape64(rank, shape, s64);
+    s64[0] *= TT_PARTIAL_BLOCKS;
+    int nc = tt_ncomp(r->ty), rs[3], nr = tt_partial_remainders(B, rs);
+    void *sent = tt_host_elems(r->ty, nout, false), *h = tt_host_elems(r->ty, nout, false);
+    tj_array *a = tt_array(et, rank, s64, sent);
+    tj_arg args[] = {tj_arg_array(a)};
+    if (tt.dev)
+        pb_one_worker();
+    for (int ri = 0; tt.dev && ri < nr; ri++) {
+        int64_t n = 2 * (int64_t)B + rs[ri];
+        tjt_ok(tt.dev, tj_array_copy_from_host(a, sent, tj_array_get_bytes(a)));
+        tt_launch(m, "fill", n, args, 1);
+        tt_read(a, h);
+        for (int64_t x = 0; x < nout; x++) {
+            int64_t b = x / size, e = x % size;
+            bool on = tt_partial_active(B, rs[ri], b, e);
+            double want = r->kind == F_ZEROS  ? 0
+                          : r->kind == F_ONES ? 1
+                                              : (double)e * r->step + r->start; /* exact */
+            for (int c = 0; c < nc; c++) {
+                double got = tt_get(h, r->ty.dt, (size_t)(x * nc + c));
+                ck_assert_msg(got == (on ? want : TT_SENTINEL), "%s of %s (%s, %lld threads): "
+                              "block %lld element %lld component %d is %g, expected %g",
+                              r->kind == F_ZEROS ? "zeros" : r->kind == F_ONES ? "ones" : "arange",
+                              tj_type_get_name(et), tt_where(), (long long)n, (long long)b,
+                              (long long)e, c, got, on ? want : TT_SENTINEL);
+            }
+        }
+    }
+    tj_array_destroy(a);
+    free(sent);
+    free(h);
+    tj_module_destroy(m);
+}
+END_TEST
+
+/* The rows of rs_rows in partial blocks: each block loads its tile, reshapes it and back, and
+ * takes a whole view of the reshape (promoting a register tile); all three are stored. A
+ * reshape keeps each element in its lane, so the active lanes' elements come out in
+ * row-major order and the rest keep the sentinel. */
+START_TEST(test_reshape_in_partial_blocks_keeps_active_lanes_elements_row_major)
+{
+    const rs_row *r = &rs_rows[tt_begin(_i)];
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
+    int B = tt_B();
+    tj_kernel *k = tt_kernel("reshape");
+    tj_val *in = tj_param_array(k, "in", f32, r->rank);
+    tj_val *out = tj_param_array(k, "out", f32, r->nrank);
+    tj_val *back = tj_param_array(k, "back", f32, r->rank);
+    tj_val *whole = tj_param_array(k, "whole", f32, r->nrank);
+    tj_val *off[4], *noff[4];
+    pb_offset(k, r->rank, r->shape[0], off);
+    pb_offset(k, r->nrank, r->want[0], noff);
+    tj_val *t = tj_tile_load(k, in, r->rank, r->shape, off, r->storage);
+    tj_val *s = tj_tile_reshape(k, t, r->nrank, r->nshape);
+    tj_val *u = tj_tile_reshape(k, s, r->rank, r->shape);
+    tj_tile_store(k, out, s, noff);
+    tj_tile_store(k, back, u, off);
+    tj_view_index all = tj_view_slice(NONE, NONE, NONE);
+    tj_tile_store(k, whole, tj_tile_view(k, s, &all, 1, NULL, 0), noff);
+    tj_module *m = tt_build(k, "reshape");
+    int64_t size = tt_size(r->rank, r->shape), nout = TT_PARTIAL_BLOCKS * size, s1[4], s2[4];
+    tt_shape64(r->rank, r->shape, s1);
+    tt_shape64(r->nrank, r->want, s2);
+    s1[0] *= TT_PARTIAL_BLOCKS;
+    s2[0] *= TT_PARTIAL_BLOCKS;
+    tt_ty f32t = TT_SCALAR(F32);
+    void *hin = tt_host_elems(f32t, nout, true), *sent = tt_host_elems(f32t, nout, false);
+    void *h = tt_host_elems(f32t, nout, false);
+    tj_array *a[] = {tt_array(f32, r->rank, s1, hin), tt_array(f32, r->nrank, s2, NULL),
+                     tt_array(f32, r->rank, s1, NULL), tt_array(f32, r->nrank, s2, NULL)};
+    tj_arg args[] = {tj_arg_array(a[0]), tj_arg_array(a[1]), tj_arg_array(a[2]),
+                     tj_arg_array(a[3])};
+    int rs[3], nr = tt_partial_remainders(B, rs);
+    if (tt.dev)
+        pb_one_worker();
+    for (int ri = 0; tt.dev && ri < nr; ri++) {
+        int64_t n = 2 * (int64_t)B + rs[ri];
+        for (int j = 1; j < 4; j++)
+            tjt_ok(tt.dev, tj_array_copy_from_host(a[j], sent, tj_array_get_bytes(a[j])));
+        tt_launch(m, "reshape", n, args, 4);
+        for (int j = 1; j < 4; j++) {
+            tt_read(a[j], h);
+            char what[96];
+            snprintf(what, sizeof what, "%s, %lld threads",
+                     j == 1 ? "reshape" : j == 2 ? "reshape back" : "view of reshape",
+                     (long long)n);
+            for (int64_t x = 0; x < nout; x++)
+                tt_expect_elem(f32t, h, x, tt_partial_active(B, rs[ri], x / size, x % size) ? hin : NULL,
+                               x, what);
+        }
+    }
+    for (int j = 0; j < 4; j++)
+        tj_array_destroy(a[j]);
+    free(hin);
+    free(sent);
+    free(h);
+    tj_module_destroy(m);
+}
+END_TEST
+
 /* ---- build errors ---------------------------------------------------------------------------- */
 
 /* Each row makes one bad call; tt_check_error_row asserts the status, the exact message,
@@ -700,7 +868,59 @@ e_atomic_int8(tj_kernel *k)
     return !tj_tile_atomic_add(k, a, tj_tile_zeros(k, i8, 1, sh3, REG), NULL);
 }
 
+static bool
+e_zeros_null_dtype(tj_kernel *k)
+{
+    return !tj_tile_zeros(k, NULL, 1, sh3, REG);
+}
+
+static bool
+e_zeros_bad_storage(tj_kernel *k)
+{
+    return !tj_tile_zeros(k, tjt_type(TJ_DTYPE_F32), 1, sh3, (tj_storage)7);
+}
+
+static bool
+e_arange_bool(tj_kernel *k)
+{
+    return !tj_tile_arange(k, 0, 3, 1, tjt_type(TJ_DTYPE_BOOL), REG);
+}
+
+static bool
+e_load_not_an_array(tj_kernel *k)
+{
+    return !tj_tile_load(k, tj_param(k, "x", tjt_type(TJ_DTYPE_F32)), 1, sh3, NULL, REG);
+}
+
+static bool
+e_store_rank_mismatch(tj_kernel *k)
+{
+    tj_val *a = tj_param_array(k, "a", tjt_type(TJ_DTYPE_F32), 1);
+    return !tj_tile_store(k, a, tt_f32_tile(k, 2, sh34, REG), NULL);
+}
+
+static bool
+e_assign_into_a_reduction(tj_kernel *k)
+{
+    tj_val *sum = tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, tt_f32_tile(k, 1, sh3, REG));
+    return !tj_tile_assign(k, sum, tt_f32_tile(k, 1, (const int[]){1}, REG), NULL);
+}
+
 static const tt_err_row err_rows[] = {
+    {"zeros_null_dtype", 0, TJ_ERR_INVALID,
+     "tile_zeros: argument 'dtype': (null) is not an element type", e_zeros_null_dtype},
+    {"zeros_bad_storage", 0, TJ_ERR_INVALID, "tile_zeros: argument 'storage': 7 is not a storage",
+     e_zeros_bad_storage},
+    {"arange_bool", 0, TJ_ERR_INVALID,
+     "tile_arange: argument 'dtype': bool is not a numeric scalar type", e_arange_bool},
+    {"load_not_an_array", 0, TJ_ERR_INVALID, "tile_load: argument 'a': float32 is not an array",
+     e_load_not_an_array},
+    {"store_rank_mismatch", 0, TJ_ERR_INVALID,
+     "tile_store: the array has 1 dimensions and the tile 2; they must match",
+     e_store_rank_mismatch},
+    {"assign_into_a_reduction", 0, TJ_ERR_INVALID,
+     "tile_assign: a reduction result cannot move to shared memory; store or extract it first",
+     e_assign_into_a_reduction},
     {"zeros_extent0", 0, TJ_ERR_INVALID,
      "tile_zeros: argument 'shape': extent 0 of dimension 1 is not positive", e_zeros_extent0},
     {"ones_negative", 0, TJ_ERR_INVALID,
@@ -764,6 +984,12 @@ make_case(tt_kind kind)
                 TT_NELEMS(as_rows));
     tt_add_rows(tc, kind, test_atomic_add_sums_many_blocks_and_returns_old_values,
                 TT_NELEMS(at_rows));
+    if (kind != TT_CPU1) { /* width-1 blocks are never partial */
+        tt_add_rows(tc, kind, test_fills_in_partial_blocks_make_only_the_active_lanes_elements,
+                    TT_NELEMS(pb_fill_rows));
+        tt_add_rows(tc, kind, test_reshape_in_partial_blocks_keeps_active_lanes_elements_row_major,
+                    TT_NELEMS(rs_rows));
+    }
     return tc;
 }
 

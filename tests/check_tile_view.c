@@ -10,7 +10,8 @@
  * slices, constant and runtime integers, windows with a shape, and chains of two views.
  * Views whose reference is empty or of rank 0 are left to the error tests. Each group of
  * up to VT_GROUP views of one parent is one kernel that stores every view (dense or not)
- * into its own array; it runs once per set of runtime offsets in vt_runtime.
+ * into its own array; it runs once per set of runtime offsets in vt_runtime. Last, views
+ * written through (tile_assign) and stored in partial blocks of tj_launch (SPEC 1).
  */
 #include "tj_view_ref.h"
 
@@ -361,6 +362,150 @@ START_TEST(test_seed_replace_rows_gives_the_seed_output)
 }
 END_TEST
 
+/* ---- views in partial blocks ----------------------------------------------------------------- */
+
+/* tj_launch over n = 2 B + r threads, 0 < r < B (SPEC 1): blocks 0 and 1 are full, block 2 has
+ * r active lanes. Each block loads its parent tile t (at row block * shape[0] of 'in'), takes a
+ * view v of it (or a view of a view), assigns a tile loaded from 'src' into the view, and
+ * stores t and v. Every loop over a tile gives element e to lane e % B (SPEC 3), and in a
+ * partial block the elements of inactive lanes are never loaded, written or stored
+ * (docs/builtins.md). So, in block b, with active(e) = b < 2 || e % B < r:
+ *   v element j: src[j] if active(j), else the output's sentinel;
+ *   t element e: the sentinel unless active(e); else src[j] if v's element j is e and
+ *                active(j), else in[e] (the load).
+ * Every expected value is defined: no lane reads a shared element that no active lane wrote.
+ * (A view that is only read would, in a partial block, read parent elements of inactive
+ * lanes, which nobody loaded.) The CPU runs one worker thread, so that the partial block gets
+ * an arena the full blocks have used. */
+
+typedef struct pv_row {
+    const char *name;
+    tt_ty ty;
+    int rank;
+    int shape[4];
+    tj_storage storage;
+    int nchain;            /* 1 or 2 views, the second of the first */
+    vspec s[2];
+} pv_row;
+
+static const int pv_runtime[VT_NRUNTIME] = {3, 1};
+
+static const pv_row pv_rows[] = {
+    {"a window", TT_SCALAR(F32), 2, {6, 7}, SHR, 1, {{2, {VR_I(1), VR_I(2)}, 2, {3, 4}}}},
+    {"the rows reversed", TT_SCALAR(I32), 2, {5, 40}, REG, 1, {{1, {VR_S(N, N, -1)}, 0, {0}}}},
+    {"every other row, every third column from 3", TT_SCALAR(F32), 2, {9, 40}, SHR, 1,
+     {{2, {VR_S(N, N, 2), VR_S(3, N, 3)}, 0, {0}}}},
+    {"a runtime row", TT_SCALAR(F64), 2, {9, 40}, SHR, 1, {{1, {VR_R(0, 1, 9)}, 0, {0}}}},
+    {"a view of a view", TT_SCALAR(I32), 3, {4, 3, 5}, REG, 2,
+     {{1, {VR_S(1, N, N)}, 0, {0}}, {3, {VR_S(N, N, -1), VR_I(1), VR_S(N, N, 2)}, 0, {0}}}},
+    {"a column of vec3", TT_VEC(F32, 3), 2, {4, 7}, SHR, 1,
+     {{2, {VR_S(N, N, N), VR_I(2)}, 0, {0}}}},
+    {"a 4-D window at a runtime offset", TT_SCALAR(F32), 4, {2, 3, 4, 5}, SHR, 1,
+     {{4, {VR_I(1), VR_R(1, 0, 2), VR_I(0), VR_I(1)}, 4, {1, 2, 3, 4}}}},
+    {"the odd elements backwards", TT_SCALAR(F32), 1, {300}, REG, 1,
+     {{1, {VR_S(-1, N, -2)}, 0, {0}}}},
+};
+
+/* The offset (block * shape0, 0, ...) of this thread's block (tj_launch: tid() is the
+ * linear thread index). */
+static void
+pb_offset(tj_kernel *k, tj_val *blk, int rank, int shape0, tj_val **off)
+{
+    for (int d = 0; d < rank; d++)
+        off[d] = d ? tt_i32(k, 0) : tj_binary(k, TJ_BIN_MUL, blk, tt_i32(k, shape0));
+}
+
+START_TEST(test_views_written_in_partial_blocks_keep_the_active_lanes_elements)
+{
+    const pv_row *r = &pv_rows[tt_begin(_i)];
+    const tj_type *et = tt_type(r->ty), *i32 = tjt_type(TJ_DTYPE_I32);
+    int B = tt_B(), nc = tt_ncomp(r->ty);
+    rview pv = dense_view(r->rank, r->shape), w;
+    chain_ref(&pv, r->s, r->nchain, pv_runtime, &w);
+    tj_kernel *k = tt_kernel("views");
+    tj_val *in = tj_param_array(k, "in", et, r->rank), *src = tj_param_array(k, "src", et, w.rank);
+    tj_val *outt = tj_param_array(k, "outt", et, r->rank);
+    tj_val *outv = tj_param_array(k, "outv", et, w.rank);
+    tj_val *rp[VT_NRUNTIME] = {tj_param(k, "r0", i32), tj_param(k, "r1", i32)}, *i = NULL;
+    tj_tid(k, 1, &i);
+    tj_val *blk = tj_binary(k, TJ_BIN_DIV, i, tt_i32(k, B)), *off[4], *voff[4];
+    pb_offset(k, blk, r->rank, r->shape[0], off);
+    pb_offset(k, blk, w.rank, w.shape[0], voff);
+    tj_val *t = tj_tile_load(k, in, r->rank, r->shape, off, r->storage);
+    tj_val *v = build_view(k, t, &r->s[0], rp);
+    if (r->nchain == 2)
+        v = build_view(k, v, &r->s[1], rp);
+    ck_assert_msg(v != NULL, "%s: %s", r->name, tj_kernel_error(k));
+    ck_assert_int_eq(tj_tile_get_rank(v), w.rank);
+    for (int d = 0; d < w.rank; d++)
+        ck_assert_int_eq(tj_tile_get_shape(v, d), w.shape[d]);
+    ck_assert(tj_tile_assign(k, v, tj_tile_load(k, src, w.rank, w.shape, voff, REG), NULL));
+    tj_tile_store(k, outt, t, off);
+    tj_tile_store(k, outv, v, voff);
+    tj_module *m = tt_build(k, "views");
+    int64_t tsize = tt_size(r->rank, r->shape), vsize = tt_size(w.rank, w.shape);
+    int64_t nt = TT_PARTIAL_BLOCKS * tsize, nv = TT_PARTIAL_BLOCKS * vsize, s_t[4], s_v[4];
+    tt_shape64(r->rank, r->shape, s_t);
+    tt_shape64(w.rank, w.shape, s_v);
+    s_t[0] *= TT_PARTIAL_BLOCKS;
+    s_v[0] *= TT_PARTIAL_BLOCKS;
+    /* which element of the view each parent element is (-1: none) */
+    int64_t *of_view = malloc((size_t)tsize * sizeof *of_view);
+    ck_assert_ptr_nonnull(of_view);
+    for (int64_t e = 0; e < tsize; e++)
+        of_view[e] = -1;
+    for (int64_t j = 0; j < vsize; j++)
+        of_view[view_elem(&w, j)] = j;
+    void *hin = tt_host_elems(r->ty, nt, true), *hsrc = tt_alloc((size_t)(nv * nc), r->ty.dt);
+    for (int64_t x = 0; x < nv * nc; x++)
+        tt_put(hsrc, r->ty.dt, (size_t)x, (double)(1000 + x));
+    void *st = tt_host_elems(r->ty, nt, false), *sv = tt_host_elems(r->ty, nv, false);
+    void *ht = tt_host_elems(r->ty, nt, false), *hv = tt_host_elems(r->ty, nv, false);
+    tj_array *ain = tt_array(et, r->rank, s_t, hin), *asrc = tt_array(et, w.rank, s_v, hsrc);
+    tj_array *aoutt = tt_array(et, r->rank, s_t, NULL), *aoutv = tt_array(et, w.rank, s_v, NULL);
+    tj_arg args[] = {tj_arg_array(ain), tj_arg_array(asrc), tj_arg_array(aoutt),
+                     tj_arg_array(aoutv), tj_arg_int(pv_runtime[0]), tj_arg_int(pv_runtime[1])};
+    int rs[3], nr = tt_partial_remainders(B, rs);
+    if (tt.kind == TT_COOP)
+        tjt_ok(tt.dev, tj_device_set_cpu_threads(tt.dev, 1));
+    for (int ri = 0; tt.dev && ri < nr; ri++) {
+        int64_t n = 2 * (int64_t)B + rs[ri];
+        tjt_ok(tt.dev, tj_array_copy_from_host(aoutt, st, tj_array_get_bytes(aoutt)));
+        tjt_ok(tt.dev, tj_array_copy_from_host(aoutv, sv, tj_array_get_bytes(aoutv)));
+        tt_launch(m, "views", n, args, 6);
+        tt_read(aoutt, ht);
+        tt_read(aoutv, hv);
+        char what[128];
+        snprintf(what, sizeof what, "%s, the view, %lld threads", r->name, (long long)n);
+        for (int64_t x = 0; x < nv; x++)
+            tt_expect_elem(r->ty, hv, x, tt_partial_active(B, rs[ri], x / vsize, x % vsize) ? hsrc : NULL,
+                           x, what);
+        snprintf(what, sizeof what, "%s, the parent, %lld threads", r->name, (long long)n);
+        for (int64_t x = 0; x < nt; x++) {
+            int64_t b = x / tsize, j = of_view[x % tsize];
+            if (!tt_partial_active(B, rs[ri], b, x % tsize))
+                tt_expect_elem(r->ty, ht, x, NULL, 0, what);
+            else if (j >= 0 && tt_partial_active(B, rs[ri], b, j))
+                tt_expect_elem(r->ty, ht, x, hsrc, b * vsize + j, what);
+            else
+                tt_expect_elem(r->ty, ht, x, hin, x, what);
+        }
+    }
+    tj_array_destroy(ain);
+    tj_array_destroy(asrc);
+    tj_array_destroy(aoutt);
+    tj_array_destroy(aoutv);
+    free(of_view);
+    free(hin);
+    free(hsrc);
+    free(st);
+    free(sv);
+    free(ht);
+    free(hv);
+    tj_module_destroy(m);
+}
+END_TEST
+
 /* ---- the suite ------------------------------------------------------------------------------- */
 
 static TCase *
@@ -369,6 +514,9 @@ make_case(tt_kind kind)
     TCase *tc = tt_tcase(kind);
     tt_add_rows(tc, kind, test_view_table_matches_python_slicing, vt_ngroups);
     tt_add_rows(tc, kind, test_seed_replace_rows_gives_the_seed_output, 1);
+    if (kind != TT_CPU1) /* width-1 blocks are never partial */
+        tt_add_rows(tc, kind, test_views_written_in_partial_blocks_keep_the_active_lanes_elements,
+                    TT_NELEMS(pv_rows));
     return tc;
 }
 

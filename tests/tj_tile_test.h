@@ -523,4 +523,34 @@ tt_add_rows(TCase *tc, tt_kind kind, const TTest *fn, int nrows)
         tcase_add_loop_test(tc, fn, i, i + 1);
 }
 
+/* ---- partial blocks -------------------------------------------------------------------- */
+
+/* Partial-block tests launch TT_PARTIAL_BLOCKS blocks of 2 B + r threads in all (0 < r < B,
+ * SPEC 1): the blocks before the last are full, the last has r running lanes. */
+enum { TT_PARTIAL_BLOCKS = 3 };
+
+/* The r each width tries: 1, B / 2 + 1 and B - 1, without repeats (B = 2 has only r = 1);
+ * returns how many it wrote to 'rs' (3 at most). */
+static inline int
+tt_partial_remainders(int B, int *rs)
+{
+    int cand[3] = {1, B / 2 + 1, B - 1}, n = 0;
+    for (int i = 0; i < 3; i++) {
+        bool seen = cand[i] >= B;
+        for (int j = 0; j < n; j++)
+            seen = seen || rs[j] == cand[i];
+        if (!seen)
+            rs[n++] = cand[i];
+    }
+    return n;
+}
+
+/* Whether element 'e' of block 'block' is made: every element of a full block, and in the
+ * last block those of the r running lanes (element e belongs to lane e % B, SPEC 3). */
+static inline bool
+tt_partial_active(int B, int r, int64_t block, int64_t e)
+{
+    return block < TT_PARTIAL_BLOCKS - 1 || e % B < r;
+}
+
 #endif /* TJ_TILE_TEST_H */
