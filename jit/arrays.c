@@ -236,7 +236,9 @@ atomic_common(tj_kernel *k, const char *fn, tji_atom_op op, tj_val *arr, tj_val 
     int bits = tji_dtype_bits(t->dtype);
     if (!ok_type || (bits < 32 && !(t->dtype == TJ_DTYPE_F16 && op == TJI_ATOM_ADD))) {
         tji_fail(k, TJ_ERR_INVALID, "%s: arrays of %s are not supported%s", fn, t->name,
-                 bits < 32 ? " (atomics need 32- or 64-bit elements, or float16 add)" : "");
+                 tji_type_is_scalar(t) && bits < 32
+                     ? " (atomics need 32- or 64-bit elements, or float16 add)"
+                     : "");
         return NULL;
     }
     LLVMValueRef ok;

@@ -423,7 +423,9 @@ tj_call(tj_kernel *k, tj_func *f, tj_val *const *args, size_t nargs)
 {
     if (!tji_enter(k, "tj_call") || !check_call(k, f, args, nargs))
         return NULL;
-    if (f != k && !add_callee(k, f))
+    if (f == k)
+        k->calls_itself = true;
+    else if (!add_callee(k, f))
         return NULL;
     if (!f->body_started && f->status == TJ_OK && !tji_enter(f, "tj_call"))
         return NULL;

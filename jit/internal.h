@@ -213,6 +213,7 @@ struct tj_kernel {
     int next_scope_id;
     tj_kernel **callees;          /* functions called (each holds a reference) */
     int ncallees, cap_callees;
+    bool calls_itself;            /* a tj_call of itself (not in 'callees') */
     int max_tid;                  /* most tid() coordinates read */
     size_t shared_bytes;          /* owned shared memory, SPEC 3 */
     size_t scratch_bytes;         /* shared scratch its builtins share */
@@ -251,7 +252,10 @@ TJI_HIDDEN void tji_func_release(tj_kernel *f);
 TJI_HIDDEN LLVMValueRef tji_kernel_layout_global(tj_kernel *k, int which);
 /* Shared-memory budget of a sealed kernel or function: owned + scratch + the largest
  * budget of a function it calls (SPEC 3). */
-TJI_HIDDEN size_t tji_kernel_budget(const tj_kernel *k);
+/* The shared-memory budget of 'k' (SPEC 3). When 'recursive' is not NULL it receives a
+ * function that has shared memory of its own and is called recursively (each level would
+ * take another copy, past the budget), or NULL. */
+TJI_HIDDEN size_t tji_kernel_budget(const tj_kernel *k, const tj_kernel **recursive);
 /* Emits code out of line: calls a new internal function void(ptr ts, ptr a, ptr b) at the
  * builder's position and moves the kernel's builder into it, until tji_outline_end. Lets
  * a builtin insert loops in the middle of an existing block. */

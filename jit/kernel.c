@@ -275,7 +275,7 @@ tj_kernel_get_block_dim(const tj_kernel *k)
 size_t
 tj_kernel_get_shared_bytes(const tj_kernel *k)
 {
-    return k ? tji_kernel_budget(k) : 0;
+    return k ? tji_kernel_budget(k, NULL) : 0;
 }
 
 /* ---- parameters and the body function ------------------------------------------------- */
@@ -543,33 +543,54 @@ fill_layout_globals(tj_kernel *k)
     }
 }
 
-/* 'path' holds 'k' and its callers; a call back into one of them (recursion, direct or
- * mutual) adds nothing, so that the walk ends. */
 static size_t
-budget_below(const tj_kernel *k, const tj_kernel **path, int depth)
+own_bytes(const tj_kernel *k)
+{
+    return k->shared_bytes + k->scratch_bytes;
+}
+
+/* 'path' holds 'k' and its callers; a call back into one of them (recursion, direct or
+ * mutual) adds nothing, so that the walk ends, but every function of that cycle that has
+ * shared memory of its own is reported in '*bad': each level of the recursion places its
+ * callee's arena after its own, beyond any budget. So is a chain nested past MAX_DEPTH. */
+static size_t
+budget_below(const tj_kernel *k, const tj_kernel **path, int depth, const tj_kernel **bad)
 {
     enum { MAX_DEPTH = 64 };
     size_t callee = 0;
     path[depth] = k;
+    if (k->calls_itself && own_bytes(k) && !*bad)
+        *bad = k;
     for (int i = 0; i < k->ncallees; i++) {
         const tj_kernel *f = k->callees[i];
-        bool recursive = depth + 1 >= MAX_DEPTH;
-        for (int d = 0; d <= depth && !recursive; d++)
-            recursive = path[d] == f;
-        if (recursive)
+        int cycle = -1;
+        for (int d = 0; d <= depth && cycle < 0; d++)
+            cycle = path[d] == f ? d : -1;
+        if (cycle >= 0) { /* path[cycle..depth] call one another in a circle */
+            for (int d = cycle; d <= depth && !*bad; d++)
+                if (own_bytes(path[d]))
+                    *bad = path[d];
             continue;
-        size_t b = budget_below(f, path, depth + 1);
+        }
+        if (depth + 1 >= MAX_DEPTH) {
+            *bad = *bad ? *bad : f;
+            continue;
+        }
+        size_t b = budget_below(f, path, depth + 1, bad);
         if (b > callee)
             callee = b;
     }
-    return k->shared_bytes + k->scratch_bytes + callee;
+    return own_bytes(k) + callee;
 }
 
 size_t
-tji_kernel_budget(const tj_kernel *k)
+tji_kernel_budget(const tj_kernel *k, const tj_kernel **recursive)
 {
-    const tj_kernel *path[64];
-    return budget_below(k, path, 0);
+    const tj_kernel *path[64], *bad = NULL;
+    size_t n = budget_below(k, path, 0, &bad);
+    if (recursive)
+        *recursive = bad;
+    return n;
 }
 
 LLVMValueRef

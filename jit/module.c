@@ -51,6 +51,21 @@ check_kernels(tj_context *ctx, tj_kernel *const *ks, size_t n)
     return TJ_OK;
 }
 
+/* A kernel whose call graph has shared memory in a recursion cannot be given a budget. */
+static tj_status
+check_recursion(tj_context *ctx, const tj_kernel *k)
+{
+    const tj_kernel *f;
+    tji_kernel_budget(k, &f);
+    if (!f)
+        return TJ_OK;
+    return tji_ctx_fail(ctx, TJ_ERR_INVALID,
+                        "kernel '%s': function '%s' has %zu bytes of shared memory and is "
+                        "called recursively (or nested more than 64 calls deep); each level "
+                        "would need its own, so the block's budget has no bound",
+                        k->name, f->name, f->shared_bytes + f->scratch_bytes);
+}
+
 /* Seals a kernel and, depth first, the functions it calls. */
 static tj_status
 seal_tree(tj_context *ctx, tj_kernel *k)
@@ -169,7 +184,7 @@ fill_desc(tji_kdesc *kd, const tj_kernel *k)
                       .cooperative = k->opts.target == TJ_TARGET_CPU &&
                                      k->opts.cpu_mode == TJ_CPU_COOPERATIVE,
                       .debug = k->opts.debug, .max_tid = k->max_tid,
-                      .shared_bytes = tji_kernel_budget(k), .nparams = k->nparams,
+                      .shared_bytes = tji_kernel_budget(k, NULL), .nparams = k->nparams,
                       .nsites = k->nsites};
     kd->name = strdup(k->name);
     kd->entry = strdup(k->name);
@@ -628,6 +643,8 @@ tj_module_build(tj_context *ctx, tj_kernel *const *kernels, size_t nkernels,
     tj_status st = check_kernels(ctx, kernels, nkernels);
     for (size_t i = 0; st == TJ_OK && i < nkernels; i++)
         st = seal_tree(ctx, kernels[i]);
+    for (size_t i = 0; st == TJ_OK && i < nkernels; i++)
+        st = check_recursion(ctx, kernels[i]);
     if (st != TJ_OK)
         return st;
     if (nkernels > 64)
