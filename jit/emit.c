@@ -205,11 +205,7 @@ tji_emit_udiv64(tj_kernel *k, LLVMValueRef a, LLVMValueRef d)
     LLVMValueRef qw = LLVMBuildUDiv(b, a, d, "");
     LLVMBuildBr(b, done);
     LLVMPositionBuilderAtEnd(b, done);
-    LLVMValueRef q = LLVMBuildPhi(b, tji_i64(c), "div");
-    LLVMValueRef vals[] = {qn, qw};
-    LLVMBasicBlockRef bbs[] = {narrow, wide};
-    LLVMAddIncoming(q, vals, bbs, 2);
-    return q;
+    return tji_emit_phi2(b, qn, narrow, qw, wide);
 }
 
 void
@@ -322,14 +318,21 @@ tji_emit_cond_end(tj_kernel *k, tji_cond *c)
 }
 
 LLVMValueRef
+tji_emit_phi2(LLVMBuilderRef b, LLVMValueRef v1, LLVMBasicBlockRef bb1, LLVMValueRef v2,
+              LLVMBasicBlockRef bb2)
+{
+    LLVMValueRef phi = LLVMBuildPhi(b, LLVMTypeOf(v1), "");
+    LLVMValueRef vals[] = {v1, v2};
+    LLVMBasicBlockRef bbs[] = {bb1, bb2};
+    LLVMAddIncoming(phi, vals, bbs, 2);
+    return phi;
+}
+
+LLVMValueRef
 tji_emit_cond_value(tj_kernel *k, tji_cond *c, LLVMValueRef v)
 {
     tji_emit_cond_end(k, c);
-    LLVMValueRef phi = LLVMBuildPhi(k->llb, LLVMTypeOf(v), "");
-    LLVMValueRef vals[] = {v, LLVMConstNull(LLVMTypeOf(v))};
-    LLVMBasicBlockRef bbs[] = {c->then_bb, c->from_bb};
-    LLVMAddIncoming(phi, vals, bbs, 2);
-    return phi;
+    return tji_emit_phi2(k->llb, v, c->then_bb, LLVMConstNull(LLVMTypeOf(v)), c->from_bb);
 }
 
 /* The report helper, defined once per module: claims the record with a compare-and-swap

@@ -402,6 +402,9 @@ TJI_HIDDEN void tji_emit_cond_end(tj_kernel *k, tji_cond *c);
 /* Ends the region like tji_emit_cond_end and gives 'v' (made inside it) where the region
  * ran, else zero. */
 TJI_HIDDEN LLVMValueRef tji_emit_cond_value(tj_kernel *k, tji_cond *c, LLVMValueRef v);
+/* A phi at the builder's position: 'v1' from 'bb1', 'v2' from 'bb2'. */
+TJI_HIDDEN LLVMValueRef tji_emit_phi2(LLVMBuilderRef b, LLVMValueRef v1, LLVMBasicBlockRef bb1,
+                                      LLVMValueRef v2, LLVMBasicBlockRef bb2);
 /* Records a kernel error at check site 'site' when 'bad' holds (debug builds). */
 TJI_HIDDEN void tji_emit_report(tj_kernel *k, LLVMValueRef bad, int site, LLVMValueRef value,
                                 LLVMValueRef lo, LLVMValueRef hi, int dim);

@@ -138,11 +138,7 @@ call_warp(tj_context *ctx, LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef hook,
     LLVMValueRef r_part = LLVMBuildCall2(b, fty, fn, args, nargs, "");
     LLVMBuildBr(b, done);
     LLVMPositionBuilderAtEnd(b, done);
-    LLVMValueRef r = LLVMBuildPhi(b, LLVMTypeOf(r_whole), "");
-    LLVMValueRef vals[] = {r_whole, r_part};
-    LLVMBasicBlockRef bbs[] = {whole, part};
-    LLVMAddIncoming(r, vals, bbs, 2);
-    return r;
+    return tji_emit_phi2(b, r_whole, whole, r_part, part);
 }
 
 /* tj.hook.shfl_xor(ts, scratch, v, mask): shfl.sync.bfly among the warp's running lanes. */
