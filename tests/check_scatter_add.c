@@ -3,11 +3,13 @@
  * tests/check_scatter_add.c: tile_scatter_add (SPEC 4) against references computed here.
  *
  *   collisions: every lane adds into one element (atomic), for every type that accumulates
- *               (int32/64, uint32/64, float16/32/64, vec3f), plus per-lane indices with
+ *               (int32/64, uint32/64, float16/32/64, vec3f, and matrices mat22f, mat33d,
+ *               mat23 of int64, mat44 of uint32, componentwise), plus per-lane indices with
  *               has_value false on some lanes; register tiles (promoted) and shared tiles.
- *   unique indices with atomic = false; 2-D, 3-D and 4-D indices; struct elements (the
- *   float and 32/64-bit integer fields accumulate, bool, int8 and int16 fields are left
- *   as they were); the histogram seed; index errors in debug builds (SPEC 5); build errors.
+ *   unique indices with atomic = false, 1-D and 2-D, 3-D, 4-D; 2-D, 3-D and 4-D indices
+ *   with collisions; struct elements (the float16/32/64, 32/64-bit integer and vector or
+ *   matrix fields accumulate, bool, int8, int16, uint8 and uint16 fields are left as they
+ *   were); the histogram seed; index errors in debug builds (SPEC 5); build errors.
  *
  * Which lanes add: in width-1 mode a block has one lane (lane 0); in cooperative mode and
  * on the GPU every lane of the block; in a partial block (a launch whose thread count is
@@ -400,6 +402,139 @@ START_TEST(test_scatter_add_collisions_from_every_lane_accumulate)
 }
 END_TEST
 
+/* ---- matrix elements ------------------------------------------------------------------------ */
+
+static const struct matrow {
+    tj_dtype dt;
+    int rows, cols;
+    tj_storage storage;  /* of the tile before the scatter (register tiles are promoted) */
+} mat_rows[] = {
+    {TJ_DTYPE_F32, 2, 2, TJ_STORAGE_REGISTER},
+    {TJ_DTYPE_F64, 3, 3, TJ_STORAGE_SHARED},
+    {TJ_DTYPE_I64, 2, 3, TJ_STORAGE_SHARED},
+    {TJ_DTYPE_U32, 4, 4, TJ_STORAGE_REGISTER},
+};
+
+/* Component q (row-major) of the value lane l adds: 'first' into element 1 from every lane,
+ * a * l + c with a and c below; else (l % 5) + q into element l % 4 when l % 3 != 1. Exact
+ * in every type, whatever order the collisions are applied in. */
+static void
+mat_coeffs(tj_dtype dt, int q, double *a, double *c)
+{
+    switch (dt) {
+    case TJ_DTYPE_I64:
+        *a = 8589934592.0; /* (l - 7) * 2^33 + q */
+        *c = q - 7 * 8589934592.0;
+        return;
+    case TJ_DTYPE_U32:
+        *a = 1000;
+        *c = q;
+        return;
+    default:
+        *a = 0.25 * (q + 1);
+        *c = -q;
+        return;
+    }
+}
+
+static double
+mat_value(tj_dtype dt, bool first, int q, int64_t l)
+{
+    double a, c;
+    mat_coeffs(dt, q, &a, &c);
+    return first ? a * (double)l + c : (double)(l % 5) + q;
+}
+
+static tj_val *
+mat_value_in(tj_kernel *k, const struct matrow *r, const tj_type *t, tj_val *lane, bool first)
+{
+    const tj_type *f64 = tjt_type(TJ_DTYPE_F64), *st = tjt_type(r->dt);
+    tj_val *comps[16];
+    tj_val *l = tj_cast(k, lane, f64), *l5 = tj_cast(k, bin(k, TJ_BIN_MOD, lane, ci(k, 5)), f64);
+    for (int q = 0; q < r->rows * r->cols; q++) {
+        double a, c;
+        mat_coeffs(r->dt, q, &a, &c);
+        tj_val *x = first ? bin(k, TJ_BIN_MUL, l, tj_const_float(k, TJ_DTYPE_F64, a)) : l5;
+        x = bin(k, TJ_BIN_ADD, x, tj_const_float(k, TJ_DTYPE_F64, first ? c : q));
+        comps[q] = tj_cast(k, x, st);
+    }
+    return tj_compose(k, t, comps, (size_t)(r->rows * r->cols));
+}
+
+/* The collisions test with matrix elements: tile = zeros(4) of mat RxC; every lane adds
+ * M1(lane) at 1, then lanes with lane % 3 != 1 add M2(lane) at lane % 4 (atomic = true);
+ * each component accumulates on its own. out[block * 4 ...] = tile. */
+START_TEST(test_scatter_add_matrix_elements_accumulate_componentwise)
+{
+    g_where = _i / STRIDE;
+    int local = _i % STRIDE;
+    bool all = g_where == ON_COOP || g_where == ON_CUDA;
+    const struct matrow *r = &mat_rows[all ? local / NWIDTHS : local];
+    uint32_t B = widths[local % NWIDTHS];
+    int nc = r->rows * r->cols;
+    const tj_type *t = tj_context_get_matrix_type(tjt.ctx, r->dt, r->rows, r->cols);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_uint_eq(tj_type_get_size(t), (size_t)nc * dt_size(r->dt));
+    tj_kernel_options o = opts_for(B, false);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "collide_mat", &o);
+    tj_val *out = tj_param_array(k, "out", t, 1);
+    tj_val *g, *blk, *lane;
+    thread_ids(k, &g, &blk, &lane);
+    int four = 4;
+    tj_val *tile = tj_tile_zeros(k, t, 1, &four, r->storage);
+    tj_val *one = ci(k, 1);
+    ck_assert(tj_tile_scatter_add(k, tile, &one, 1, mat_value_in(k, r, t, lane, true),
+                                  tj_const_bool(k, true), NULL));
+    ck_assert_int_eq(tj_tile_get_storage(tile), TJ_STORAGE_SHARED);
+    tj_val *idx = bin(k, TJ_BIN_MOD, lane, ci(k, 4));
+    tj_val *has = tj_compare(k, TJ_CMP_NE, bin(k, TJ_BIN_MOD, lane, ci(k, 3)), ci(k, 1));
+    ck_assert(tj_tile_scatter_add(k, tile, &idx, 1, mat_value_in(k, r, t, lane, false), has,
+                                  tj_const_bool(k, true)));
+    tj_val *off = bin(k, TJ_BIN_MUL, blk, ci(k, 4));
+    tj_tile_store(k, out, tile, &off);
+    tj_module *m = build(k);
+    if (!runs()) {
+        ptx_has(m, "atom.shared", true);
+        ptx_has(m, "bar.sync", true);
+        return;
+    }
+    uint32_t W = width_of(B);
+    const int nblocks = 3;
+    int64_t nelem = nblocks * 4 * nc;
+    void *got = calloc((size_t)nelem, dt_size(r->dt));
+    ck_assert_ptr_nonnull(got);
+    tj_array *oa = tjt_array(device(), t, nblocks * 4, NULL);
+    tj_arg args[] = {tj_arg_array(oa)};
+    int64_t counts[2] = {nblocks * (int64_t)W, 2 * (int64_t)W + (W > 1 ? W / 3 + 1 : 0)};
+    for (int c = 0; c < (W > 1 ? 2 : 1); c++) {
+        int64_t n = counts[c];
+        tjt_ok(device(), tj_array_zero(oa));
+        launch_n(m, "collide_mat", n, B, args, 1);
+        tjt_ok(device(), tj_array_copy_to_host(oa, got, (size_t)nelem * dt_size(r->dt)));
+        for (int64_t b = 0; b < nblocks; b++) {
+            int64_t act = active_in(n, W, b);
+            for (int e = 0; e < 4; e++)
+                for (int q = 0; q < nc; q++) {
+                    double want = 0;
+                    for (int64_t l = 0; l < act && e % W < act; l++) {
+                        if (e == 1)
+                            want += mat_value(r->dt, true, q, l);
+                        if (l % 4 == e && l % 3 != 1)
+                            want += mat_value(r->dt, false, q, l);
+                    }
+                    double v = get_d(r->dt, got, (b * 4 + e) * nc + q);
+                    ck_assert_msg(v == want, "mat%d%d %s, B = %u, %lld threads: block %lld "
+                                  "element %d component (%d, %d) is %.17g, expected %.17g",
+                                  r->rows, r->cols, dt_names[r->dt], W, (long long)n,
+                                  (long long)b, e, q / r->cols, q % r->cols, v, want);
+                }
+        }
+    }
+    free(got);
+    tj_array_destroy(oa);
+}
+END_TEST
+
 /* ---- unique indices, atomic = false ---------------------------------------------------------- */
 
 static const tj_dtype unique_dts[] = {TJ_DTYPE_I32, TJ_DTYPE_F32, TJ_DTYPE_U64, TJ_DTYPE_F64};
@@ -548,6 +683,103 @@ START_TEST(test_scatter_add_multi_dimensional_indices_with_has_value_false_on_so
 }
 END_TEST
 
+/* ---- unique 2-D, 3-D and 4-D indices, atomic = false ---------------------------------------- */
+
+static const struct umrow {
+    int rank;
+    int shape[4];  /* 0: the block width W */
+    tj_dtype dt;
+} umulti_rows[] = {
+    {2, {2, 0}, TJ_DTYPE_F32},
+    {2, {0, 3}, TJ_DTYPE_I64},
+    {3, {2, 0, 2}, TJ_DTYPE_U32},
+    {3, {3, 2, 0}, TJ_DTYPE_F64},
+    {4, {2, 0, 1, 2}, TJ_DTYPE_I32},
+};
+
+/* tile = load(x, shape, (block * shape[0], 0, ...)); lane l with l % 3 != 1 adds l + 1 at the
+ * element of linear index (7l + 3) % size with a plain read-modify-write. The size is 2W to
+ * 6W and never a multiple of 7, so no two lanes of a block meet. */
+START_TEST(test_scatter_add_unique_multi_dimensional_indices_without_atomics)
+{
+    g_where = _i / STRIDE;
+    int local = _i % STRIDE;
+    bool all = g_where == ON_COOP || g_where == ON_CUDA;
+    const struct umrow *r = &umulti_rows[all ? local / NWIDTHS : local];
+    uint32_t B = widths[local % NWIDTHS];
+    uint32_t W = width_of(B);
+    const tj_type *t = tjt_type(r->dt);
+    int shape[4], size = 1;
+    for (int d = 0; d < r->rank; d++) {
+        shape[d] = r->shape[d] ? r->shape[d] : (int)W;
+        size *= shape[d];
+    }
+    ck_assert(size % 7 != 0 && size >= (int)W);
+    tj_kernel_options o = opts_for(B, false);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "unique_md", &o);
+    tj_val *x = tj_param_array(k, "x", t, r->rank), *out = tj_param_array(k, "out", t, r->rank);
+    tj_val *g, *blk, *lane;
+    thread_ids(k, &g, &blk, &lane);
+    tj_val *off[4] = {bin(k, TJ_BIN_MUL, blk, ci(k, shape[0])), ci(k, 0), ci(k, 0), ci(k, 0)};
+    tj_val *tile = tj_tile_load(k, x, r->rank, shape, off, TJ_STORAGE_REGISTER);
+    tj_val *p = bin(k, TJ_BIN_MOD, bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_MUL, lane, ci(k, 7)), ci(k, 3)),
+                    ci(k, size));
+    tj_val *idx[4];
+    for (int d = r->rank - 1; d >= 0; d--) {
+        idx[d] = bin(k, TJ_BIN_MOD, p, ci(k, shape[d]));
+        p = bin(k, TJ_BIN_DIV, p, ci(k, shape[d]));
+    }
+    tj_val *has = tj_compare(k, TJ_CMP_NE, bin(k, TJ_BIN_MOD, lane, ci(k, 3)), ci(k, 1));
+    tj_val *v = tj_cast(k, bin(k, TJ_BIN_ADD, lane, ci(k, 1)), t);
+    ck_assert(tj_tile_scatter_add(k, tile, idx, r->rank, v, has, tj_const_bool(k, false)));
+    tj_tile_store(k, out, tile, off);
+    tj_module *m = build(k);
+    if (!runs()) {
+        ptx_has(m, "atom.shared", false);
+        ptx_has(m, "bar.sync", true);
+        return;
+    }
+    const int nblocks = 3;
+    int64_t dims[4], nelem = (int64_t)nblocks * size;
+    for (int d = 0; d < r->rank; d++)
+        dims[d] = shape[d] * (d == 0 ? nblocks : 1);
+    void *xh = calloc((size_t)nelem, dt_size(r->dt)), *got = calloc((size_t)nelem, dt_size(r->dt));
+    ck_assert(xh && got);
+    for (int64_t j = 0; j < nelem; j++)
+        put_d(r->dt, xh, j, (double)(j * 10 + 1000));
+    tj_array *xa = NULL, *oa = NULL;
+    tjt_ok(device(), tj_array_create(device(), t, r->rank, dims, &xa));
+    tjt_ok(device(), tj_array_create(device(), t, r->rank, dims, &oa));
+    tjt_ok(device(), tj_array_copy_from_host(xa, xh, (size_t)nelem * dt_size(r->dt)));
+    tj_arg args[] = {tj_arg_array(xa), tj_arg_array(oa)};
+    int64_t counts[2] = {nblocks * (int64_t)W, 2 * (int64_t)W + (W > 1 ? W / 2 + 1 : 0)};
+    for (int c = 0; c < (W > 1 ? 2 : 1); c++) {
+        int64_t n = counts[c];
+        tjt_ok(device(), tj_array_zero(oa));
+        launch_n(m, "unique_md", n, B, args, 2);
+        tjt_ok(device(), tj_array_copy_to_host(oa, got, (size_t)nelem * dt_size(r->dt)));
+        for (int64_t b = 0; b < nblocks; b++) {
+            int64_t act = active_in(n, W, b);
+            for (int64_t e = 0; e < size; e++) {
+                /* owned by a lane that did not run: not stored */
+                double want = e % W < act ? get_d(r->dt, xh, b * size + e) : 0;
+                for (int64_t l = 0; l < act && e % W < act; l++)
+                    if (l % 3 != 1 && (7 * l + 3) % size == e)
+                        want += (double)(l + 1);
+                double v = get_d(r->dt, got, b * size + e);
+                ck_assert_msg(v == want, "rank %d %s, B = %u, %lld threads: block %lld element "
+                              "%lld is %.17g, expected %.17g", r->rank, dt_names[r->dt], W,
+                              (long long)n, (long long)b, (long long)e, v, want);
+            }
+        }
+    }
+    free(xh);
+    free(got);
+    tj_array_destroy(xa);
+    tj_array_destroy(oa);
+}
+END_TEST
+
 /* ---- struct elements ------------------------------------------------------------------------- */
 
 typedef struct mixed_c {
@@ -676,6 +908,163 @@ START_TEST(test_scatter_add_structs_accumulate_only_the_fields_that_add)
                           "B = %u, block %d element %d: bool/int8/int16 fields changed to %d %d "
                           "%d, expected %d %d %d", W, b, e, h->c, h->d, h->e, want.c, want.d,
                           want.e);
+        }
+    }
+    tj_array_destroy(xa);
+    tj_array_destroy(oa);
+}
+END_TEST
+
+/* A second struct: float16, uint32, int64 and mat22f fields accumulate; bool, int8, int16,
+ * uint8 and uint16 fields are left as they were (SPEC 4). */
+typedef struct wide_c {
+    uint16_t h;    /* float16 bits */
+    bool c;
+    int8_t d;
+    uint32_t u;
+    int64_t i;
+    int16_t e;
+    uint8_t b8;
+    float m[4];    /* mat22f, row-major */
+    uint16_t w;
+} wide_c;
+
+static const tj_type *
+wide_type(void)
+{
+    const tj_field fields[] = {
+        {"h", tjt_type(TJ_DTYPE_F16)},  {"c", tjt_type(TJ_DTYPE_BOOL)},
+        {"d", tjt_type(TJ_DTYPE_I8)},   {"u", tjt_type(TJ_DTYPE_U32)},
+        {"i", tjt_type(TJ_DTYPE_I64)},  {"e", tjt_type(TJ_DTYPE_I16)},
+        {"b8", tjt_type(TJ_DTYPE_U8)},
+        {"m", tj_context_get_matrix_type(tjt.ctx, TJ_DTYPE_F32, 2, 2)},
+        {"w", tjt_type(TJ_DTYPE_U16)},
+    };
+    const tj_type *t = tj_context_new_struct_type(tjt.ctx, "wide", fields, NROWS(fields));
+    ck_assert_ptr_nonnull(t);
+    ck_assert_uint_eq(tj_type_get_size(t), sizeof(wide_c));
+    return t;
+}
+
+/* The value lane l adds: every field non-zero; every sum is exact (h stays below 2^9 in
+ * steps of 1/4, u below 2^32). */
+static wide_c
+wide_value(int64_t l)
+{
+    return (wide_c){.h = tjt_half_from_double((double)(l % 4) * 0.25 + 0.25), .c = true, .d = 5,
+                    .u = (uint32_t)l * 65536u + 7u, .i = (int64_t)(l - 3) * 34359738368 + l,
+                    .e = -300, .b8 = 200, .m = {(float)l * 0.5f, 1, -(float)l, 0.25f},
+                    .w = 999};
+}
+
+static tj_val *
+wide_value_in(tj_kernel *k, const tj_type *t, tj_val *lane)
+{
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32), *f64 = tjt_type(TJ_DTYPE_F64);
+    const tj_type *i64 = tjt_type(TJ_DTYPE_I64);
+    tj_val *lf = tj_cast(k, lane, f32), *l64 = tj_cast(k, lane, i64);
+    tj_val *h = bin(k, TJ_BIN_ADD,
+                    bin(k, TJ_BIN_MUL, tj_cast(k, bin(k, TJ_BIN_MOD, lane, ci(k, 4)), f64),
+                        tj_const_float(k, TJ_DTYPE_F64, 0.25)),
+                    tj_const_float(k, TJ_DTYPE_F64, 0.25));
+    tj_val *mc[4] = {bin(k, TJ_BIN_MUL, lf, tj_const_float(k, TJ_DTYPE_F32, 0.5)),
+                     tj_const_float(k, TJ_DTYPE_F32, 1), tj_unary(k, TJ_UN_NEG, lf),
+                     tj_const_float(k, TJ_DTYPE_F32, 0.25)};
+    tj_val *fields[9] = {
+        tj_cast(k, h, tjt_type(TJ_DTYPE_F16)),
+        tj_const_bool(k, true),
+        tj_const_int(k, TJ_DTYPE_I8, 5),
+        bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_MUL, tj_cast(k, lane, tjt_type(TJ_DTYPE_U32)),
+                               tj_const_int(k, TJ_DTYPE_U32, 65536)),
+            tj_const_int(k, TJ_DTYPE_U32, 7)),
+        bin(k, TJ_BIN_ADD,
+            bin(k, TJ_BIN_MUL, bin(k, TJ_BIN_SUB, l64, tj_const_int(k, TJ_DTYPE_I64, 3)),
+                tj_const_int(k, TJ_DTYPE_I64, 34359738368)),
+            l64),
+        tj_const_int(k, TJ_DTYPE_I16, -300),
+        tj_const_int(k, TJ_DTYPE_U8, 200),
+        tj_compose(k, tj_context_get_matrix_type(tjt.ctx, TJ_DTYPE_F32, 2, 2), mc, 4),
+        tj_const_int(k, TJ_DTYPE_U16, 999),
+    };
+    return tj_compose(k, t, fields, 9);
+}
+
+/* As the test above, with the wide struct: tile = load(x, 3); every lane adds its struct
+ * at lane % 3 (atomic), then lanes 0-2 add theirs at lane (atomic = false). */
+START_TEST(test_scatter_add_structs_with_half_int64_uint32_and_matrix_fields)
+{
+    g_where = _i / STRIDE;
+    uint32_t B = widths[_i % STRIDE];
+    const tj_type *t = wide_type();
+    tj_kernel_options o = opts_for(B, false);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "wide_structs", &o);
+    tj_val *x = tj_param_array(k, "x", t, 1), *out = tj_param_array(k, "out", t, 1);
+    tj_val *g, *blk, *lane;
+    thread_ids(k, &g, &blk, &lane);
+    int three = 3;
+    tj_val *off = bin(k, TJ_BIN_MUL, blk, ci(k, 3));
+    tj_val *tile = tj_tile_load(k, x, 1, &three, &off, TJ_STORAGE_REGISTER);
+    tj_val *idx = bin(k, TJ_BIN_MOD, lane, ci(k, 3));
+    tj_val *v = wide_value_in(k, t, lane);
+    ck_assert(tj_tile_scatter_add(k, tile, &idx, 1, v, tj_const_bool(k, true), NULL));
+    ck_assert(tj_tile_scatter_add(k, tile, &lane, 1, v, tj_compare(k, TJ_CMP_LT, lane, ci(k, 3)),
+                                  tj_const_bool(k, false)));
+    tj_tile_store(k, out, tile, &off);
+    tj_module *m = build(k);
+    if (!runs()) {
+        ptx_has(m, "atom.shared", true);
+        return;
+    }
+    uint32_t W = width_of(B);
+    const int nblocks = 2;
+    wide_c init[2 * 3], got[2 * 3];
+    for (int j = 0; j < 2 * 3; j++)
+        init[j] = (wide_c){.h = tjt_half_from_double(j * 0.5), .c = j % 2 == 0,
+                           .d = (int8_t)(-j - 1), .u = 1000u * (uint32_t)j,
+                           .i = -((int64_t)j << 40), .e = (int16_t)(1000 + j),
+                           .b8 = (uint8_t)(j + 1), .m = {(float)j, 2, -(float)j, 0.5f},
+                           .w = (uint16_t)(40000 + j)};
+    tj_array *xa = tjt_array(device(), t, 6, init), *oa = tjt_array(device(), t, 6, NULL);
+    tj_arg args[] = {tj_arg_array(xa), tj_arg_array(oa)};
+    int64_t n = nblocks * (int64_t)W - (W > 4 ? W / 2 : 0);
+    tjt_ok(device(), tj_array_zero(oa));
+    launch_n(m, "wide_structs", n, B, args, 2);
+    tjt_ok(device(), tj_array_copy_to_host(oa, got, sizeof got));
+    for (int b = 0; b < nblocks; b++) {
+        int64_t act = active_in(n, W, b);
+        for (int e = 0; e < 3; e++) {
+            wide_c want = init[b * 3 + e];
+            double h = tjt_half_to_double(want.h);
+            for (int64_t l = 0; l < act; l++) {
+                int times = (l % 3 == e) + (l == e);
+                wide_c d = wide_value(l);
+                for (int r = 0; r < times; r++) {
+                    h += tjt_half_to_double(d.h);
+                    want.u += d.u;
+                    want.i += d.i;
+                    for (int c = 0; c < 4; c++)
+                        want.m[c] += d.m[c];
+                }
+            }
+            want.h = tjt_half_from_double(h);
+            if (e % W >= act) /* owned by a lane that did not run: not stored */
+                want = (wide_c){0};
+            const wide_c *gw = &got[b * 3 + e];
+            ck_assert_msg(gw->h == want.h && gw->u == want.u && gw->i == want.i &&
+                              gw->m[0] == want.m[0] && gw->m[1] == want.m[1] &&
+                              gw->m[2] == want.m[2] && gw->m[3] == want.m[3],
+                          "B = %u, block %d element %d: got h %g u %u i %lld m (%g %g; %g %g), "
+                          "expected h %g u %u i %lld m (%g %g; %g %g)", W, b, e,
+                          tjt_half_to_double(gw->h), gw->u, (long long)gw->i, (double)gw->m[0],
+                          (double)gw->m[1], (double)gw->m[2], (double)gw->m[3],
+                          tjt_half_to_double(want.h), want.u, (long long)want.i,
+                          (double)want.m[0], (double)want.m[1], (double)want.m[2],
+                          (double)want.m[3]);
+            ck_assert_msg(gw->c == want.c && gw->d == want.d && gw->e == want.e &&
+                              gw->b8 == want.b8 && gw->w == want.w,
+                          "B = %u, block %d element %d: bool/int8/int16/uint8/uint16 fields "
+                          "changed to %d %d %d %d %d, expected %d %d %d %d %d", W, b, e, gw->c,
+                          gw->d, gw->e, gw->b8, gw->w, want.c, want.d, want.e, want.b8, want.w);
         }
     }
     tj_array_destroy(xa);
@@ -932,11 +1321,17 @@ add_where(TCase *tc, int where)
     bool all = where == ON_COOP || where == ON_CUDA;
     ADD_ROWS(test_scatter_add_collisions_from_every_lane_accumulate,
              NROWS(coll_rows) * (all ? NWIDTHS : 1));
+    ADD_ROWS(test_scatter_add_matrix_elements_accumulate_componentwise,
+             NROWS(mat_rows) * (all ? NWIDTHS : 1));
     ADD_ROWS(test_scatter_add_unique_indices_without_atomics,
              all ? NWIDTHS * NROWS(unique_dts) : NROWS(unique_dts));
     ADD_ROWS(test_scatter_add_multi_dimensional_indices_with_has_value_false_on_some_lanes,
              NROWS(multi_rows) * (all ? NWIDTHS : 1));
+    ADD_ROWS(test_scatter_add_unique_multi_dimensional_indices_without_atomics,
+             NROWS(umulti_rows) * (all ? NWIDTHS : 1));
     ADD_ROWS(test_scatter_add_structs_accumulate_only_the_fields_that_add,
+             where == ON_CPU1 || where == ON_PTX ? 1 : NWIDTHS);
+    ADD_ROWS(test_scatter_add_structs_with_half_int64_uint32_and_matrix_fields,
              where == ON_CPU1 || where == ON_PTX ? 1 : NWIDTHS);
     ADD_ROWS(test_scatter_add_histogram_seed, 1);
     ADD_ROWS(test_scatter_add_index_out_of_range_is_a_debug_kernel_error,

@@ -16,10 +16,12 @@
  *     pushing lane gets slot c + k, and the pop gives lane L slot n - 1 - L.
  * Scripts cover: all lanes push then drain, pushes with has_value on some lanes, overflow,
  * pop from an empty stack, more pops than values (also in a loop), clear then push, the
- * order across pushes, two stacks in one kernel, and pushes made inside a user function
- * that takes the stack as a parameter. Every script runs with full blocks and with a
- * partial last block (only the lanes of the launch run). Separate tests cover vec3 and
- * struct elements, the compaction seed and the build errors.
+ * order across pushes, two stacks in one kernel, and push, pop (also in a loop), count (from
+ * lane 0) and clear made inside user functions that take the stack as a parameter, among
+ * them one function that pops through a call to another (passing its stack parameter on),
+ * counts in every lane and clears, and functions on each of two stacks. Every script runs
+ * with full blocks and with a partial last block (only the lanes of the launch run).
+ * Separate tests cover vec3 and struct elements, the compaction seed and the build errors.
  *
  * Test cases: cpu1, coop (block widths 2, 31, 32, 33, 64, 256; partial blocks), ptx (the
  * same kernels through ptxas, grepped for atom.shared and bar.sync), cuda, errors.
@@ -131,7 +133,10 @@ active_in(int64_t n, int64_t W, int64_t b)
 
 /* ---- scripts ------------------------------------------------------------------------------- */
 
-typedef enum op_kind { PUSH, POP, POP_LOOP, CLEAR, COUNT } op_kind;
+/* POP_COUNT_CLEAR: one user function pops (by calling another function, to which it passes
+ * its stack parameter), reads the count in every lane and clears; it uses two record rows,
+ * the pop's and the count's. */
+typedef enum op_kind { PUSH, POP, POP_LOOP, CLEAR, COUNT, POP_COUNT_CLEAR } op_kind;
 
 typedef struct sop {
     op_kind kind;
@@ -139,7 +144,8 @@ typedef struct sop {
     int every;      /* PUSH: lanes with lane % every == phase push (every 0 means 1) */
     int phase;
     int times;      /* POP_LOOP: iterations of a tj_for loop */
-    bool in_func;   /* PUSH: made by a user function that takes the stack as a parameter */
+    bool in_func;   /* made by a user function that takes the stack as a parameter (POP_LOOP:
+                     * the loop is in the kernel, each pop a call) */
 } sop;
 
 /* Capacity of a stack: cap_w * W + (half ? W / 2 : 0) + fixed, at least 1. */
@@ -164,6 +170,11 @@ typedef struct script {
 #define CLR {.kind = CLEAR}
 #define CNT {.kind = COUNT}
 #define CNT1 {.kind = COUNT, .stack = 1}
+#define POPF(st) {.kind = POP, .stack = (st), .in_func = true}
+#define LOOPF(st, n) {.kind = POP_LOOP, .stack = (st), .times = (n), .in_func = true}
+#define CLRF(st) {.kind = CLEAR, .stack = (st), .in_func = true}
+#define CNTF(st) {.kind = COUNT, .stack = (st), .in_func = true}
+#define PCC(st) {.kind = POP_COUNT_CLEAR, .stack = (st), .in_func = true}
 
 static const script scripts[] = {
     {"all lanes push, then drain", {{2, 0, 0}}, 1, {P(1, 0), CNT, POP0, CNT}, 4},
@@ -185,6 +196,21 @@ static const script scripts[] = {
      13},
     {"pushes inside a user function", {{2, 0, 0}}, 1,
      {PF(1, 0), CNT, PF(2, 1), CNT, POP0, LOOP(2), CNT}, 7},
+    {"pop, count and clear inside user functions", {{2, 0, 0}}, 1,
+     {P(1, 0), CNTF(0), POPF(0), CNTF(0), LOOPF(0, 2), CNT, CLRF(0), CNTF(0), PF(2, 1), CNTF(0),
+      POPF(0), CNT, LOOPF(0, 2), CNTF(0)},
+     14},
+    {"user functions on an empty, a full and a cleared stack", {{1, 1, 0}}, 1,
+     {POPF(0), CNTF(0), CLRF(0), CNTF(0), P(1, 0), PF(1, 0), CNTF(0), LOOPF(0, 3), CNTF(0),
+      PF(3, 2), CLRF(0), POPF(0), CNTF(0)},
+     13},
+    {"one function pops (through another), counts and clears", {{1, 1, 0}}, 1,
+     {P(1, 0), P(3, 0), PCC(0), CNT, PCC(0), CNT, P(2, 0), PF(2, 1), PCC(0), CNTF(0), POP0, CNT},
+     12},
+    {"two stacks through user functions", {{1, 0, 0}, {2, 1, 0}}, 2,
+     {P(1, 0), P1(2, 0), P1(1, 0), POPF(1), CNTF(0), CNTF(1), CLRF(0), CNTF(0), PCC(1), CNTF(1),
+      P1(3, 1), POPF(0), LOOPF(1, 2), CNTF(1), CNT},
+     15},
 };
 
 static int
@@ -213,7 +239,9 @@ pushed_value(int p, int64_t blk, int64_t lane)
 static int
 records_of(const sop *o)
 {
-    return o->kind == POP_LOOP ? o->times : o->kind == CLEAR ? 0 : 1;
+    if (o->kind == POP_LOOP)
+        return o->times;
+    return o->kind == CLEAR ? 0 : o->kind == POP_COUNT_CLEAR ? 2 : 1;
 }
 
 static int
@@ -225,18 +253,134 @@ total_records(const script *s)
     return n;
 }
 
+/* The user functions of a script, per stack (their stack parameters have its capacity). */
+enum { F_PUSH, F_POP, F_COUNT, F_CLEAR, F_POP_COUNT_CLEAR, NFUNCS };
+
+typedef struct funcs {
+    tj_func *f[NFUNCS][2];
+} funcs;
+
+static tj_func *
+func_begin(const tj_kernel_options *o, const char *what, int stack, const tj_type *ret,
+           int64_t capacity, tj_val **s)
+{
+    char name[32];
+    snprintf(name, sizeof name, "%s_%d", what, stack);
+    tj_func *f = tj_func_create(tjt.ctx, name, ret, o);
+    *s = tj_param_stack(f, "s", tjt_type(TJ_DTYPE_I32), capacity);
+    return f;
+}
+
+static tj_func *
+func_end(tj_func *f)
+{
+    ck_assert_msg(tj_kernel_error(f) == NULL, "%s", tj_kernel_error(f));
+    return f;
+}
+
 /* int32 push_one(stack s, int32 v, bool has): the push, made in a function. */
 static tj_func *
-push_func(const tj_kernel_options *o, int64_t capacity)
+push_func(const tj_kernel_options *o, int stack, int64_t capacity)
 {
     const tj_type *i32 = tjt_type(TJ_DTYPE_I32);
-    tj_func *f = tj_func_create(tjt.ctx, "push_one", i32, o);
-    tj_val *s = tj_param_stack(f, "s", i32, capacity);
+    tj_val *s;
+    tj_func *f = func_begin(o, "push_one", stack, i32, capacity, &s);
     tj_val *v = tj_param(f, "v", i32);
     tj_val *has = tj_param(f, "has", tjt_type(TJ_DTYPE_BOOL));
     tj_return(f, tj_tile_stack_push(f, s, v, has));
-    ck_assert_msg(tj_kernel_error(f) == NULL, "%s", tj_kernel_error(f));
-    return f;
+    return func_end(f);
+}
+
+/* vec2i pop_one(stack s): the pop made in a function, as (value, slot). */
+static tj_func *
+pop_func(const tj_kernel_options *o, int stack, int64_t capacity)
+{
+    const tj_type *v2 = tj_context_get_vector_type(tjt.ctx, TJ_DTYPE_I32, 2);
+    tj_val *s, *parts[2];
+    tj_func *f = func_begin(o, "pop_one", stack, v2, capacity, &s);
+    parts[0] = tj_tile_stack_pop(f, s, &parts[1]);
+    tj_return(f, tj_compose(f, v2, parts, 2));
+    return func_end(f);
+}
+
+/* int32 count_of(stack s), called from lane 0 only (SPEC 4 allows one lane). */
+static tj_func *
+count_func(const tj_kernel_options *o, int stack, int64_t capacity)
+{
+    tj_val *s;
+    tj_func *f = func_begin(o, "count_of", stack, tjt_type(TJ_DTYPE_I32), capacity, &s);
+    tj_return(f, tj_tile_stack_count(f, s));
+    return func_end(f);
+}
+
+/* void clear_it(stack s). */
+static tj_func *
+clear_func(const tj_kernel_options *o, int stack, int64_t capacity)
+{
+    tj_val *s;
+    tj_func *f = func_begin(o, "clear_it", stack, NULL, capacity, &s);
+    ck_assert(tj_tile_stack_clear(f, s));
+    return func_end(f);
+}
+
+/* vec3i pop_count_clear(stack s): (value, slot) = pop_one(s), passing its stack parameter
+ * on; then count(s) in every lane; then clear(s). Returns (value, slot, count). */
+static tj_func *
+pop_count_clear_func(const tj_kernel_options *o, int stack, int64_t capacity, tj_func *pop_one)
+{
+    const tj_type *v3 = tj_context_get_vector_type(tjt.ctx, TJ_DTYPE_I32, 3);
+    tj_val *s;
+    tj_func *f = func_begin(o, "pop_count_clear", stack, v3, capacity, &s);
+    tj_val *popped = tj_call(f, pop_one, &s, 1);
+    tj_val *parts[3] = {tj_extract(f, popped, 0), tj_extract(f, popped, 1),
+                        tj_tile_stack_count(f, s)};
+    ck_assert(tj_tile_stack_clear(f, s));
+    tj_return(f, tj_compose(f, v3, parts, 3));
+    return func_end(f);
+}
+
+/* Makes the functions the script's in_func operations need. */
+static void
+make_funcs(const script *s, const tj_kernel_options *o, int64_t W, funcs *fs)
+{
+    memset(fs, 0, sizeof *fs);
+    for (int i = 0; i < s->nops; i++) {
+        const sop *op = &s->ops[i];
+        int st = op->stack;
+        int64_t cap = capacity_of(&s->caps[st], W);
+        if (!op->in_func)
+            continue;
+        if (op->kind == PUSH && !fs->f[F_PUSH][st])
+            fs->f[F_PUSH][st] = push_func(o, st, cap);
+        if ((op->kind == POP || op->kind == POP_LOOP || op->kind == POP_COUNT_CLEAR) &&
+            !fs->f[F_POP][st])
+            fs->f[F_POP][st] = pop_func(o, st, cap);
+        if (op->kind == COUNT && !fs->f[F_COUNT][st])
+            fs->f[F_COUNT][st] = count_func(o, st, cap);
+        if (op->kind == CLEAR && !fs->f[F_CLEAR][st])
+            fs->f[F_CLEAR][st] = clear_func(o, st, cap);
+        if (op->kind == POP_COUNT_CLEAR && !fs->f[F_POP_COUNT_CLEAR][st])
+            fs->f[F_POP_COUNT_CLEAR][st] = pop_count_clear_func(o, st, cap, fs->f[F_POP][st]);
+    }
+}
+
+static void
+drop_funcs(funcs *fs)
+{
+    for (int i = 0; i < NFUNCS; i++)
+        for (int st = 0; st < 2; st++)
+            tj_func_destroy(fs->f[i][st]);
+}
+
+/* A pop, made directly or by a call to pop_one: the value, and the slot in '*slot'. */
+static tj_val *
+pop_in(tj_kernel *k, const funcs *fs, const sop *op, tj_val *st, tj_val **slot)
+{
+    if (!op->in_func)
+        return tj_tile_stack_pop(k, st, slot);
+    tj_val *r = tj_call(k, fs->f[F_POP][op->stack], &st, 1);
+    *slot = tj_extract(k, r, 1);
+    return tj_extract(k, r, 0);
 }
 
 /* The script as a kernel: rslot/rval[rec * T + g], T = 3 * W threads per record row. */
@@ -247,10 +391,8 @@ script_kernel(const script *s, uint32_t B)
     uint32_t W = width_of(B);
     int64_t T = 3 * (int64_t)W;
     const tj_type *i32 = tjt_type(TJ_DTYPE_I32);
-    tj_func *f = NULL;
-    for (int i = 0; i < s->nops; i++)
-        if (s->ops[i].in_func && !f)
-            f = push_func(&o, capacity_of(&s->caps[0], W));
+    funcs fs;
+    make_funcs(s, &o, W, &fs);
     tj_kernel *k = tj_kernel_create(tjt.ctx, "script", &o);
     tj_val *rslot = tj_param_array(k, "rslot", i32, 1), *rval = tj_param_array(k, "rval", i32, 1);
     tj_val *g, *blk, *lane;
@@ -270,7 +412,8 @@ script_kernel(const script *s, uint32_t B)
             tj_val *v = bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_ADD, ci(k, (npush + 1) * 1000 + 1), lane),
                             bin(k, TJ_BIN_MUL, blk, ci(k, 10000)));
             tj_val *args[] = {st, v, has};
-            tj_val *slot = op->in_func ? tj_call(k, f, args, 3) : tj_tile_stack_push(k, st, v, has);
+            tj_val *slot = op->in_func ? tj_call(k, fs.f[F_PUSH][op->stack], args, 3)
+                                       : tj_tile_stack_push(k, st, v, has);
             put(k, rslot, at, slot);
             put(k, rval, at, v);
             npush++;
@@ -278,7 +421,7 @@ script_kernel(const script *s, uint32_t B)
         }
         case POP: {
             tj_val *slot;
-            tj_val *v = tj_tile_stack_pop(k, st, &slot);
+            tj_val *v = pop_in(k, &fs, op, st, &slot);
             put(k, rslot, at, slot);
             put(k, rval, at, v);
             break;
@@ -286,7 +429,7 @@ script_kernel(const script *s, uint32_t B)
         case POP_LOOP: {
             tj_val *it = tj_for_begin(k, ci(k, 0), ci(k, op->times), ci(k, 1));
             tj_val *slot;
-            tj_val *v = tj_tile_stack_pop(k, st, &slot);
+            tj_val *v = pop_in(k, &fs, op, st, &slot);
             tj_val *here = bin(k, TJ_BIN_ADD, at, bin(k, TJ_BIN_MUL, it, ci(k, T)));
             put(k, rslot, here, slot);
             put(k, rval, here, v);
@@ -294,17 +437,34 @@ script_kernel(const script *s, uint32_t B)
             break;
         }
         case CLEAR:
-            ck_assert(tj_tile_stack_clear(k, st));
+            if (op->in_func)
+                ck_assert_ptr_nonnull(tj_call(k, fs.f[F_CLEAR][op->stack], &st, 1));
+            else
+                ck_assert(tj_tile_stack_clear(k, st));
             break;
         case COUNT:
             tj_if_begin(k, tj_compare(k, TJ_CMP_EQ, lane, ci(k, 0)));
-            put(k, rslot, at, tj_tile_stack_count(k, st));
+            put(k, rslot, at,
+                op->in_func ? tj_call(k, fs.f[F_COUNT][op->stack], &st, 1)
+                            : tj_tile_stack_count(k, st));
+            tj_if_end(k);
+            break;
+        case POP_COUNT_CLEAR: {
+            /* row rec: the pop; row rec + 1: the count, lane 0 in rslot, every lane in rval */
+            tj_val *r = tj_call(k, fs.f[F_POP_COUNT_CLEAR][op->stack], &st, 1);
+            put(k, rslot, at, tj_extract(k, r, 1));
+            put(k, rval, at, tj_extract(k, r, 0));
+            tj_val *at1 = bin(k, TJ_BIN_ADD, at, ci(k, T));
+            put(k, rval, at1, tj_extract(k, r, 2));
+            tj_if_begin(k, tj_compare(k, TJ_CMP_EQ, lane, ci(k, 0)));
+            put(k, rslot, at1, tj_extract(k, r, 2));
             tj_if_end(k);
             break;
         }
+        }
         rec += records_of(op);
     }
-    tj_func_destroy(f);
+    drop_funcs(&fs);
     return k;
 }
 
@@ -420,6 +580,19 @@ check_pop(const check_ctx *c, int i, int rec, model *m)
     free(hit);
 }
 
+/* The count record 'rec': lane 0 wrote the model's count, the other lanes nothing. */
+static void
+check_count(const check_ctx *c, int i, int rec, const model *m)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "count is %d, expected %d", slot_at(c, rec, 0), m->count);
+    FAIL_IF(slot_at(c, rec, 0) != m->count);
+    for (int64_t l = 1; l < c->active; l++) {
+        snprintf(buf, sizeof buf, "lane %lld wrote a count record", (long long)l);
+        FAIL_IF(slot_at(c, rec, l) != UNSET);
+    }
+}
+
 /* Checks block c->blk of a run against the rules (and, on the CPU, the exact slots). */
 static void
 check_block(const check_ctx *c)
@@ -452,12 +625,17 @@ check_block(const check_ctx *c)
             mm->count = 0;
             break;
         case COUNT:
-            snprintf(buf, sizeof buf, "count is %d, expected %d", slot_at(c, rec, 0), mm->count);
-            FAIL_IF(slot_at(c, rec, 0) != mm->count);
-            for (int64_t l = 1; l < c->active; l++) {
-                snprintf(buf, sizeof buf, "lane %lld wrote a count record", (long long)l);
-                FAIL_IF(slot_at(c, rec, l) != UNSET);
+            check_count(c, i, rec, mm);
+            break;
+        case POP_COUNT_CLEAR:
+            check_pop(c, i, rec, mm);
+            check_count(c, i, rec + 1, mm);
+            for (int64_t l = 0; l < c->active; l++) {
+                snprintf(buf, sizeof buf, "lane %lld read the count %d, expected %d",
+                         (long long)l, val_at(c, rec + 1, l), mm->count);
+                FAIL_IF(val_at(c, rec + 1, l) != mm->count);
             }
+            mm->count = 0;
             break;
         }
         rec += records_of(op);
