@@ -839,28 +839,36 @@ mixed_value_in(tj_kernel *k, const tj_type *t, tj_val *lane)
     return tj_compose(k, t, fields, 8);
 }
 
-/* tile = load(x, 3); every lane adds its struct at lane % 3 (atomic), then lanes 0-2 add
- * theirs at lane (atomic = false, no collisions). */
-START_TEST(test_scatter_add_structs_accumulate_only_the_fields_that_add)
+/* The struct kernels: tile = load(x, 3) ('storage'); every lane adds value(lane) at
+ * lane % 3 (atomic), then lanes 0-2 add theirs at lane (atomic = false, no collisions). */
+static tj_module *
+struct_kernel(const char *name, const tj_type *t, tj_storage storage, uint32_t B,
+              tj_val *(*value)(tj_kernel *, const tj_type *, tj_val *))
 {
-    g_where = _i / STRIDE;
-    uint32_t B = widths[_i % STRIDE];
-    const tj_type *t = mixed_type();
     tj_kernel_options o = opts_for(B, false);
-    tj_kernel *k = tj_kernel_create(tjt.ctx, "structs", &o);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, name, &o);
     tj_val *x = tj_param_array(k, "x", t, 1), *out = tj_param_array(k, "out", t, 1);
     tj_val *g, *blk, *lane;
     thread_ids(k, &g, &blk, &lane);
     int three = 3;
     tj_val *off = bin(k, TJ_BIN_MUL, blk, ci(k, 3));
-    tj_val *tile = tj_tile_load(k, x, 1, &three, &off, TJ_STORAGE_SHARED);
+    tj_val *tile = tj_tile_load(k, x, 1, &three, &off, storage);
     tj_val *idx = bin(k, TJ_BIN_MOD, lane, ci(k, 3));
-    tj_val *v = mixed_value_in(k, t, lane);
+    tj_val *v = value(k, t, lane);
     ck_assert(tj_tile_scatter_add(k, tile, &idx, 1, v, tj_const_bool(k, true), NULL));
     ck_assert(tj_tile_scatter_add(k, tile, &lane, 1, v, tj_compare(k, TJ_CMP_LT, lane, ci(k, 3)),
                                   tj_const_bool(k, false)));
     tj_tile_store(k, out, tile, &off);
-    tj_module *m = build(k);
+    return build(k);
+}
+
+/* struct_kernel with the mixed struct in a shared tile. */
+START_TEST(test_scatter_add_structs_accumulate_only_the_fields_that_add)
+{
+    g_where = _i / STRIDE;
+    uint32_t B = widths[_i % STRIDE];
+    const tj_type *t = mixed_type();
+    tj_module *m = struct_kernel("structs", t, TJ_STORAGE_SHARED, B, mixed_value_in);
     if (!runs()) {
         ptx_has(m, "atom.shared", true);
         return;
@@ -989,28 +997,13 @@ wide_value_in(tj_kernel *k, const tj_type *t, tj_val *lane)
     return tj_compose(k, t, fields, 9);
 }
 
-/* As the test above, with the wide struct: tile = load(x, 3); every lane adds its struct
- * at lane % 3 (atomic), then lanes 0-2 add theirs at lane (atomic = false). */
+/* struct_kernel with the wide struct, in a register tile (promoted by the scatter-add). */
 START_TEST(test_scatter_add_structs_with_half_int64_uint32_and_matrix_fields)
 {
     g_where = _i / STRIDE;
     uint32_t B = widths[_i % STRIDE];
     const tj_type *t = wide_type();
-    tj_kernel_options o = opts_for(B, false);
-    tj_kernel *k = tj_kernel_create(tjt.ctx, "wide_structs", &o);
-    tj_val *x = tj_param_array(k, "x", t, 1), *out = tj_param_array(k, "out", t, 1);
-    tj_val *g, *blk, *lane;
-    thread_ids(k, &g, &blk, &lane);
-    int three = 3;
-    tj_val *off = bin(k, TJ_BIN_MUL, blk, ci(k, 3));
-    tj_val *tile = tj_tile_load(k, x, 1, &three, &off, TJ_STORAGE_REGISTER);
-    tj_val *idx = bin(k, TJ_BIN_MOD, lane, ci(k, 3));
-    tj_val *v = wide_value_in(k, t, lane);
-    ck_assert(tj_tile_scatter_add(k, tile, &idx, 1, v, tj_const_bool(k, true), NULL));
-    ck_assert(tj_tile_scatter_add(k, tile, &lane, 1, v, tj_compare(k, TJ_CMP_LT, lane, ci(k, 3)),
-                                  tj_const_bool(k, false)));
-    tj_tile_store(k, out, tile, &off);
-    tj_module *m = build(k);
+    tj_module *m = struct_kernel("wide_structs", t, TJ_STORAGE_REGISTER, B, wide_value_in);
     if (!runs()) {
         ptx_has(m, "atom.shared", true);
         return;
