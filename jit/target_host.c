@@ -13,6 +13,25 @@
 /* tji_cpu_worker fields read here (driver.h). */
 enum { W_ARENA = 0, W_BARRIER = 1, W_ERR = 2 };
 
+/* In width-1 mode a block's shared memory of at most this many bytes is a local array of
+ * the entry, live for one block, instead of the worker's arena: LLVM then knows it aliases
+ * no array parameter and dies with the block, so it keeps counters in registers and
+ * forwards copies through it. Larger budgets (the CPU allows 64 MiB) use the arena, as
+ * cooperative mode always does (its lanes are fibers on stacks of their own). */
+enum { STACK_ARENA_MAX = 48 * 1024, ARENA_ALIGN = 64 };
+
+/* llvm.lifetime.start/end(size, p) at the builder's position. */
+static void
+lifetime(tj_context *ctx, LLVMModuleRef m, LLVMBuilderRef b, const char *name, size_t bytes,
+         LLVMValueRef p)
+{
+    LLVMTypeRef pt = tji_ptr(ctx);
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(m, id, &pt, 1);
+    LLVMValueRef args[] = {tji_const_i64(ctx, (int64_t)bytes), p};
+    LLVMBuildCall2(b, LLVMIntrinsicGetType(ctx->llctx, id, &pt, 1), fn, args, 2, "");
+}
+
 static LLVMTypeRef
 worker_type(tj_context *ctx)
 {
@@ -43,7 +62,15 @@ make_entry(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd)
     LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(ctx->llctx, fn, "exit");
     LLVMPositionBuilderAtEnd(b, entry);
     LLVMValueRef ts = LLVMBuildAlloca(b, tji_ts_type(ctx), "ts");
-    LLVMValueRef arena = load_worker_field(ctx, b, w, W_ARENA);
+    bool local = !kd->cooperative && kd->shared_bytes > 0 && kd->shared_bytes <= STACK_ARENA_MAX;
+    LLVMValueRef arena;
+    if (local) {
+        LLVMTypeRef at = LLVMArrayType2(tji_i8(ctx), kd->shared_bytes);
+        arena = LLVMBuildAlloca(b, at, "shared");
+        LLVMSetAlignment(arena, ARENA_ALIGN);
+    } else {
+        arena = load_worker_field(ctx, b, w, W_ARENA);
+    }
     LLVMValueRef err = load_worker_field(ctx, b, w, W_ERR);
     LLVMBuildBr(b, head);
     LLVMPositionBuilderAtEnd(b, head);
@@ -54,7 +81,11 @@ make_entry(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd)
         [TJI_TS_WORKER] = w, [TJI_TS_ARENA] = arena, [TJI_TS_ERR] = err,
         [TJI_TS_BLOCK] = blk, [TJI_TS_LANE] = lane,
     };
+    if (local)
+        lifetime(ctx, m, b, "llvm.lifetime.start", kd->shared_bytes, arena);
     tji_emit_entry_common(ctx, m, b, kd, ts, args, fields);
+    if (local)
+        lifetime(ctx, m, b, "llvm.lifetime.end", kd->shared_bytes, arena);
     LLVMValueRef next = LLVMBuildAdd(b, blk, tji_const_i64(ctx, 1), "");
     LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
     LLVMBuildBr(b, head);
