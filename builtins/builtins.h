@@ -62,6 +62,10 @@ TJI_HIDDEN LLVMValueRef tji_tile_get(tj_kernel *k, const tj_val *t, LLVMValueRef
                                      LLVMValueRef e);
 TJI_HIDDEN void tji_tile_set(tj_kernel *k, const tj_val *t, LLVMValueRef slot, LLVMValueRef e,
                              LLVMValueRef v);
+/* Fills the registers of a borrowed register tile (see tji_borrow) where it was loaded, if
+ * not done yet. Code that reads a tile's registers other than through tji_tile_get calls it
+ * first. */
+TJI_HIDDEN void tji_tile_materialize(tj_kernel *k, const tj_val *t);
 /* Moves a register tile to shared memory where it was made, so that every later use reads
  * the shared copy (views alias it). Shared tiles are left alone. */
 TJI_HIDDEN bool tji_tile_promote(tj_kernel *k, tj_val *t, const char *fn);

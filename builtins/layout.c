@@ -308,10 +308,41 @@ tji_tile_elem_ptr(tj_kernel *k, const tj_val *t, LLVMValueRef const *coords)
 }
 
 static LLVMValueRef
-slot_ptr(tj_kernel *k, const tj_val *t, LLVMValueRef slot)
+slot_ptr(tj_kernel *k, const tj_val *t, LLVMValueRef base, LLVMValueRef slot)
 {
     LLVMValueRef idx[] = {tji_const_i32(k->ctx, 0), slot};
-    return LLVMBuildGEP2(k->llb, regs_type(t), t->u.tile.regs, idx, 2, "");
+    return LLVMBuildGEP2(k->llb, regs_type(t), base, idx, 2, "");
+}
+
+void
+tji_tile_materialize(tj_kernel *k, const tj_val *t)
+{
+    tji_borrow *bw = t->u.tile.borrow;
+    if (!bw || bw->filled)
+        return;
+    LLVMBasicBlockRef here = LLVMGetInsertBlock(k->llb);
+    LLVMPositionBuilderBefore(k->llb, bw->fill_at);
+    unsigned align = (unsigned)LLVMABIAlignmentOfType(
+        LLVMGetModuleDataLayout(k->llmod), t->type->llmem);
+    LLVMBuildMemCpy(k->llb, t->u.tile.regs, align, bw->src, align,
+                    tji_const_i64(k->ctx, (int64_t)bw->bytes));
+    LLVMPositionBuilderAtEnd(k->llb, here);
+    bw->filled = true;
+}
+
+/* Where a reader of register tile 't' finds its slots: in place while its borrow holds
+ * (same epoch, same function), else the registers, filled first if they were not. */
+static LLVMValueRef
+read_base(tj_kernel *k, const tj_val *t)
+{
+    tji_borrow *bw = t->u.tile.borrow;
+    if (bw && bw->epoch == k->mem_epoch &&
+        LLVMGetInstructionParent(bw->ptr) &&
+        LLVMGetBasicBlockParent(LLVMGetInstructionParent(bw->ptr)) ==
+            LLVMGetBasicBlockParent(LLVMGetInsertBlock(k->llb)))
+        return bw->ptr;
+    tji_tile_materialize(k, t);
+    return t->u.tile.regs;
 }
 
 LLVMValueRef
@@ -319,7 +350,7 @@ tji_tile_get(tj_kernel *k, const tj_val *t, LLVMValueRef slot, LLVMValueRef e)
 {
     if (t->u.tile.storage == TJ_STORAGE_REGISTER) {
         LLVMValueRef s = t->u.tile.replicated ? tji_const_i32(k->ctx, 0) : slot;
-        return LLVMBuildLoad2(k->llb, t->type->llreg, slot_ptr(k, t, s), "");
+        return LLVMBuildLoad2(k->llb, t->type->llreg, slot_ptr(k, t, read_base(k, t), s), "");
     }
     LLVMValueRef coords[TJI_MAX_DIMS];
     tji_tile_coords(k, &t->u.tile, e, coords);
@@ -330,7 +361,7 @@ void
 tji_tile_set(tj_kernel *k, const tj_val *t, LLVMValueRef slot, LLVMValueRef e, LLVMValueRef v)
 {
     if (t->u.tile.storage == TJ_STORAGE_REGISTER) {
-        LLVMBuildStore(k->llb, v, slot_ptr(k, t, slot));
+        LLVMBuildStore(k->llb, v, slot_ptr(k, t, t->u.tile.regs, slot));
         return;
     }
     LLVMValueRef coords[TJI_MAX_DIMS];
@@ -377,6 +408,7 @@ tji_tile_promote(tj_kernel *k, tj_val *t, const char *fn)
                         "extract it first",
                         fn);
     TJI_ASSERT(tt->def_bb);
+    tji_tile_materialize(k, t); /* the copy below reads the registers */
     LLVMBasicBlockRef here = LLVMGetInsertBlock(k->llb);
     position_at_def(k, tt);
     if (tt->def_in_loop || k->is_func)
@@ -390,6 +422,7 @@ tji_tile_promote(tj_kernel *k, tj_val *t, const char *fn)
     LLVMValueRef helper = tji_outline_begin(k, "tj.promote", t->u.tile.regs, shared.u.tile.base);
     tj_val from = *t, to = shared;
     from.u.tile.regs = LLVMGetParam(helper, 1);
+    from.u.tile.borrow = NULL;
     to.u.tile.base = LLVMGetParam(helper, 2);
     tji_foreach_owned(k, tt->size, copy_elem, &(copy){&from, &to});
     tji_outline_end(k);
@@ -405,6 +438,7 @@ tji_tile_promote(tj_kernel *k, tj_val *t, const char *fn)
         vt->base = shared.u.tile.base;
         tji_dense_strides(vt->rank, vt->shape, vt->strides);
         vt->alias = NULL;
+        vt->borrow = NULL;
         v = next;
     } while (v && v != t);
     return true;

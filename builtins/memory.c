@@ -115,7 +115,7 @@ tj_val *
 tj_tile_zeros(tj_kernel *k, const tj_type *elem, int rank, const int *shape, tj_storage storage)
 {
     const char *fn = tji_builtin_name(TJI_B_TILE_ZEROS);
-    if (!tji_enter(k, fn) || !check_elem_type(k, fn, elem, false))
+    if (!tji_enter_pure(k, fn) || !check_elem_type(k, fn, elem, false))
         return NULL;
     fill f = {.value = LLVMConstNull(elem->llreg)};
     return filled(k, fn, elem, rank, shape, storage, &f);
@@ -125,7 +125,7 @@ tj_val *
 tj_tile_ones(tj_kernel *k, const tj_type *elem, int rank, const int *shape, tj_storage storage)
 {
     const char *fn = tji_builtin_name(TJI_B_TILE_ONES);
-    if (!tji_enter(k, fn) || !check_elem_type(k, fn, elem, true))
+    if (!tji_enter_pure(k, fn) || !check_elem_type(k, fn, elem, true))
         return NULL;
     fill f = {.value = one_of(elem)};
     return filled(k, fn, elem, rank, shape, storage, &f);
@@ -136,7 +136,7 @@ tj_tile_arange(tj_kernel *k, double start, double stop, double step, const tj_ty
                tj_storage storage)
 {
     const char *fn = tji_builtin_name(TJI_B_TILE_ARANGE);
-    if (!tji_enter(k, fn))
+    if (!tji_enter_pure(k, fn))
         return NULL;
     if (!elem || !tji_type_is_scalar(elem) || elem->dtype == TJ_DTYPE_BOOL) {
         tji_fail(k, TJ_ERR_INVALID, "%s: argument 'dtype': %s is not a numeric scalar type", fn,
@@ -309,13 +309,59 @@ setup_access(tj_kernel *k, const char *fn, access *a, tj_val *arr, int rank,
     return true;
 }
 
+/* Whether tile_load into 't' may read in place (tji_borrow): a rank-1 register tile on the
+ * CPU with one lane, whose elements have the same layout in registers and in arrays. */
+static bool
+borrowable(const tj_kernel *k, const tj_val *t)
+{
+    const tji_tile *tt = &t->u.tile;
+    return k->opts.target == TJ_TARGET_CPU && k->block_dim == 1 && tt->rank == 1 &&
+           tt->storage == TJ_STORAGE_REGISTER && !tt->replicated &&
+           t->type->llreg == t->type->llmem;
+}
+
+/* access_all for a borrowed load: the inside path copies nothing (yet), and the tile's
+ * readers read 'ptr' (see tji_borrow). */
+static void
+load_borrowed(tj_kernel *k, access *a, tj_val *t)
+{
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    tji_borrow *bw = tji_arena_alloc(&k->arena, sizeof *bw);
+    if (!bw) {
+        access_all(k, a, foreach_stored);
+        return;
+    }
+    LLVMValueRef src = LLVMBuildGEP2(b, a->arr->type->llmem, a->arr->u.arr.data, a->offset, 1,
+                                     "");
+    LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tile.inside");
+    LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tile.edge");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tile.done");
+    LLVMBuildCondBr(b, tile_inside(k, a), fast, slow);
+    LLVMPositionBuilderAtEnd(b, fast);
+    LLVMValueRef fill_at = LLVMBuildBr(b, done);
+    LLVMPositionBuilderAtEnd(b, slow);
+    a->checked = true;
+    foreach_stored(k, t, access_elem, a);
+    LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(b);
+    LLVMBuildBr(b, done);
+    LLVMPositionBuilderAtEnd(b, done);
+    LLVMValueRef ptr = LLVMBuildPhi(b, tji_ptr(c), "tile.at");
+    LLVMValueRef vals[] = {src, t->u.tile.regs};
+    LLVMBasicBlockRef bbs[] = {fast, slow_end};
+    LLVMAddIncoming(ptr, vals, bbs, 2);
+    *bw = (tji_borrow){.ptr = ptr, .epoch = k->mem_epoch, .fill_at = fill_at, .src = src,
+                       .bytes = (uint64_t)t->u.tile.size * t->type->size};
+    t->u.tile.borrow = bw;
+}
+
 tj_val *
 tj_tile_load(tj_kernel *k, tj_val *arr, int rank, const int *shape, tj_val *const *offset,
              tj_storage storage)
 {
     const char *fn = tji_builtin_name(TJI_B_TILE_LOAD);
     access a = {.kind = 0};
-    if (!tji_enter(k, fn) || !tji_check_shape(k, fn, "shape", rank, shape) ||
+    if (!tji_enter_pure(k, fn) || !tji_check_shape(k, fn, "shape", rank, shape) ||
         !check_storage(k, fn, storage) || !setup_access(k, fn, &a, arr, rank, offset))
         return NULL;
     if (storage == TJ_STORAGE_SHARED)
@@ -324,7 +370,10 @@ tj_tile_load(tj_kernel *k, tj_val *arr, int rank, const int *shape, tj_val *cons
     if (!t)
         return NULL;
     a.t = a.out = t;
-    access_all(k, &a, foreach_stored);
+    if (borrowable(k, t))
+        load_borrowed(k, &a, t);
+    else
+        access_all(k, &a, foreach_stored);
     return finish(k, t);
 }
 
@@ -430,7 +479,7 @@ tj_tile_reshape(tj_kernel *k, tj_val *t, int rank, const int *shape)
 {
     const char *fn = tji_builtin_name(TJI_B_TILE_RESHAPE);
     int out[TJI_MAX_DIMS];
-    if (!tji_enter(k, fn) || !tji_check_tile(k, fn, "t", t) ||
+    if (!tji_enter_pure(k, fn) || !tji_check_tile(k, fn, "t", t) ||
         !resolve_shape(k, fn, t, rank, shape, out))
         return NULL;
     if (!tji_tile_is_dense(&t->u.tile)) {
@@ -492,7 +541,7 @@ bool
 tj_tile_assign(tj_kernel *k, tj_val *dst, tj_val *src, tj_val *const *offset)
 {
     const char *fn = tji_builtin_name(TJI_B_TILE_ASSIGN);
-    if (!tji_enter(k, fn) || !tji_check_tile(k, fn, "dst", dst) ||
+    if (!tji_enter_pure(k, fn) || !tji_check_tile(k, fn, "dst", dst) ||
         !tji_check_tile(k, fn, "src", src))
         return false;
     if (dst->type != src->type)
@@ -575,7 +624,7 @@ tj_val *
 tj_tile_extract(tj_kernel *k, tj_val *t, tj_val *const *idx, int nidx)
 {
     const char *fn = tji_builtin_name(TJI_B_TILE_EXTRACT);
-    if (!tji_enter(k, fn) || !check_extract(k, fn, t, idx, nidx))
+    if (!tji_enter_pure(k, fn) || !check_extract(k, fn, t, idx, nidx))
         return NULL;
     int site = k->opts.debug ? tji_kernel_add_site(k, "tile_extract index") : -1;
     LLVMValueRef e = linear_index(k, t, idx, &site);

@@ -435,7 +435,8 @@ tj_val *
 tj_tile_reduce(tj_kernel *k, tj_reduce_op op, tj_func *f, tj_val *a)
 {
     reducer r = {.op = op, .f = f};
-    if (!tji_enter(k, fn) || !check_input(k, a, &r))
+    /* A user combine function may write arrays: then the call ends borrowed tiles. */
+    if (!(f ? tji_enter(k, fn) : tji_enter_pure(k, fn)) || !check_input(k, a, &r))
         return NULL;
     acc ac = acc_new(k, &r);
     if (a->u.tile.replicated)
@@ -616,7 +617,8 @@ tj_val *
 tj_tile_reduce_axis(tj_kernel *k, tj_reduce_op op, tj_func *f, tj_val *a, int axis)
 {
     reducer r = {.op = op, .f = f};
-    if (!tji_enter(k, fn) || !check_input(k, a, &r))
+    /* A user combine function may write arrays: then the call ends borrowed tiles. */
+    if (!(f ? tji_enter(k, fn) : tji_enter_pure(k, fn)) || !check_input(k, a, &r))
         return NULL;
     const tji_tile *t = &a->u.tile;
     if (axis < 0 || axis >= t->rank) {

@@ -94,10 +94,12 @@ clamp_count(tj_kernel *k, const tj_val *s)
     tji_emit_barrier(k);
 }
 
-/* Push where a block's lanes run one at a time (the CPU): no atomic, no branch. Every lane
- * stores into slot min(count, capacity - 1): its value when it pushes, else what the slot
- * held (the slot is then beyond the count, or the stack is full and keeps its top). The
- * counter grows only when a value went in, so it never passes the capacity. */
+/* Push where a block's lanes run one at a time (the CPU): no atomic, and no branch that
+ * depends on the data. While the stack is not full every lane stores its value into slot
+ * 'count', pushing or not: a lane that does not push leaves it beyond the count, where the
+ * next push overwrites it. The counter grows only when a value went in, so it never passes
+ * the capacity. (The slot index is clamped as well, so that LLVM sees it stays inside the
+ * data, away from the counter.) */
 static tj_val *
 push_one_at_a_time(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
 {
@@ -108,9 +110,10 @@ push_one_at_a_time(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
     LLVMValueRef fits = LLVMBuildICmp(b, LLVMIntSLT, n, i32c(k, s->u.stack.capacity), "");
     LLVMValueRef ok = LLVMBuildAnd(b, has_value->ll, fits, "");
     LLVMValueRef at = LLVMBuildSelect(b, fits, n, i32c(k, s->u.stack.capacity - 1), "");
-    LLVMValueRef ptr = slot_ptr(k, s, at);
-    LLVMValueRef old = tji_emit_load(k, s->type, ptr);
-    tji_emit_store(k, s->type, LLVMBuildSelect(b, ok, value->ll, old, ""), ptr);
+    tji_cond room;
+    tji_emit_cond_begin(k, fits, &room);
+    tji_emit_store(k, s->type, value->ll, slot_ptr(k, s, at));
+    tji_emit_cond_end(k, &room);
     LLVMBuildStore(b, LLVMBuildAdd(b, n, LLVMBuildZExt(b, ok, tji_i32(c), ""), ""),
                    s->u.stack.count);
     tji_emit_barrier(k);

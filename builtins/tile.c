@@ -14,7 +14,7 @@ tj_tile(tj_kernel *k, tj_val *x, bool preserve_type)
 {
     const char *fn = tji_builtin_name(TJI_B_TILE);
     char d[64];
-    if (!tji_enter(k, fn) || !tji_use(k, x, fn, "x"))
+    if (!tji_enter_pure(k, fn) || !tji_use(k, x, fn, "x"))
         return NULL;
     if (x->kind != TJ_VAL_SCALAR) {
         tji_fail(k, TJ_ERR_INVALID, "%s: argument 'x': %s is not a per-thread value", fn,
@@ -87,7 +87,7 @@ tj_val *
 tj_untile(tj_kernel *k, tj_val *t)
 {
     const char *fn = tji_builtin_name(TJI_B_UNTILE);
-    if (!tji_enter(k, fn) || !tji_check_tile(k, fn, "t", t))
+    if (!tji_enter_pure(k, fn) || !tji_check_tile(k, fn, "t", t))
         return NULL;
     const tji_tile *tt = &t->u.tile;
     int B = (int)k->block_dim;

@@ -208,7 +208,7 @@ tj_tile_view(tj_kernel *k, tj_val *t, const tj_view_index *offset, int noffset,
              const int *shape, int nshape)
 {
     bool has_slice;
-    if (!tji_enter(k, fn) || !tji_check_tile(k, fn, "t", t) ||
+    if (!tji_enter_pure(k, fn) || !tji_check_tile(k, fn, "t", t) ||
         !check_entries(k, &t->u.tile, offset, noffset, nshape, &has_slice))
         return NULL;
     if (nshape > 0 && !shape) {

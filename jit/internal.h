@@ -219,6 +219,8 @@ struct tj_kernel {
     size_t scratch_bytes;         /* shared scratch its builtins share */
     LLVMValueRef layout_globals[2]; /* constants filled at seal: owned, callee arena base */
     size_t reg_tile_bytes;        /* per-lane bytes of register tiles (CPU fiber stacks) */
+    unsigned mem_epoch;           /* bumped by every builder call that may write an array or
+                                     change the control flow (tji_enter; see tji_borrow) */
     LLVMValueRef saved_fn, saved_ts, saved_call; /* tji_outline_begin */
     LLVMBasicBlockRef saved_alloca_bb;
     tji_site *sites;
@@ -228,8 +230,12 @@ struct tj_kernel {
 };
 
 /* The entry guard of every builder call: false (and nothing done) for a NULL kernel, a
- * kernel in error, or a sealed one; starts the body on the first non-parameter call. */
+ * kernel in error, or a sealed one; starts the body on the first non-parameter call.
+ * tji_enter also bumps the kernel's memory epoch: the call may write an array or open or
+ * close a block of control flow. tji_enter_pure is for calls that do neither (arithmetic,
+ * reads, tiles in registers or shared memory), so that borrowed tiles stay valid. */
 TJI_HIDDEN bool tji_enter(tj_kernel *k, const char *fn);
+TJI_HIDDEN bool tji_enter_pure(tj_kernel *k, const char *fn);
 /* Records the kernel's first error; always returns false. */
 TJI_HIDDEN bool tji_fail(tj_kernel *k, tj_status st, const char *fmt, ...) TJI_PRINTF(3, 4);
 /* Checks a value argument: false quietly for NULL (an earlier failure), false with an error
@@ -275,6 +281,20 @@ typedef struct tji_array_val {
     const char *name;
 } tji_array_val;
 
+/* A register tile read in place (CPU, width 1): a rank-1 tile_load that found the whole
+ * tile inside a dense array copies nothing; until the kernel's memory epoch moves on, its
+ * readers read 'ptr', the array's elements on that path and the registers on the other.
+ * The copy into the registers (one memcpy at the end of the inside path, 'fill_at') is
+ * inserted only when a later reader needs it (tji_tile_materialize). */
+typedef struct tji_borrow {
+    LLVMValueRef ptr;            /* phi: the array's elements, or the registers */
+    unsigned epoch;              /* k->mem_epoch when the load was made */
+    LLVMValueRef fill_at;        /* the inside path's branch: the memcpy goes before it */
+    LLVMValueRef src;            /* the tile's first element in the array */
+    uint64_t bytes;
+    bool filled;
+} tji_borrow;
+
 /* A tile (SPEC 3). Register tiles are spread over the block: element e of the row-major
  * tile lives in lane e % B, slot e / B, in a per-lane alloca of nslots elements. Shared
  * tiles are a pointer into the block's arena with compile-time element strides. */
@@ -293,6 +313,7 @@ typedef struct tji_tile {
     LLVMValueRef def_last;       /* to shared memory right there (tji_tile_promote) */
     bool def_in_loop;            /* made inside a loop (its shared memory is reused) */
     struct tj_val *alias;        /* register: ring of the tiles sharing 'regs' (reshapes) */
+    tji_borrow *borrow;          /* register: read in place for now (tj_tile_load), or NULL */
 } tji_tile;
 
 /* A shared-memory stack (builtins/stack.c). */

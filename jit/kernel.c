@@ -457,6 +457,15 @@ begin_body(tj_kernel *k)
 bool
 tji_enter(tj_kernel *k, const char *fn)
 {
+    if (!tji_enter_pure(k, fn))
+        return false;
+    k->mem_epoch++;
+    return true;
+}
+
+bool
+tji_enter_pure(tj_kernel *k, const char *fn)
+{
     if (!k || k->status != TJ_OK)
         return false;
     if (k->sealed)

@@ -692,6 +692,62 @@ START_TEST(test_keep_ir_keeps_the_optimised_ir_of_the_module)
 }
 END_TEST
 
+/* CPU width-1 code generation that the throughput depends on (bench/RESULTS.md): a tile
+ * loaded and reduced is read in place, without a copy, unless the array may be written in
+ * between; shared memory of up to 48 KiB is a local array of the entry (LLVM sees that it
+ * aliases no array and dies with the block); cooperative mode and larger budgets use the
+ * worker's arena. */
+static tj_kernel *
+load_kernel(const char *name, int32_t tile, bool write_between, int shared_elems,
+            tj_cpu_mode mode)
+{
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
+    tj_kernel_options o = {.target = TJ_TARGET_CPU, .block_dim = 32, .cpu_mode = mode};
+    tj_kernel *k = tj_kernel_create(tjt.ctx, name, &o);
+    tj_val *x = tj_param_array(k, "x", f32, 1);
+    tj_val *out = tj_param_array(k, "out", f32, 1);
+    tj_val *blk = NULL;
+    tj_tid(k, 1, &blk);
+    tj_val *off = tj_binary(k, TJ_BIN_MUL, blk, tj_const_int(k, TJ_DTYPE_I32, tile));
+    int t = tile;
+    tj_val *v = tj_tile_load(k, x, 1, &t, &off, TJ_STORAGE_REGISTER);
+    if (write_between)
+        tj_tile_store(k, x, tj_binary(k, TJ_BIN_ADD, v, v), &off);
+    if (shared_elems > 0) {
+        tj_val *buf = tj_tile_zeros(k, f32, 1, &shared_elems, TJ_STORAGE_SHARED);
+        tj_tile_atomic_add(k, out, buf, NULL);
+    }
+    tj_tile_atomic_add(k, out, tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, v), NULL);
+    return k;
+}
+
+static const char *
+kept_ir(tj_kernel *k, tj_module **m)
+{
+    tj_build_options o = {.keep_ir = true};
+    *m = build_ok(k, &o);
+    const char *ir = tj_module_get_ir(*m);
+    ck_assert_ptr_nonnull(ir);
+    return ir;
+}
+
+START_TEST(test_width1_cpu_code_reads_loaded_tiles_in_place_and_keeps_shared_memory_local)
+{
+    tj_module *m;
+    const char *ir = kept_ir(load_kernel("in_place", 1024, false, 0, TJ_CPU_WIDTH1), &m);
+    ck_assert_msg(!strstr(ir, "@llvm.memcpy"), "a loaded and reduced tile is copied");
+    ir = kept_ir(load_kernel("written", 1024, true, 0, TJ_CPU_WIDTH1), &m);
+    ck_assert_msg(strstr(ir, "@llvm.memcpy"),
+                  "a tile whose array is written is not copied where it was loaded");
+    ir = kept_ir(load_kernel("local_shared", 16, false, 256, TJ_CPU_WIDTH1), &m);
+    ck_assert_msg(strstr(ir, "alloca [1024 x i8], align 64"), "no local shared memory");
+    ir = kept_ir(load_kernel("coop_shared", 16, false, 256, TJ_CPU_COOPERATIVE), &m);
+    ck_assert_msg(!strstr(ir, "alloca [1024 x i8]"), "cooperative shared memory is local");
+    ir = kept_ir(load_kernel("big_shared", 16, false, 16384, TJ_CPU_WIDTH1), &m);
+    ck_assert_msg(!strstr(ir, "alloca [65536 x i8]"), "64 KiB of shared memory is local");
+}
+END_TEST
+
 /* The in-memory cache: the same kernel (or an equal one) with the same options reuses the
  * compiled code; anything that changes the code does not. */
 START_TEST(test_cache_reuses_equal_builds_only)
@@ -946,6 +1002,7 @@ api_suite(void)
     tcase_add_test(tc, test_version_names_the_library_and_llvm);
     tcase_add_test(tc, test_kernel_ir_names_the_kernel);
     tcase_add_test(tc, test_keep_ir_keeps_the_optimised_ir_of_the_module);
+    tcase_add_test(tc, test_width1_cpu_code_reads_loaded_tiles_in_place_and_keeps_shared_memory_local);
     tcase_add_test(tc, test_cache_reuses_equal_builds_only);
     tcase_add_test(tc, test_width1_builds_for_other_block_dims_keep_their_own_block_dim);
     tcase_add_test(tc, test_kernels_report_their_effective_block_width);

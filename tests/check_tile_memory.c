@@ -188,6 +188,99 @@ START_TEST(test_load_store_windows_outside_the_array_load_zero_and_drop_stores)
 }
 END_TEST
 
+/* ---- loaded tiles are values ------------------------------------------------------------ */
+/* On the CPU in width-1 mode a loaded tile is read in place until something may write an
+ * array or the control flow moves on (tji_borrow). Each row loads a tile of 'a', then
+ * writes 2 * tile into 'a' in a way that must not change the tile, then stores the tile to
+ * 'out': 'out' must hold the old 'a'. The last block is partial (the edge path). */
+
+typedef enum bw_kind { BW_STORE, BW_LOOP, BW_CALL, BW_ASSIGN } bw_kind;
+
+typedef struct bw_row {
+    bw_kind kind;
+    const char *what;
+} bw_row;
+
+static const bw_row bw_rows[] = {
+    {BW_STORE, "tile_store into the loaded array"},
+    {BW_LOOP, "a loop that stores the tile, then overwrites the array, twice"},
+    {BW_CALL, "a function that overwrites the array"},
+    {BW_ASSIGN, "tile_assign into a shared copy, then tile_store of the copy"},
+};
+
+enum { BW_T = 64, BW_BLOCKS = 4, BW_N = 3 * BW_T + 5 };
+
+START_TEST(test_loaded_tiles_keep_their_values_when_the_array_is_written)
+{
+    const bw_row *r = &bw_rows[tt_begin(_i)];
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
+    int T = BW_T;
+    tj_func *f = NULL;
+    if (r->kind == BW_CALL) {
+        f = tt_func("double_in_place", NULL);
+        tj_val *fa = tj_param_array(f, "a", f32, 1);
+        tj_val *foff = tj_param(f, "off", tjt_type(TJ_DTYPE_I32));
+        tj_val *u = tj_tile_load(f, fa, 1, &T, &foff, TJ_STORAGE_REGISTER);
+        tj_tile_store(f, fa, tj_binary(f, TJ_BIN_ADD, u, u), &foff);
+        tt_kernel_ok(f, "double_in_place");
+    }
+    tj_kernel *k = tt_kernel("borrowed");
+    tj_val *a = tj_param_array(k, "a", f32, 1);
+    tj_val *out = tj_param_array(k, "out", f32, 1);
+    tj_val *blk = NULL;
+    tj_tid(k, 1, &blk);
+    tj_val *off = tj_binary(k, TJ_BIN_MUL, blk, tt_i32(k, T));
+    tj_val *t = tj_tile_load(k, a, 1, &T, &off, TJ_STORAGE_REGISTER);
+    switch (r->kind) {
+    case BW_STORE:
+        tj_tile_store(k, a, tj_binary(k, TJ_BIN_ADD, t, t), &off);
+        tj_tile_store(k, out, t, &off);
+        break;
+    case BW_LOOP:
+        tj_for_begin(k, tt_i32(k, 0), tt_i32(k, 2), tt_i32(k, 1));
+        tj_tile_store(k, out, t, &off);
+        tj_tile_store(k, a, tj_binary(k, TJ_BIN_ADD, t, t), &off);
+        tj_for_end(k);
+        break;
+    case BW_CALL: {
+        tj_val *args[] = {a, off};
+        tj_call(k, f, args, 2);
+        tj_tile_store(k, out, t, &off);
+        break;
+    }
+    case BW_ASSIGN: {
+        tj_val *buf = tj_tile_zeros(k, f32, 1, &T, TJ_STORAGE_SHARED);
+        tj_tile_assign(k, buf, t, NULL);
+        tj_tile_store(k, a, tj_binary(k, TJ_BIN_ADD, t, t), &off);
+        tj_tile_store(k, out, buf, &off);
+        break;
+    }
+    }
+    tj_module *m = tt_build(k, r->what);
+    if (f)
+        tj_func_destroy(f);
+    float host[BW_N], got[BW_N];
+    for (int i = 0; i < BW_N; i++)
+        host[i] = (float)(i + 1);
+    int64_t n = BW_N;
+    tj_array *aa = tt_array(f32, 1, &n, host), *ao = tt_array(f32, 1, &n, NULL);
+    tj_arg args[] = {tj_arg_array(aa), tj_arg_array(ao)};
+    if (tt_launch_tiled(m, "borrowed", BW_BLOCKS, args, 2)) {
+        tt_read(ao, got);
+        for (int i = 0; i < BW_N; i++)
+            ck_assert_msg(got[i] == (float)(i + 1), "%s (%s): out[%d] = %g, want %d",
+                          r->what, tt_where(), i, got[i], i + 1);
+        tt_read(aa, got);
+        for (int i = 0; i < BW_N; i++)
+            ck_assert_msg(got[i] == (float)(2 * (i + 1)), "%s (%s): a[%d] = %g, want %d",
+                          r->what, tt_where(), i, got[i], 2 * (i + 1));
+    }
+    tj_array_destroy(aa);
+    tj_array_destroy(ao);
+    tj_module_destroy(m);
+}
+END_TEST
+
 /* ---- tile_zeros, tile_ones, tile_arange ------------------------------------------------------ */
 
 typedef enum fill_kind { F_ZEROS, F_ONES, F_ARANGE } fill_kind;
@@ -978,6 +1071,8 @@ make_case(tt_kind kind)
     TCase *tc = tt_tcase(kind);
     tt_add_rows(tc, kind, test_load_store_windows_outside_the_array_load_zero_and_drop_stores,
                 TT_NELEMS(ls_rows));
+    tt_add_rows(tc, kind, test_loaded_tiles_keep_their_values_when_the_array_is_written,
+                TT_NELEMS(bw_rows));
     tt_add_rows(tc, kind, test_fill_builtins_match_reference, TT_NELEMS(fill_rows));
     tt_add_rows(tc, kind, test_reshape_keeps_row_major_order, TT_NELEMS(rs_rows));
     tt_add_rows(tc, kind, test_assign_copies_src_first_and_drops_what_falls_outside,
