@@ -288,50 +288,79 @@ run_once(cpu_case *c, const cpu_op *op, const impl *im, int threads, tj_device_t
     return st == TJ_OK;
 }
 
-/* Checked run, --repeat timed runs, check of the last; emits the row. Returns its median
- * (NaN on failure). */
-static double
-measure(cpu_case *c, const cpu_op *op, impl *im, int threads, const bench_row *ref)
+/* The timed runs of one implementation at one thread count. The C reference and tilejit
+ * alternate run by run (run_pair), so that both see the same state of a shared machine and
+ * their ratio is fair even when its speed drifts. */
+typedef struct series {
+    impl *im;
+    int threads;
+    double *ms;
+    tj_device_timer *tm;
+    bool ok;
+    char why[512];
+} series;
+
+/* Starts a series with a checked, untimed run. */
+static void
+series_begin(cpu_case *c, const cpu_op *op, impl *im, int threads, series *sr)
 {
-    const bench_opts *o = c->e->o;
-    char name[64], why[512] = "";
-    snprintf(name, sizeof name, "cpu/%s", op->name);
-    bench_row r = bench_row_new(name, im->label, "cpu");
-    r.threads = threads;
-    r.size_bytes = c->n * (int64_t)sizeof(float);
-    r.moved_bytes = r.size_bytes * op->moved_factor;
-    tj_device_timer *tm = NULL;
-    if (im->m && tj_device_timer_create(c->dev, &tm) != TJ_OK) {
-        bench_fail(name, im->label, "cpu", "tj_device_timer_create: %s", bench_error(c->e, c->dev));
-        return NAN;
+    *sr = (series){.im = im, .threads = threads};
+    sr->ms = calloc((size_t)c->e->o->repeat, sizeof *sr->ms);
+    if (!sr->ms) {
+        snprintf(sr->why, sizeof sr->why, "out of memory");
+        return;
     }
-    double *ms = calloc((size_t)o->repeat, sizeof *ms);
+    if (im->m && tj_device_timer_create(c->dev, &sr->tm) != TJ_OK) {
+        snprintf(sr->why, sizeof sr->why, "tj_device_timer_create: %s",
+                 bench_error(c->e, c->dev));
+        return;
+    }
     op->reset(c);
     memset(c->outh, 0xff, tj_array_get_bytes(c->out)); /* poison: NaNs */
-    bool ok = ms && run_once(c, op, im, threads, tm, NULL, why, sizeof why) &&
-              op->check(c, !im->m, why, sizeof why);
-    for (int i = 0; ok && i < o->repeat; i++) {
-        op->reset(c);
-        ok = run_once(c, op, im, threads, tm, &ms[i], why, sizeof why);
-    }
-    if (ok && !op->check(c, !im->m, why, sizeof why)) {
+    sr->ok = run_once(c, op, im, threads, sr->tm, NULL, sr->why, sizeof sr->why) &&
+             op->check(c, !im->m, sr->why, sizeof sr->why);
+}
+
+/* Timed run i; the last one is checked again. */
+static void
+series_step(cpu_case *c, const cpu_op *op, series *sr, int i)
+{
+    if (!sr->ok)
+        return;
+    op->reset(c);
+    sr->ok = run_once(c, op, sr->im, sr->threads, sr->tm, &sr->ms[i], sr->why, sizeof sr->why);
+    if (sr->ok && i == c->e->o->repeat - 1 && !op->check(c, !sr->im->m, sr->why, sizeof sr->why)) {
         char last[480];
-        snprintf(last, sizeof last, "last timed run: %s", why);
-        snprintf(why, sizeof why, "%s", last);
-        ok = false;
+        snprintf(last, sizeof last, "last timed run: %.460s", sr->why);
+        snprintf(sr->why, sizeof sr->why, "%s", last);
+        sr->ok = false;
     }
-    tj_device_timer_destroy(tm);
-    if (!ok) {
-        free(ms);
-        bench_fail(name, im->label, "cpu", "%s, %d threads, %lld bytes: %s", im->label, threads,
-                   (long long)r.size_bytes, ms ? why : "out of memory");
+}
+
+/* Emits the series' row beside 'ref' (NULL: none) and frees it. Returns its median (NaN on
+ * failure). */
+static double
+series_end(cpu_case *c, const cpu_op *op, series *sr, const bench_row *ref)
+{
+    char name[64];
+    snprintf(name, sizeof name, "cpu/%s", op->name);
+    impl *im = sr->im;
+    tj_device_timer_destroy(sr->tm);
+    if (!sr->ok) {
+        bench_fail(name, im->label, "cpu", "%s, %d threads, %lld bytes: %s", im->label,
+                   sr->threads, (long long)(c->n * (int64_t)sizeof(float)), sr->why);
+        free(sr->ms);
         return NAN;
     }
-    bench_row_set_times(&r, ms, o->repeat);
-    free(ms);
+    bench_row r = bench_row_new(name, im->label, "cpu");
+    r.threads = sr->threads;
+    r.size_bytes = c->n * (int64_t)sizeof(float);
+    r.moved_bytes = r.size_bytes * op->moved_factor;
+    bench_row_set_times(&r, sr->ms, c->e->o->repeat);
+    free(sr->ms);
     if (ref && !isnan(ref->median))
         bench_row_set_ref(&r, ref);
-    if (threads == 1)
+    if (sr->threads == 1)
         im->one_thread_median = r.median;
     if (!isnan(im->one_thread_median))
         r.speedup = im->one_thread_median / r.median;
@@ -421,10 +450,19 @@ run_pair(bench_env *e, const cpu_op *op, int64_t bytes, impl *tj)
                        bench_error(e, c.dev));
             continue;
         }
-        bench_row ref_row = bench_row_new("", ref.label, "cpu");
-        ref_row.median = measure(&c, op, &ref, threads, NULL);
+        series sr, st_;
+        series_begin(&c, op, &ref, threads, &sr);
         if (tj->m)
-            measure(&c, op, tj, threads, &ref_row);
+            series_begin(&c, op, tj, threads, &st_);
+        for (int i = 0; i < o->repeat; i++) {
+            series_step(&c, op, &sr, i); /* the last is checked before tilejit overwrites */
+            if (tj->m)
+                series_step(&c, op, &st_, i);
+        }
+        bench_row ref_row = bench_row_new("", ref.label, "cpu");
+        ref_row.median = series_end(&c, op, &sr, NULL);
+        if (tj->m)
+            series_end(&c, op, &st_, &ref_row);
     }
     close_case(&c);
 }
