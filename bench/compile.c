@@ -385,40 +385,53 @@ row_for(const char *figure, const bench_seed *s, const char *impl, const char *d
     return bench_row_new(name, impl, device);
 }
 
-/* Steady state in this process: WARMUP untimed builds, then --repeat timed ones. */
-static bool
-steady(cenv *c, const bench_seed *s, kind k, bench_row *r)
+/* Steady state in this process, for 'n' kinds (one, or NVRTC and tilejit) whose builds
+ * alternate, so that each sees the same state of a shared machine: WARMUP untimed builds
+ * of each, then --repeat timed ones. Row j gets the times of ks[j], or fails alone (the
+ * others go on); oks[j] says which. */
+static void
+steady(cenv *c, const bench_seed *s, int n, const kind *ks, bench_row *const *rs, bool *oks)
 {
     int reps = c->e->o->repeat;
-    double *ms = calloc((size_t)reps, sizeof *ms);
-    char why[1024] = "";
-    bool ok = ms != NULL;
-    tj_device *dev = k == K_CPU ? c->e->cpu : k == K_MODULE ? c->e->gpu : NULL;
-    for (int i = -WARMUP; ok && i < reps; i++) {
-        char kname[96];
-        /* one letter per kind: a source build may lower to the builder's very module */
-        snprintf(kname, sizeof kname, "%s_s%c%08x_%d", s->name, "pcmnls"[k], c->salt,
-                 i + WARMUP);
-        double t = 0;
-        bool cached = false;
-        if (k == K_NVRTC || k == K_NVRTC_MODULE)
-            ok = nvrtc_once(c->nv, k == K_NVRTC_MODULE ? c->ref : NULL, s, kname, &t, why,
-                            sizeof why);
-        else
-            ok = tj_once(c->e->ctx, dev, s, k, kname, &t, &cached, why, sizeof why);
-        if (ok && cached) {
-            snprintf(why, sizeof why, "a cache served steady-state build %d", i + WARMUP);
-            ok = false;
+    double *ms = calloc((size_t)reps * (size_t)n, sizeof *ms);
+    char why[2][1024] = {"", ""};
+    for (int j = 0; j < n; j++)
+        oks[j] = ms != NULL;
+    for (int i = -WARMUP; i < reps; i++) {
+        for (int j = 0; j < n; j++) {
+            if (!oks[j])
+                continue;
+            kind k = ks[j];
+            tj_device *dev = k == K_CPU ? c->e->cpu : k == K_MODULE ? c->e->gpu : NULL;
+            char kname[96];
+            /* one letter per kind: a source build may lower to the builder's very module */
+            snprintf(kname, sizeof kname, "%s_s%c%08x_%d", s->name, "pcmnls"[k], c->salt,
+                     i + WARMUP);
+            double t = 0;
+            bool cached = false;
+            if (k == K_NVRTC || k == K_NVRTC_MODULE)
+                oks[j] = nvrtc_once(c->nv, k == K_NVRTC_MODULE ? c->ref : NULL, s, kname, &t,
+                                    why[j], sizeof why[j]);
+            else
+                oks[j] = tj_once(c->e->ctx, dev, s, k, kname, &t, &cached, why[j],
+                                 sizeof why[j]);
+            if (oks[j] && cached) {
+                snprintf(why[j], sizeof why[j], "a cache served steady-state build %d",
+                         i + WARMUP);
+                oks[j] = false;
+            }
+            if (oks[j] && i >= 0)
+                ms[(size_t)j * (size_t)reps + (size_t)i] = t;
         }
-        if (ok && i >= 0)
-            ms[i] = t;
     }
-    if (ok)
-        bench_row_set_times(r, ms, reps);
-    else
-        bench_fail(r->name, r->impl, r->device, "%s", ms ? why : "out of memory");
+    for (int j = 0; j < n; j++) {
+        if (oks[j])
+            bench_row_set_times(rs[j], ms + (size_t)j * (size_t)reps, reps);
+        else
+            bench_fail(rs[j]->name, rs[j]->impl, rs[j]->device, "%s",
+                       ms ? why[j] : "out of memory");
+    }
     free(ms);
-    return ok;
 }
 
 /* --repeat child processes after one untimed one. With 'cache_dir' the untimed child fills
@@ -474,43 +487,46 @@ children(cenv *c, const bench_seed *s, const char *mode, const char *cache_dir, 
 
 /* ---- figures -------------------------------------------------------------------------------- */
 
-/* The NVRTC reference of a figure: measured (and emitted) the first time, for K_NVRTC
- * reused afterwards from c->nv_median. Its median is NaN when NVRTC is absent or failed. */
-static bench_row
-nvrtc_ref(cenv *c, const bench_seed *s, int seed, const char *fig, int nvk, const char *nvmode,
-          const char *device)
+/* The NVRTC reference of a figure. Returns true when 'nv' is final: reused (for K_NVRTC,
+ * from c->nv_median, measured by an earlier figure) or skipped (median NaN); false when it
+ * must be measured now. */
+static bool
+nvrtc_known(cenv *c, int seed, int nvk, bool first, bench_row *nv)
 {
-    bool first = nvmode != NULL;
-    char impl[80];
-    snprintf(impl, sizeof impl, "%s%s", kind_impl[nvk], first ? ", first in process" : "");
-    bench_row nv = row_for(fig, s, impl, device);
     double *cached = nvk == K_NVRTC ? &c->nv_median[first][seed] : NULL;
     if (cached && !isnan(*cached)) {
-        nv.median = *cached;
-        return nv;
+        nv->median = *cached;
+        return true;
     }
-    bool ok = false;
+    nv->median = NAN;
     if (!c->nv)
-        bench_skip(nv.name, impl, device, "%s", c->nv_why);
+        bench_skip(nv->name, nv->impl, nv->device, "%s", c->nv_why);
     else if (nvk == K_NVRTC_MODULE && !c->ref)
-        bench_skip(nv.name, impl, device, "%s", c->ref_why);
+        bench_skip(nv->name, nv->impl, nv->device, "%s", c->ref_why);
     else
-        ok = first ? children(c, s, nvmode, NULL, &nv) : steady(c, s, (kind)nvk, &nv);
+        return false;
+    return true;
+}
+
+/* Emits a measured NVRTC row and keeps its median for later figures. */
+static void
+nvrtc_done(cenv *c, int seed, int nvk, bool first, bench_row *nv, bool ok)
+{
     if (!ok) {
-        nv.median = NAN;
-        return nv;
+        nv->median = NAN;
+        return;
     }
     if (!first)
-        snprintf(nv.note, sizeof nv.note, "%s", bench_nvrtc_describe(c->nv));
-    bench_emit(&nv);
-    if (cached)
-        *cached = nv.median;
-    return nv;
+        snprintf(nv->note, sizeof nv->note, "%s", bench_nvrtc_describe(c->nv));
+    bench_emit(nv);
+    if (nvk == K_NVRTC)
+        c->nv_median[first][seed] = nv->median;
 }
 
 /* compile/<figure>/<seed>: the NVRTC row (when 'nvk' is not -1), then the tilejit row with
- * it as reference. Steady state, or child processes when 'mode' is set. Returns the
- * tilejit median (NaN when it failed or was skipped). */
+ * it as reference. Steady state (the two alternate when both are measured now), or child
+ * processes when 'mode' is set. Returns the tilejit median (NaN when it failed or was
+ * skipped). */
 static double
 figure(cenv *c, int seed, const char *fig, kind tjk, int nvk, const char *mode,
        const char *nvmode)
@@ -522,21 +538,41 @@ figure(cenv *c, int seed, const char *fig, kind tjk, int nvk, const char *mode,
         return NAN;
     bool first = mode != NULL;
     const char *device = tjk == K_MODULE ? "cuda" : tjk == K_CPU ? "cpu" : "host";
-    bench_row nv = bench_row_new("", "", device);
-    if (nvk >= 0)
-        nv = nvrtc_ref(c, s, seed, fig, nvk, first ? nvmode : NULL, device);
     char impl[80];
     snprintf(impl, sizeof impl, "%s%s", kind_impl[tjk], first ? ", first in process" : "");
     bench_row r = row_for(fig, s, impl, device);
-    bool ok = first ? children(c, s, mode, NULL, &r) : steady(c, s, tjk, &r);
+    bench_row nv = bench_row_new("", "", device);
+    bool measure_nv = false, ok;
+    if (nvk >= 0) {
+        char nv_impl[80];
+        snprintf(nv_impl, sizeof nv_impl, "%s%s", kind_impl[nvk], first ? ", first in process" : "");
+        nv = row_for(fig, s, nv_impl, device);
+        measure_nv = !nvrtc_known(c, seed, nvk, first, &nv);
+    }
+    if (first) {
+        if (measure_nv)
+            nvrtc_done(c, seed, nvk, first, &nv, children(c, s, nvmode, NULL, &nv));
+        ok = children(c, s, mode, NULL, &r);
+    } else if (measure_nv) {
+        kind ks[] = {(kind)nvk, tjk};
+        bench_row *rs[] = {&nv, &r};
+        bool oks[2];
+        steady(c, s, 2, ks, rs, oks);
+        nvrtc_done(c, seed, nvk, first, &nv, oks[0]);
+        ok = oks[1];
+    } else {
+        bench_row *rs[] = {&r};
+        steady(c, s, 1, &tjk, rs, &ok);
+    }
     if (!ok)
         return NAN;
     if (!isnan(nv.median))
         bench_row_set_ref(&r, &nv);
     if (!first)
         snprintf(r.note, sizeof r.note, "steady state: fresh kernel, new name each build, "
-                 "TILEJIT_CACHE=0%s", tjk == K_MODULE ? "; includes the first launch"
-                                      : tjk == K_SOURCE ? "; parse, check, lower, build" : "");
+                 "TILEJIT_CACHE=0%s%s", tjk == K_MODULE ? "; includes the first launch"
+                 : tjk == K_SOURCE ? "; parse, check, lower, build" : "",
+                 measure_nv ? "; alternating with NVRTC" : "");
     bench_emit(&r);
     return r.median;
 }
