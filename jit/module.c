@@ -613,14 +613,15 @@ build_run(build *bd, tj_kernel *const *ks, size_t n, tj_module **out)
     if (st != TJ_OK)
         return st;
     internalize(bd->m, bd->descs, bd->n);
-    if ((st = verify(ctx, bd->m)) != TJ_OK)
-        return st;
     module_key(bd->m, bd->tm, bd->o, bd->target, bd->key);
     entry_symbols(bd);
     tji_cache_entry *e = tji_cache_find(ctx, bd->key);
     if (!e)
         e = from_disk(bd);
     bool cached = e != NULL;
+    /* Only modules that reach LLVM's passes are verified: a cached one compiled before. */
+    if ((!e || bd->o->keep_ir) && (st = verify(ctx, bd->m)) != TJ_OK)
+        return st;
     if (e && bd->o->keep_ir)
         st = optimize(bd);
     else if (!e)
