@@ -16,7 +16,7 @@
 
 enum {
     SUM_TILE = 4096,          /* elements per block */
-    HIST_ITEMS = 32768,       /* elements per block: 256 global atomics each */
+    HIST_ITEMS = 131072,      /* elements per block: 256 global atomics each */
     COMPACT_ITEMS = 4096,     /* elements per block, the stack's capacity */
     COPY_TILE = 4096,
     COOP_BLOCK = 256,         /* block_dim of the cooperative builds, the GPU's */
