@@ -31,6 +31,61 @@ slot_type(tj_context *ctx, const tji_slot *s)
     return s->dtype == TJ_DTYPE_BOOL ? tji_i8(ctx) : tji_dtype_llvm(ctx, s->dtype);
 }
 
+/* Moves the body of kernel 'kd' into its entry, in place of the one call to it: what the
+ * inliner would do, without cloning the body. Its blocks move after the call's, its
+ * parameters become the call's arguments, its returns jump to the block after the call,
+ * and its allocas go to the entry block (so that they stay static). A body with any other
+ * use is left to the inliner. */
+static void
+splice_body(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd, LLVMValueRef entry)
+{
+    char sym[256];
+    snprintf(sym, sizeof sym, TJI_BODY_PREFIX "%s", kd->name);
+    LLVMValueRef body = LLVMGetNamedFunction(m, sym);
+    LLVMUseRef use = body ? LLVMGetFirstUse(body) : NULL;
+    if (!use || LLVMGetNextUse(use) || LLVMIsDeclaration(body))
+        return;
+    LLVMValueRef call = LLVMGetUser(use);
+    if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != body)
+        return;
+    LLVMBasicBlockRef call_bb = LLVMGetInstructionParent(call);
+    LLVMValueRef br = LLVMGetNextInstruction(call);
+    if (LLVMGetBasicBlockParent(call_bb) != entry || !br || LLVMGetInstructionOpcode(br) != LLVMBr ||
+        LLVMIsConditional(br))
+        return;
+    LLVMBasicBlockRef done = LLVMGetSuccessor(br, 0);
+    for (unsigned i = 0, n = LLVMCountParams(body); i < n; i++)
+        LLVMReplaceAllUsesWith(LLVMGetParam(body, i), LLVMGetArgOperand(call, i));
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
+    LLVMBasicBlockRef first = LLVMGetEntryBasicBlock(body), after = call_bb;
+    for (LLVMBasicBlockRef bb = first, next; bb; bb = next) {
+        next = LLVMGetNextBasicBlock(bb);
+        LLVMMoveBasicBlockAfter(bb, after);
+        after = bb;
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+        if (term && LLVMGetInstructionOpcode(term) == LLVMRet) {
+            LLVMInstructionEraseFromParent(term);
+            LLVMPositionBuilderAtEnd(b, bb);
+            LLVMBuildBr(b, done);
+        }
+    }
+    LLVMValueRef top = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(entry));
+    for (LLVMValueRef in = LLVMGetFirstInstruction(first), next; in; in = next) {
+        next = LLVMGetNextInstruction(in);
+        if (LLVMGetInstructionOpcode(in) == LLVMAlloca) {
+            LLVMInstructionRemoveFromParent(in);
+            LLVMPositionBuilderBefore(b, top);
+            LLVMInsertIntoBuilder(b, in);
+        }
+    }
+    LLVMInstructionEraseFromParent(br);
+    LLVMInstructionEraseFromParent(call);
+    LLVMPositionBuilderAtEnd(b, call_bb);
+    LLVMBuildBr(b, first);
+    LLVMDisposeBuilder(b);
+    LLVMDeleteFunction(body);
+}
+
 static void
 make_entry(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd, LLVMValueRef smem,
            LLVMValueRef err)
@@ -63,6 +118,7 @@ make_entry(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd, LLVMValueRef s
     tji_emit_entry_common(ctx, m, b, kd, ts, args, fields);
     LLVMBuildRetVoid(b);
     LLVMDisposeBuilder(b);
+    splice_body(ctx, m, kd, fn);
 }
 
 static void
