@@ -259,6 +259,52 @@ START_TEST(test_gpu_builds_use_global_and_shared_accesses_and_32_bit_tid_divisio
 }
 END_TEST
 
+/* A GPU kernel is one function however large its body: the body moves into the entry and
+ * everything else is inlined (target_nvptx.c). LLVM's cost-driven inliner left a body this
+ * large out of line, as a call whose arguments went through local memory. A recursive
+ * function stays a call. */
+START_TEST(test_gpu_kernels_are_one_function_however_large)
+{
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
+    tj_kernel_options o = opts_for(ON_PTX, 64);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "large_body", &o);
+    tj_val *out = tj_param_array(k, "out", f32, 1);
+    tj_val *tid[2];
+    ck_assert(tj_tid(k, 2, tid));
+    tj_val *acc = tj_cast(k, tid[1], f32);
+    for (int i = 0; i < 160; i++)
+        acc = tj_unary(k, TJ_UN_SIN, bin(k, TJ_BIN_ADD, acc, tj_const_float(k, TJ_DTYPE_F32, i)));
+    put(k, out, tid[1], acc);
+    tj_module *m = NULL;
+    ck_assert_int_eq(tj_kernel_build(k, NULL, &m), TJ_OK);
+    const char *ptx = tj_module_get_ptx(m);
+    tjt_check_ptx(ptx);
+    ck_assert_msg(!strstr(ptx, ".func") && !strstr(ptx, "call"),
+                  "the PTX of a large kernel has a function call");
+    tj_module_destroy(m);
+
+    tj_func *f = tj_func_create(tjt.ctx, "count_down", I32, &o);
+    tj_val *n = tj_param(f, "n", I32);
+    ck_assert(tj_if_begin(f, tj_compare(f, TJ_CMP_LE, n, ci(f, 0))));
+    ck_assert(tj_return(f, ci(f, 0)));
+    ck_assert(tj_if_end(f));
+    tj_val *nm1 = bin(f, TJ_BIN_SUB, n, ci(f, 1));
+    ck_assert(tj_return(f, bin(f, TJ_BIN_ADD, tj_call(f, f, &nm1, 1), ci(f, 1))));
+    tj_kernel *kr = tj_kernel_create(tjt.ctx, "recursive", &o);
+    tj_val *outi = tj_param_array(kr, "out", I32, 1);
+    tj_val *t2[2];
+    ck_assert(tj_tid(kr, 2, t2));
+    put(kr, outi, t2[1], tj_call(kr, f, &t2[1], 1));
+    ck_assert_int_eq(tj_kernel_build(kr, NULL, &m), TJ_OK);
+    ptx = tj_module_get_ptx(m);
+    tjt_check_ptx(ptx);
+    ck_assert_msg(strstr(ptx, ".func") && strstr(ptx, "call"),
+                  "the recursive function is not a call");
+    tj_module_destroy(m);
+    tj_func_destroy(f);
+}
+END_TEST
+
 /* launch_tiled(D, B) is launch([*D, W], B) where W is the block width: B on the GPU and in
  * cooperative mode, 1 in width-1 mode, where the lane is always 0 (SPEC 1; the seeds'
  * compaction example gives the GPU's answer on the CPU only so). The same coordinates,
@@ -1113,6 +1159,8 @@ launch_suite(void)
             tcase_add_test(tc, test_width1_mode_runs_blocks_of_one_lane_whatever_the_block_dim);
         if (where == ON_PTX)
             tcase_add_test(tc, test_gpu_builds_use_global_and_shared_accesses_and_32_bit_tid_divisions);
+        if (where == ON_PTX)
+            tcase_add_test(tc, test_gpu_kernels_are_one_function_however_large);
     }
     TCase *errors = new_case(s, "errors");
     tcase_add_loop_test(errors, test_launch_errors_name_the_call_and_the_reason, 0,
