@@ -1310,7 +1310,7 @@ new_case(Suite *s, const char *name)
 static void
 add_where(TCase *tc, int where)
 {
-#define ADD_ROWS(fn, n) tcase_add_loop_test(tc, fn, where * STRIDE, where * STRIDE + (n))
+#define ADD_ROWS(fn, n) tjt_add_loop_rows(tc, fn, where * STRIDE, (n))
     bool all = where == ON_COOP || where == ON_CUDA;
     ADD_ROWS(test_scatter_add_collisions_from_every_lane_accumulate,
              NROWS(coll_rows) * (all ? NWIDTHS : 1));

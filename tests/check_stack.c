@@ -1052,7 +1052,7 @@ new_case(Suite *s, const char *name)
 static void
 add_where(TCase *tc, int where)
 {
-#define ADD_ROWS(fn, n) tcase_add_loop_test(tc, fn, where * STRIDE, where * STRIDE + (n))
+#define ADD_ROWS(fn, n) tjt_add_loop_rows(tc, fn, where * STRIDE, (n))
     bool all = where == ON_COOP || where == ON_CUDA;
     ADD_ROWS(test_stack_scripts_follow_the_push_and_pop_rules,
              NROWS(scripts) * (all ? NWIDTHS : 1));

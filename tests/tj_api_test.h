@@ -112,6 +112,20 @@ tjt_sample_stride(void)
     return pre && strstr(pre, "vgpreload") ? 16 : 1;
 }
 
+/* Adds loop test 'fn' for _i in [first, first + n): every one, or under valgrind every
+ * tjt_sample_stride()-th (each JIT build is slow there). */
+static inline void
+tjt_add_loop_rows(TCase *tc, const TTest *fn, int first, int n)
+{
+    int stride = tjt_sample_stride();
+    if (stride == 1) {
+        tcase_add_loop_test(tc, fn, first, first + n);
+        return;
+    }
+    for (int i = 0; i < n; i += stride)
+        tcase_add_loop_test(tc, fn, first + i, first + i + 1);
+}
+
 /* float16 bits <-> double, for references in C (no _Float16 under -Wpedantic). The
  * conversion to float16 rounds once, to nearest even, so it is exact for any double. */
 static inline double

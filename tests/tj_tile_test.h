@@ -514,13 +514,7 @@ tt_tcase(tt_kind kind)
 static inline void
 tt_add_rows(TCase *tc, tt_kind kind, const TTest *fn, int nrows)
 {
-    int n = nrows * tt_nwidths(kind), stride = tjt_sample_stride();
-    if (stride == 1) {
-        tcase_add_loop_test(tc, fn, 0, n);
-        return;
-    }
-    for (int i = 0; i < n; i += stride)
-        tcase_add_loop_test(tc, fn, i, i + 1);
+    tjt_add_loop_rows(tc, fn, 0, nrows * tt_nwidths(kind));
 }
 
 /* ---- partial blocks -------------------------------------------------------------------- */
