@@ -331,16 +331,18 @@ tji_tile_materialize(tj_kernel *k, const tj_val *t)
 }
 
 /* Where a reader of register tile 't' finds its slots: in place while its borrow holds
- * (same epoch, same function), else the registers, filled first if they were not. */
+ * (same epoch), else the registers, filled first if they were not. Code moved out of line
+ * (tji_outline_begin) reads copies of a tile whose 'regs' is a helper parameter and whose
+ * borrow is NULL, as promotion does. */
 static LLVMValueRef
 read_base(tj_kernel *k, const tj_val *t)
 {
     tji_borrow *bw = t->u.tile.borrow;
-    if (bw && bw->epoch == k->mem_epoch &&
-        LLVMGetInstructionParent(bw->ptr) &&
-        LLVMGetBasicBlockParent(LLVMGetInstructionParent(bw->ptr)) ==
-            LLVMGetBasicBlockParent(LLVMGetInsertBlock(k->llb)))
+    if (bw && bw->epoch == k->mem_epoch) {
+        TJI_ASSERT(LLVMGetBasicBlockParent(LLVMGetInstructionParent(bw->ptr)) ==
+                   LLVMGetBasicBlockParent(LLVMGetInsertBlock(k->llb)));
         return bw->ptr;
+    }
     tji_tile_materialize(k, t);
     return t->u.tile.regs;
 }

@@ -94,12 +94,11 @@ clamp_count(tj_kernel *k, const tj_val *s)
     tji_emit_barrier(k);
 }
 
-/* Push where a block's lanes run one at a time (the CPU): no atomic, and no branch that
- * depends on the data. While the stack is not full every lane stores its value into slot
- * 'count', pushing or not: a lane that does not push leaves it beyond the count, where the
- * next push overwrites it. The counter grows only when a value went in, so it never passes
- * the capacity. (The slot index is clamped as well, so that LLVM sees it stays inside the
- * data, away from the counter.) */
+/* Push where a block's lanes run one at a time (the CPU): no atomic, and no branch on
+ * has_value (random data mispredicts it), only one on whether the stack has room. While it
+ * has, every lane stores its value into slot 'count', pushing or not: a lane that does not
+ * push leaves it beyond the count, where the next push overwrites it. The counter grows
+ * only when a value went in, so it never passes the capacity. */
 static tj_val *
 push_one_at_a_time(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
 {
@@ -109,10 +108,9 @@ push_one_at_a_time(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
     LLVMValueRef n = LLVMBuildLoad2(b, tji_i32(c), s->u.stack.count, "count");
     LLVMValueRef fits = LLVMBuildICmp(b, LLVMIntSLT, n, i32c(k, s->u.stack.capacity), "");
     LLVMValueRef ok = LLVMBuildAnd(b, has_value->ll, fits, "");
-    LLVMValueRef at = LLVMBuildSelect(b, fits, n, i32c(k, s->u.stack.capacity - 1), "");
     tji_cond room;
     tji_emit_cond_begin(k, fits, &room);
-    tji_emit_store(k, s->type, value->ll, slot_ptr(k, s, at));
+    tji_emit_store(k, s->type, value->ll, slot_ptr(k, s, n));
     tji_emit_cond_end(k, &room);
     LLVMBuildStore(b, LLVMBuildAdd(b, n, LLVMBuildZExt(b, ok, tji_i32(c), ""), ""),
                    s->u.stack.count);

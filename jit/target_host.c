@@ -145,6 +145,21 @@ define_shuffle(tj_context *ctx, LLVMModuleRef m)
     tji_hook_end(b, hook);
 }
 
+/* Frames of JIT code can be large (register tiles, the local shared memory of width-1
+ * blocks) and small launches run on the caller's own stack: every function probes each
+ * page of its frame as it grows it, so that an overflow hits the guard page instead of
+ * jumping past it. */
+static void
+probe_stacks(tj_context *ctx, LLVMModuleRef m)
+{
+    static const char key[] = "probe-stack", value[] = "inline-asm";
+    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+        if (!LLVMIsDeclaration(fn))
+            LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                                    LLVMCreateStringAttribute(ctx->llctx, key, sizeof key - 1,
+                                                              value, sizeof value - 1));
+}
+
 static tj_status
 lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdesc *descs,
       LLVMTargetMachineRef tm)
@@ -157,6 +172,7 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
     LLVMDisposeTargetData(dl);
     for (size_t i = 0; i < n; i++)
         make_entry(ctx, m, &descs[i]);
+    probe_stacks(ctx, m);
     define_shuffle(ctx, m); /* first: it may call the barrier hook */
     define_barrier(ctx, m, n > 0 && ks[0]->opts.cpu_mode == TJ_CPU_COOPERATIVE);
     tji_rename_math(m, "");

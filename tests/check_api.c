@@ -696,7 +696,7 @@ END_TEST
  * loaded and reduced is read in place, without a copy, unless the array may be written in
  * between; shared memory of up to 48 KiB is a local array of the entry (LLVM sees that it
  * aliases no array and dies with the block); cooperative mode and larger budgets use the
- * worker's arena. */
+ * worker's arena; every function probes its stack frame page by page. */
 static tj_kernel *
 load_kernel(const char *name, int32_t tile, bool write_between, int shared_elems,
             tj_cpu_mode mode)
@@ -741,6 +741,8 @@ START_TEST(test_width1_cpu_code_reads_loaded_tiles_in_place_and_keeps_shared_mem
                   "a tile whose array is written is not copied where it was loaded");
     ir = kept_ir(load_kernel("local_shared", 16, false, 256, TJ_CPU_WIDTH1), &m);
     ck_assert_msg(strstr(ir, "alloca [1024 x i8], align 64"), "no local shared memory");
+    /* large frames run on the caller's stack for small launches: they probe every page */
+    ck_assert_msg(strstr(ir, "\"probe-stack\"=\"inline-asm\""), "CPU code does not probe its stack");
     ir = kept_ir(load_kernel("coop_shared", 16, false, 256, TJ_CPU_COOPERATIVE), &m);
     ck_assert_msg(!strstr(ir, "alloca [1024 x i8]"), "cooperative shared memory is local");
     ir = kept_ir(load_kernel("big_shared", 16, false, 16384, TJ_CPU_WIDTH1), &m);
