@@ -802,10 +802,7 @@ mixed_type(void)
         {"e", tjt_type(TJ_DTYPE_I16)},  {"v", tj_context_get_vector_type(tjt.ctx, TJ_DTYPE_F32, 3)},
         {"f", tjt_type(TJ_DTYPE_F64)},  {"g", tjt_type(TJ_DTYPE_U64)},
     };
-    const tj_type *t = tj_context_new_struct_type(tjt.ctx, "mixed", fields, NROWS(fields));
-    ck_assert_ptr_nonnull(t);
-    ck_assert_uint_eq(tj_type_get_size(t), sizeof(mixed_c));
-    return t;
+    return tjt_struct_type("mixed", fields, NROWS(fields), sizeof(mixed_c));
 }
 
 /* The value lane l adds: every field non-zero. */
@@ -948,10 +945,7 @@ wide_type(void)
         {"m", tj_context_get_matrix_type(tjt.ctx, TJ_DTYPE_F32, 2, 2)},
         {"w", tjt_type(TJ_DTYPE_U16)},
     };
-    const tj_type *t = tj_context_new_struct_type(tjt.ctx, "wide", fields, NROWS(fields));
-    ck_assert_ptr_nonnull(t);
-    ck_assert_uint_eq(tj_type_get_size(t), sizeof(wide_c));
-    return t;
+    return tjt_struct_type("wide", fields, NROWS(fields), sizeof(wide_c));
 }
 
 /* The value lane l adds: every field non-zero; every sum is exact (h stays below 2^9 in

@@ -722,10 +722,7 @@ item_type(void)
         {"pos", tj_context_get_vector_type(tjt.ctx, TJ_DTYPE_F32, 3)},
         {"mass", tjt_type(TJ_DTYPE_F64)},
     };
-    const tj_type *t = tj_context_new_struct_type(tjt.ctx, "item", fields, NROWS(fields));
-    ck_assert_ptr_nonnull(t);
-    ck_assert_uint_eq(tj_type_get_size(t), sizeof(item_c));
-    return t;
+    return tjt_struct_type("item", fields, NROWS(fields), sizeof(item_c));
 }
 
 static item_c

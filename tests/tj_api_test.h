@@ -112,6 +112,16 @@ tjt_sample_stride(void)
     return pre && strstr(pre, "vgpreload") ? 16 : 1;
 }
 
+/* A struct type of the test context whose size must equal the C struct's ('c_size'). */
+static inline const tj_type *
+tjt_struct_type(const char *name, const tj_field *fields, size_t n, size_t c_size)
+{
+    const tj_type *t = tj_context_new_struct_type(tjt.ctx, name, fields, n);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_uint_eq(tj_type_get_size(t), c_size);
+    return t;
+}
+
 /* Adds loop test 'fn' for _i in [first, first + n): every one, or under valgrind every
  * tjt_sample_stride()-th (each JIT build is slow there). */
 static inline void
