@@ -750,6 +750,66 @@ START_TEST(test_width1_cpu_code_reads_loaded_tiles_in_place_and_keeps_shared_mem
 }
 END_TEST
 
+/* A loop of pushes, then a pop: for j in range(n): push(s, x[j], x[j] < 0.5); then
+ * out[0] = count and out[1] = pop. 'out' is float32 so that the only i32 stores are the
+ * counter's. */
+static tj_kernel *
+push_loop_kernel(const char *name, tj_cpu_mode mode)
+{
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
+    tj_kernel_options o = {.target = TJ_TARGET_CPU, .block_dim = 4, .cpu_mode = mode};
+    tj_kernel *k = tj_kernel_create(tjt.ctx, name, &o);
+    tj_val *x = tj_param_array(k, "x", f32, 1);
+    tj_val *out = tj_param_array(k, "out", f32, 1);
+    tj_val *s = tj_tile_stack(k, 64, f32);
+    tj_val *j = tj_for_begin(k, tj_const_int(k, TJ_DTYPE_I32, 0), tj_shape(k, x, 0),
+                             tj_const_int(k, TJ_DTYPE_I32, 1));
+    tj_val *v = tj_load(k, x, &j, 1);
+    tj_tile_stack_push(k, s, v, tj_compare(k, TJ_CMP_LT, v, tj_const_float(k, TJ_DTYPE_F32, 0.5)));
+    tj_for_end(k);
+    tj_val *at[2] = {tj_const_int(k, TJ_DTYPE_I32, 0), tj_const_int(k, TJ_DTYPE_I32, 1)};
+    tj_store(k, out, &at[0], 1, tj_cast(k, tj_tile_stack_count(k, s), f32));
+    tj_store(k, out, &at[1], 1, tj_tile_stack_pop(k, s, NULL));
+    return k;
+}
+
+/* A stack's counter is shared memory only where a block has lanes to share it with: in
+ * width-1 mode (and for block_dim 1) it is a register of the push loop, and its 16 bytes
+ * still count against the budget. */
+START_TEST(test_one_lane_stacks_keep_their_counter_in_a_register)
+{
+    tj_module *m;
+    tj_kernel *k = push_loop_kernel("w1_push", TJ_CPU_WIDTH1);
+    ck_assert_uint_eq(tj_kernel_get_shared_bytes(k), 64 * 4 + 16);
+    const char *ir = kept_ir(k, &m);
+    ck_assert_msg(strstr(ir, "store float") && !strstr(ir, "store i32"),
+                  "the width-1 counter is stored to memory (an i32 store in the IR)");
+    ir = kept_ir(push_loop_kernel("coop_push", TJ_CPU_COOPERATIVE), &m);
+    ck_assert_msg(strstr(ir, "store i32"), "the cooperative counter is not shared");
+    /* The counter counts: 3 of the 5 values are below 0.5, pushed once by the width-1
+     * block and once by each of the 4 cooperative lanes. The last value pushed (-1) is on
+     * top, and in cooperative mode the last lane to pop, lane 3, takes the fourth from the
+     * top: lane 3's push of -1. */
+    for (int coop = 0; coop < 2; coop++) {
+        const char *name = coop ? "coop_run" : "w1_run";
+        tj_module *mm = build_ok(push_loop_kernel(name, coop ? TJ_CPU_COOPERATIVE : TJ_CPU_WIDTH1),
+                                 NULL);
+        float xs[5] = {0.25f, 0.75f, 0.0f, 0.5f, -1.0f}, got[2] = {0, 0};
+        tj_array *xa = tjt_array(tjt.cpu, tjt_type(TJ_DTYPE_F32), 5, xs);
+        tj_array *oa = tjt_array(tjt.cpu, tjt_type(TJ_DTYPE_F32), 2, NULL);
+        tj_arg args[2] = {tj_arg_array(xa), tj_arg_array(oa)};
+        int64_t n = 4;
+        tjt_ok(tjt.cpu, tj_launch(tjt.cpu, mm, name, 1, &n, 4, args, 2));
+        tjt_ok(tjt.cpu, tj_array_copy_to_host(oa, got, sizeof got));
+        ck_assert_msg(got[0] == (coop ? 12.0f : 3.0f) && got[1] == -1.0f,
+                      "%s: count %g and pop %g, expected %d and -1", name, got[0], got[1],
+                      coop ? 12 : 3);
+        tj_array_destroy(xa);
+        tj_array_destroy(oa);
+    }
+}
+END_TEST
+
 /* The in-memory cache: the same kernel (or an equal one) with the same options reuses the
  * compiled code; anything that changes the code does not. */
 START_TEST(test_cache_reuses_equal_builds_only)
@@ -1005,6 +1065,7 @@ api_suite(void)
     tcase_add_test(tc, test_kernel_ir_names_the_kernel);
     tcase_add_test(tc, test_keep_ir_keeps_the_optimised_ir_of_the_module);
     tcase_add_test(tc, test_width1_cpu_code_reads_loaded_tiles_in_place_and_keeps_shared_memory_local);
+    tcase_add_test(tc, test_one_lane_stacks_keep_their_counter_in_a_register);
     tcase_add_test(tc, test_cache_reuses_equal_builds_only);
     tcase_add_test(tc, test_width1_builds_for_other_block_dims_keep_their_own_block_dim);
     tcase_add_test(tc, test_kernels_report_their_effective_block_width);
