@@ -171,15 +171,22 @@ running_mask(tj_context *ctx, LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef ts
 /* Calls the warp intrinsic 'name' with the running mask as its first argument (args[0] is
  * filled in): with the constant full mask when the whole warp runs (the common case, where
  * ptxas emits a plain SHFL or VOTE; a mask in a register costs it about 14 instructions
- * more per call), else with the mask. The branch is uniform across the warp. */
+ * more per call), else with the mask. The branch is uniform across the warp. Where no
+ * kernel of the module has a block of 32 lanes or more ('full_warps' false), no warp is
+ * ever whole: the call takes the mask alone, without the dead branch, whose three blocks
+ * cost instruction selection more than their instructions. */
 static LLVMValueRef
-call_warp(tj_context *ctx, LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef hook,
+call_warp(tj_context *ctx, LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef hook, bool full_warps,
           const char *name, LLVMValueRef *args, unsigned nargs)
 {
     unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
     LLVMValueRef fn = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
     LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
     LLVMValueRef mask = running_mask(ctx, m, b, LLVMGetParam(hook, 0));
+    if (!full_warps) {
+        args[0] = mask;
+        return LLVMBuildCall2(b, fty, fn, args, nargs, "");
+    }
     LLVMValueRef all = tji_const_i32(ctx, -1);
     LLVMBasicBlockRef whole = LLVMAppendBasicBlockInContext(ctx->llctx, hook, "warp.whole");
     LLVMBasicBlockRef part = LLVMAppendBasicBlockInContext(ctx->llctx, hook, "warp.part");
@@ -199,7 +206,7 @@ call_warp(tj_context *ctx, LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef hook,
 
 /* tj.hook.shfl_xor(ts, scratch, v, mask): shfl.sync.bfly among the warp's running lanes. */
 static void
-define_shuffle(tj_context *ctx, LLVMModuleRef m)
+define_shuffle(tj_context *ctx, LLVMModuleRef m, bool full_warps)
 {
     LLVMValueRef hook;
     LLVMBuilderRef b = tji_hook_begin(ctx, m, "tj.hook.shfl_xor", &hook);
@@ -207,20 +214,20 @@ define_shuffle(tj_context *ctx, LLVMModuleRef m)
         return;
     LLVMValueRef args[] = {NULL, LLVMGetParam(hook, 2), LLVMGetParam(hook, 3),
                            tji_const_i32(ctx, 31)};
-    LLVMBuildRet(b, call_warp(ctx, m, b, hook, "llvm.nvvm.shfl.sync.bfly.i32", args, 4));
+    LLVMBuildRet(b, call_warp(ctx, m, b, hook, full_warps, "llvm.nvvm.shfl.sync.bfly.i32", args, 4));
     tji_hook_end(b, hook);
 }
 
 /* Warp votes (tji_emit_ballot and friends), over the warp's running lanes. */
 static void
-define_votes(tj_context *ctx, LLVMModuleRef m)
+define_votes(tj_context *ctx, LLVMModuleRef m, bool full_warps)
 {
     LLVMValueRef hook;
     LLVMBuilderRef b = tji_hook_begin(ctx, m, "tj.hook.ballot", &hook);
     if (b) {
         LLVMValueRef args[] = {NULL, LLVMBuildICmp(b, LLVMIntNE, LLVMGetParam(hook, 1),
                                                    tji_const_i32(ctx, 0), "")};
-        LLVMBuildRet(b, call_warp(ctx, m, b, hook, "llvm.nvvm.vote.ballot.sync", args, 2));
+        LLVMBuildRet(b, call_warp(ctx, m, b, hook, full_warps, "llvm.nvvm.vote.ballot.sync", args, 2));
         tji_hook_end(b, hook);
     }
     if ((b = tji_hook_begin(ctx, m, "tj.hook.lanemask_lt", &hook))) {
@@ -230,7 +237,7 @@ define_votes(tj_context *ctx, LLVMModuleRef m)
     if ((b = tji_hook_begin(ctx, m, "tj.hook.shfl_idx", &hook))) {
         LLVMValueRef args[] = {NULL, LLVMGetParam(hook, 1), LLVMGetParam(hook, 2),
                                tji_const_i32(ctx, 31)};
-        LLVMBuildRet(b, call_warp(ctx, m, b, hook, "llvm.nvvm.shfl.sync.idx.i32", args, 4));
+        LLVMBuildRet(b, call_warp(ctx, m, b, hook, full_warps, "llvm.nvvm.shfl.sync.idx.i32", args, 4));
         tji_hook_end(b, hook);
     }
 }
@@ -272,9 +279,12 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
     LLVMSetAlignment(err, 8);
     for (size_t i = 0; i < n; i++)
         make_entry(ctx, m, &descs[i], smem, err);
+    bool full_warps = false;
+    for (size_t i = 0; i < n; i++)
+        full_warps = full_warps || descs[i].block_width >= 32;
     define_barrier(ctx, m);
-    define_shuffle(ctx, m);
-    define_votes(ctx, m);
+    define_shuffle(ctx, m, full_warps);
+    define_votes(ctx, m, full_warps);
     inline_all(ctx, m, descs, n);
     LLVMAddModuleFlag(m, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16,
                       LLVMValueAsMetadata(tji_const_i32(ctx, 0)));

@@ -305,6 +305,75 @@ START_TEST(test_gpu_kernels_are_one_function_however_large)
 }
 END_TEST
 
+/* The number of warp shuffles and votes in 'ptx' whose member mask is the immediate -1 (the
+ * whole warp). */
+static int
+full_mask_syncs(const char *ptx)
+{
+    int n = 0;
+    for (const char *l = ptx; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+        const char *end = strchr(l, '\n');
+        size_t len = end ? (size_t)(end - l) : strlen(l);
+        bool sync = false, full = false;
+        for (size_t i = 0; i + 5 <= len; i++) {
+            sync = sync || !strncmp(l + i, ".sync", 5);
+            full = full || (i + 4 <= len && !strncmp(l + i, ", -1;", 5));
+        }
+        n += sync && full;
+    }
+    return n;
+}
+
+/* A kernel whose push takes a ballot and a shuffle: one stack push per lane. */
+static tj_kernel *
+push_kernel(const char *name, uint32_t block_dim)
+{
+    tj_kernel_options o = opts_for(ON_PTX, block_dim);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, name, &o);
+    tj_val *out = tj_param_array(k, "out", I32, 1);
+    tj_val *tid[2];
+    ck_assert(tj_tid(k, 2, tid));
+    tj_val *s = tj_tile_stack(k, 64, I32);
+    tj_tile_stack_push(k, s, tid[1], tj_compare(k, TJ_CMP_LT, tid[1], ci(k, 3)));
+    put(k, out, tid[1], tj_tile_stack_count(k, s));
+    return k;
+}
+
+/* Shuffles and votes name the whole warp with the immediate mask when it runs whole, which
+ * only a block of 32 lanes or more can: a module of smaller blocks has no such branch. */
+START_TEST(test_gpu_warp_calls_take_the_full_mask_only_where_a_warp_can_be_whole)
+{
+    static const struct {
+        uint32_t dims[2];
+        size_t n;
+        bool full;
+    } rows[] = {{{8}, 1, false}, {{31}, 1, false}, {{32}, 1, true}, {{64}, 1, true},
+                {{8, 64}, 2, true}, {{4, 16}, 2, false}};
+    for (size_t r = 0; r < NROWS(rows); r++) {
+        tj_kernel *ks[2];
+        for (size_t i = 0; i < rows[r].n; i++) {
+            char name[32];
+            snprintf(name, sizeof name, "push_%u", rows[r].dims[i]);
+            ks[i] = push_kernel(name, rows[r].dims[i]);
+        }
+        tj_module *m = NULL;
+        ck_assert_int_eq(tj_module_build(tjt.ctx, ks, rows[r].n, NULL, &m), TJ_OK);
+        const char *ptx = tj_module_get_ptx(m);
+        tjt_check_ptx(ptx);
+        ck_assert_msg(strstr(ptx, "vote.sync.ballot") && strstr(ptx, "shfl.sync"),
+                      "row %zu: the push has no ballot and shuffle", r);
+        int full = full_mask_syncs(ptx);
+        ck_assert_msg((full > 0) == rows[r].full,
+                      "row %zu (block_dim %u%s): %d warp calls with the full mask, expected %s", r,
+                      rows[r].dims[0], rows[r].n > 1 ? " and another" : "", full,
+                      rows[r].full ? "some" : "none");
+        tj_module_destroy(m);
+        for (size_t i = 0; i < rows[r].n; i++)
+            tj_kernel_destroy(ks[i]);
+    }
+}
+END_TEST
+
 /* launch_tiled(D, B) is launch([*D, W], B) where W is the block width: B on the GPU and in
  * cooperative mode, 1 in width-1 mode, where the lane is always 0 (SPEC 1; the seeds'
  * compaction example gives the GPU's answer on the CPU only so). The same coordinates,
@@ -1161,6 +1230,8 @@ launch_suite(void)
             tcase_add_test(tc, test_gpu_builds_use_global_and_shared_accesses_and_32_bit_tid_divisions);
         if (where == ON_PTX)
             tcase_add_test(tc, test_gpu_kernels_are_one_function_however_large);
+        if (where == ON_PTX)
+            tcase_add_test(tc, test_gpu_warp_calls_take_the_full_mask_only_where_a_warp_can_be_whole);
     }
     TCase *errors = new_case(s, "errors");
     tcase_add_loop_test(errors, test_launch_errors_name_the_call_and_the_reason, 0,
