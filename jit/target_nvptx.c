@@ -325,6 +325,29 @@ mark_global(tj_context *ctx, LLVMBuilderRef b, LLVMValueRef p)
 static const char finish_pipeline[] =
     "function(infer-address-spaces,separate-const-offset-from-gep,early-cse)";
 
+/* Removes every barrier that directly follows another: nothing happened between them, so
+ * the second waits for nothing. Builtins fence on both sides (a view's write fence, then
+ * the assign's own barrier), so once the code between them is folded away they meet. */
+static void
+drop_repeated_barriers(LLVMModuleRef m)
+{
+    LLVMValueRef bar = LLVMGetNamedFunction(m, tji_compat_barrier_intrinsic());
+    if (!bar)
+        return;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+            bool after_barrier = false;
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+                next = LLVMGetNextInstruction(i);
+                bool is_barrier = LLVMIsACallInst(i) && LLVMGetCalledValue(i) == bar;
+                if (is_barrier && after_barrier)
+                    LLVMInstructionEraseFromParent(i);
+                else
+                    after_barrier = is_barrier;
+            }
+        }
+}
+
 /* After optimisation: pointer parameters are global (what NVPTXLowerArgs says), then the
  * passes above. Also right for full code generation, which repeats them. */
 static tj_status
@@ -343,6 +366,7 @@ finish(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *descs, int n, LLVMTarg
         }
     }
     LLVMDisposeBuilder(b);
+    drop_repeated_barriers(m);
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     LLVMErrorRef e = LLVMRunPasses(m, finish_pipeline, tm, po);
     LLVMDisposePassBuilderOptions(po);

@@ -374,6 +374,54 @@ START_TEST(test_gpu_warp_calls_take_the_full_mask_only_where_a_warp_can_be_whole
 }
 END_TEST
 
+/* The number of bar.sync instructions of 'ptx' that directly follow another. */
+static int
+repeated_barriers(const char *ptx)
+{
+    int n = 0;
+    bool after = false;
+    for (const char *l = ptx; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+        while (*l == ' ' || *l == '\t')
+            l++;
+        if (*l == '\n' || *l == '\0')
+            continue;
+        bool bar = !strncmp(l, "bar.sync", 8) || !strncmp(l, "barrier.sync", 12);
+        n += bar && after;
+        after = bar;
+    }
+    return n;
+}
+
+/* A barrier that directly follows another waits for nothing and is dropped: here a view's
+ * write fence and the assign's barrier, which met once the code between them folded away
+ * (the bench's view copy). */
+START_TEST(test_gpu_builds_have_no_barrier_right_after_another)
+{
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
+    tj_kernel_options o = opts_for(ON_PTX, 256);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "view_copy", &o);
+    tj_val *src = tj_param_array(k, "src", f32, 1);
+    tj_val *dst = tj_param_array(k, "dst", f32, 1);
+    tj_val *tid[2];
+    ck_assert(tj_tid(k, 2, tid));
+    int n = 4096;
+    tj_val *zero = bin(k, TJ_BIN_MUL, tid[0], ci(k, n));
+    tj_val *t = tj_tile_load(k, src, 1, &n, &zero, TJ_STORAGE_REGISTER);
+    tj_val *buf = tj_tile_zeros(k, f32, 1, &n, TJ_STORAGE_SHARED);
+    tj_view_index all = tj_view_slice(TJ_SLICE_NONE, TJ_SLICE_NONE, TJ_SLICE_NONE);
+    tj_val *view = tj_tile_view(k, buf, &all, 1, NULL, 0);
+    ck_assert(tj_tile_assign(k, view, t, NULL));
+    ck_assert(tj_tile_store(k, dst, view, &zero));
+    tj_module *m = NULL;
+    ck_assert_int_eq(tj_kernel_build(k, NULL, &m), TJ_OK);
+    const char *ptx = tj_module_get_ptx(m);
+    tjt_check_ptx(ptx);
+    ck_assert_msg(strstr(ptx, "bar.sync") || strstr(ptx, "barrier.sync"), "no barrier at all");
+    ck_assert_int_eq(repeated_barriers(ptx), 0);
+    tj_module_destroy(m);
+}
+END_TEST
+
 /* launch_tiled(D, B) is launch([*D, W], B) where W is the block width: B on the GPU and in
  * cooperative mode, 1 in width-1 mode, where the lane is always 0 (SPEC 1; the seeds'
  * compaction example gives the GPU's answer on the CPU only so). The same coordinates,
@@ -1232,6 +1280,8 @@ launch_suite(void)
             tcase_add_test(tc, test_gpu_kernels_are_one_function_however_large);
         if (where == ON_PTX)
             tcase_add_test(tc, test_gpu_warp_calls_take_the_full_mask_only_where_a_warp_can_be_whole);
+        if (where == ON_PTX)
+            tcase_add_test(tc, test_gpu_builds_have_no_barrier_right_after_another);
     }
     TCase *errors = new_case(s, "errors");
     tcase_add_loop_test(errors, test_launch_errors_name_the_call_and_the_reason, 0,
