@@ -1,7 +1,7 @@
 /*
  * builtins/stack.c: tile_stack(capacity, dtype) and push, pop, count, clear (SPEC 4).
- * A stack is 'capacity' elements plus a 16-byte counter in shared memory (a local of the
- * kernel when a block has one lane: width-1 mode, or block_dim 1). Every lane must
+ * A stack is 'capacity' elements plus a 16-byte counter in shared memory (on the CPU a
+ * local of the kernel when a block has one lane: width-1 mode, or block_dim 1). Every lane must
  * reach the declaration, push, pop and clear, which start and end with a barrier (other
  * lanes may still be reading the count or the data); count may be called from one lane.
  *   push: each lane with a value reserves a slot (on the GPU one atomic add on the counter
@@ -64,12 +64,14 @@ tj_tile_stack(tj_kernel *k, int64_t capacity, const tj_type *elem)
         return NULL;
     s->u.stack.capacity = capacity;
     s->u.stack.data = tji_shared_alloc(k, (size_t)capacity * elem->size);
-    /* The counter's 16 bytes count against the budget in every mode (SPEC 3), but a block
-     * of one lane shares the counter with nobody: it is then a local of the kernel, which
-     * LLVM keeps in a register. In the arena it stays in memory, as LLVM cannot tell it
-     * apart from a push's store at a variable slot of the same allocation. */
+    /* The counter's 16 bytes count against the budget in every mode (SPEC 3), but on the
+     * CPU a block of one lane shares the counter with nobody: it is then a local of the
+     * kernel, which LLVM keeps in a register. In the arena it stays in memory, as LLVM
+     * cannot tell it apart from a push's store at a variable slot of the same allocation.
+     * (The GPU's push adds to the counter atomically, which PTX defines on global and
+     * shared memory only.) */
     s->u.stack.count = tji_shared_alloc(k, 16);
-    if (k->block_dim == 1)
+    if (k->block_dim == 1 && !tji_lanes_run_concurrently(k))
         s->u.stack.count = tji_alloca_uninit(k, tji_i32(k->ctx), "stack.count");
     tji_cond c;
     lane0_begin(k, &c);

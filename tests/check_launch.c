@@ -340,15 +340,17 @@ push_kernel(const char *name, uint32_t block_dim)
 }
 
 /* Shuffles and votes name the whole warp with the immediate mask when it runs whole, which
- * only a block of 32 lanes or more can: a module of smaller blocks has no such branch. */
+ * only a block of 32 lanes or more can: a module of smaller blocks has no such branch. The
+ * push's counter stays in shared memory, where its atomic is defined, even for one lane. */
 START_TEST(test_gpu_warp_calls_take_the_full_mask_only_where_a_warp_can_be_whole)
 {
     static const struct {
         uint32_t dims[2];
         size_t n;
         bool full;
-    } rows[] = {{{8}, 1, false}, {{31}, 1, false}, {{32}, 1, true}, {{64}, 1, true},
-                {{8, 64}, 2, true}, {{4, 16}, 2, false}};
+    } rows[] = {{{1}, 1, false},  {{8}, 1, false},     {{31}, 1, false},
+                {{32}, 1, true},  {{64}, 1, true},     {{8, 64}, 2, true},
+                {{4, 16}, 2, false}};
     for (size_t r = 0; r < NROWS(rows); r++) {
         tj_kernel *ks[2];
         for (size_t i = 0; i < rows[r].n; i++) {
@@ -362,6 +364,9 @@ START_TEST(test_gpu_warp_calls_take_the_full_mask_only_where_a_warp_can_be_whole
         tjt_check_ptx(ptx);
         ck_assert_msg(strstr(ptx, "vote.sync.ballot") && strstr(ptx, "shfl.sync"),
                       "row %zu: the push has no ballot and shuffle", r);
+        /* the counter is shared memory even for one lane: PTX atomics on local memory are
+         * undefined */
+        ck_assert_msg(!strstr(ptx, ".local"), "row %zu: the PTX uses local memory", r);
         int full = full_mask_syncs(ptx);
         ck_assert_msg((full > 0) == rows[r].full,
                       "row %zu (block_dim %u%s): %d warp calls with the full mask, expected %s", r,
