@@ -214,7 +214,8 @@ define_shuffle(tj_context *ctx, LLVMModuleRef m, bool full_warps)
         return;
     LLVMValueRef args[] = {NULL, LLVMGetParam(hook, 2), LLVMGetParam(hook, 3),
                            tji_const_i32(ctx, 31)};
-    LLVMBuildRet(b, call_warp(ctx, m, b, hook, full_warps, "llvm.nvvm.shfl.sync.bfly.i32", args, 4));
+    LLVMBuildRet(b,
+                 call_warp(ctx, m, b, hook, full_warps, "llvm.nvvm.shfl.sync.bfly.i32", args, 4));
     tji_hook_end(b, hook);
 }
 
@@ -227,7 +228,8 @@ define_votes(tj_context *ctx, LLVMModuleRef m, bool full_warps)
     if (b) {
         LLVMValueRef args[] = {NULL, LLVMBuildICmp(b, LLVMIntNE, LLVMGetParam(hook, 1),
                                                    tji_const_i32(ctx, 0), "")};
-        LLVMBuildRet(b, call_warp(ctx, m, b, hook, full_warps, "llvm.nvvm.vote.ballot.sync", args, 2));
+        LLVMBuildRet(
+            b, call_warp(ctx, m, b, hook, full_warps, "llvm.nvvm.vote.ballot.sync", args, 2));
         tji_hook_end(b, hook);
     }
     if ((b = tji_hook_begin(ctx, m, "tj.hook.lanemask_lt", &hook))) {
@@ -237,7 +239,8 @@ define_votes(tj_context *ctx, LLVMModuleRef m, bool full_warps)
     if ((b = tji_hook_begin(ctx, m, "tj.hook.shfl_idx", &hook))) {
         LLVMValueRef args[] = {NULL, LLVMGetParam(hook, 1), LLVMGetParam(hook, 2),
                                tji_const_i32(ctx, 31)};
-        LLVMBuildRet(b, call_warp(ctx, m, b, hook, full_warps, "llvm.nvvm.shfl.sync.idx.i32", args, 4));
+        LLVMBuildRet(
+            b, call_warp(ctx, m, b, hook, full_warps, "llvm.nvvm.shfl.sync.idx.i32", args, 4));
         tji_hook_end(b, hook);
     }
 }
@@ -335,7 +338,8 @@ drop_repeated_barriers(LLVMModuleRef m)
     if (!bar)
         return;
     for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
-        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+             bb = LLVMGetNextBasicBlock(bb)) {
             bool after_barrier = false;
             for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
                 next = LLVMGetNextInstruction(i);

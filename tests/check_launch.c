@@ -1279,14 +1279,12 @@ launch_suite(void)
         add_target_tests(tc, where);
         if (where == ON_CPU1)
             tcase_add_test(tc, test_width1_mode_runs_blocks_of_one_lane_whatever_the_block_dim);
-        if (where == ON_PTX)
+        if (where == ON_PTX) {
             tcase_add_test(tc, test_gpu_builds_use_global_and_shared_accesses_and_32_bit_tid_divisions);
-        if (where == ON_PTX)
             tcase_add_test(tc, test_gpu_kernels_are_one_function_however_large);
-        if (where == ON_PTX)
             tcase_add_test(tc, test_gpu_warp_calls_take_the_full_mask_only_where_a_warp_can_be_whole);
-        if (where == ON_PTX)
             tcase_add_test(tc, test_gpu_builds_have_no_barrier_right_after_another);
+        }
     }
     TCase *errors = new_case(s, "errors");
     tcase_add_loop_test(errors, test_launch_errors_name_the_call_and_the_reason, 0,
