@@ -224,6 +224,20 @@ has_generic_access(const char *ptx)
     return false;
 }
 
+/* A GPU kernel 'name' with two rank-1 arrays of 'elem' (the input 'a' and the output 'b')
+ * and tid = (block, lane). */
+static tj_kernel *
+gpu_kernel_of_two_arrays(const char *name, uint32_t block_dim, const tj_type *elem, tj_val **a,
+                         tj_val **b, tj_val *tid[2])
+{
+    tj_kernel_options o = opts_for(ON_PTX, block_dim);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, name, &o);
+    *a = tj_param_array(k, "a", elem, 1);
+    *b = tj_param_array(k, "b", elem, 1);
+    ck_assert(tj_tid(k, 2, tid));
+    return k;
+}
+
 /* Every build of the GPU, the default (NVPTX codegen at level None, passes.c) and an explicit
  * O3 (LLVM's full codegen), addresses arrays as global and tiles as shared memory, and
  * divides tid() by 32 bits when the values fit (GPUs have no 64-bit divider). */
@@ -231,12 +245,8 @@ START_TEST(test_gpu_builds_use_global_and_shared_accesses_and_32_bit_tid_divisio
 {
     static const tj_opt_level levels[] = {TJ_OPT_DEFAULT, TJ_OPT_O3};
     int n = 64;
-    tj_kernel_options o = opts_for(ON_PTX, 64);
-    tj_kernel *k = tj_kernel_create(tjt.ctx, "spaces", &o);
-    tj_val *x = tj_param_array(k, "x", I32, 1);
-    tj_val *out = tj_param_array(k, "out", I32, 1);
-    tj_val *tid[2];
-    ck_assert(tj_tid(k, 2, tid));
+    tj_val *x, *out, *tid[2];
+    tj_kernel *k = gpu_kernel_of_two_arrays("spaces", 64, I32, &x, &out, tid);
     tj_val *zero = ci(k, 0);
     tj_val *t = tj_tile_load(k, x, 1, &n, &zero, TJ_STORAGE_SHARED);
     ck_assert(tj_tile_store(k, out, t, &zero));
@@ -403,12 +413,8 @@ repeated_barriers(const char *ptx)
 START_TEST(test_gpu_builds_have_no_barrier_right_after_another)
 {
     const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
-    tj_kernel_options o = opts_for(ON_PTX, 256);
-    tj_kernel *k = tj_kernel_create(tjt.ctx, "view_copy", &o);
-    tj_val *src = tj_param_array(k, "src", f32, 1);
-    tj_val *dst = tj_param_array(k, "dst", f32, 1);
-    tj_val *tid[2];
-    ck_assert(tj_tid(k, 2, tid));
+    tj_val *src, *dst, *tid[2];
+    tj_kernel *k = gpu_kernel_of_two_arrays("view_copy", 256, f32, &src, &dst, tid);
     int n = 4096;
     tj_val *zero = bin(k, TJ_BIN_MUL, tid[0], ci(k, n));
     tj_val *t = tj_tile_load(k, src, 1, &n, &zero, TJ_STORAGE_REGISTER);
