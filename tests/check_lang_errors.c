@@ -110,6 +110,10 @@ static const struct {
      "test.py:6:11: error: f() got an unexpected keyword argument 'y'\n"},
     {K "    x = wp.sqrt(1.0, 2.0)\n", 0, "test.py:3:9: error: sqrt() takes (x)\n"},
     {K "    x = int(1, 2)\n", 0, "test.py:3:9: error: int32() takes at most 1 argument, got 2\n"},
+    /* a variadic builtin called with nothing (the fuzzer's null + 0) */
+    {K "    t = wp.tile_arange()\n", 0,
+     "test.py:3:9: error: tile_arange() takes 1 to 3 numbers (stop; start, stop; or start, "
+     "stop, step), got 0\n"},
     /* constants */
     {K "    t = wp.tile_zeros(shape=4, dtype=float, storage=\"shared\")\n"
        "    wp.tile_scatter_add(t, 0, 1.0, True, atomic=flag)\n", 0,

@@ -161,7 +161,7 @@ bind_args(tjl_checker *c, tjl_expr *e, int id)
         if (!ps[i].variadic)
             e->bound[j++] = byparam[i];
     if (var >= 0) {
-        e->vargs = e->args + lo;
+        e->vargs = e->nargs > 0 ? e->args + lo : NULL; /* a call without arguments has none */
         e->nvargs = hi - lo;
     }
     return true;
