@@ -754,10 +754,10 @@ END_TEST
  * out[0] = count and out[1] = pop. 'out' is float32 so that the only i32 stores are the
  * counter's. */
 static tj_kernel *
-push_loop_kernel(const char *name, tj_cpu_mode mode)
+push_loop_kernel(const char *name, tj_cpu_mode mode, uint32_t block_dim)
 {
     const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
-    tj_kernel_options o = {.target = TJ_TARGET_CPU, .block_dim = 4, .cpu_mode = mode};
+    tj_kernel_options o = {.target = TJ_TARGET_CPU, .block_dim = block_dim, .cpu_mode = mode};
     tj_kernel *k = tj_kernel_create(tjt.ctx, name, &o);
     tj_val *x = tj_param_array(k, "x", f32, 1);
     tj_val *out = tj_param_array(k, "out", f32, 1);
@@ -774,36 +774,43 @@ push_loop_kernel(const char *name, tj_cpu_mode mode)
 }
 
 /* A stack's counter is shared memory only where a block has lanes to share it with: in
- * width-1 mode (and for block_dim 1) it is a register of the push loop, and its 16 bytes
- * still count against the budget. */
+ * width-1 mode and for cooperative blocks of one lane it is a register of the push loop,
+ * and its 16 bytes still count against the budget. */
 START_TEST(test_one_lane_stacks_keep_their_counter_in_a_register)
 {
-    tj_module *m;
-    tj_kernel *k = push_loop_kernel("w1_push", TJ_CPU_WIDTH1);
-    ck_assert_uint_eq(tj_kernel_get_shared_bytes(k), 64 * 4 + 16);
-    const char *ir = kept_ir(k, &m);
-    ck_assert_msg(strstr(ir, "store float") && !strstr(ir, "store i32"),
-                  "the width-1 counter is stored to memory (an i32 store in the IR)");
-    ir = kept_ir(push_loop_kernel("coop_push", TJ_CPU_COOPERATIVE), &m);
-    ck_assert_msg(strstr(ir, "store i32"), "the cooperative counter is not shared");
-    /* The counter counts: 3 of the 5 values are below 0.5, pushed once by the width-1
-     * block and once by each of the 4 cooperative lanes. The last value pushed (-1) is on
-     * top, and in cooperative mode the last lane to pop, lane 3, takes the fourth from the
-     * top: lane 3's push of -1. */
-    for (int coop = 0; coop < 2; coop++) {
-        const char *name = coop ? "coop_run" : "w1_run";
-        tj_module *mm = build_ok(push_loop_kernel(name, coop ? TJ_CPU_COOPERATIVE : TJ_CPU_WIDTH1),
-                                 NULL);
+    static const struct {
+        const char *name;
+        tj_cpu_mode mode;
+        uint32_t block_dim;
+        bool shared;       /* the counter is stored to the arena */
+        float count, pop;  /* out[0] and out[1] */
+    } rows[] = {
+        /* 3 of the 5 values are below 0.5, pushed once by each lane of the block; the last
+         * value pushed (-1) is on top, and with 4 cooperative lanes the last lane to pop,
+         * lane 3, takes the fourth from the top: lane 3's push of -1 */
+        {"w1_push", TJ_CPU_WIDTH1, 4, false, 3, -1},
+        {"coop1_push", TJ_CPU_COOPERATIVE, 1, false, 3, -1},
+        {"coop4_push", TJ_CPU_COOPERATIVE, 4, true, 12, -1},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        tj_module *m;
+        tj_kernel *k = push_loop_kernel(rows[r].name, rows[r].mode, rows[r].block_dim);
+        ck_assert_uint_eq(tj_kernel_get_shared_bytes(k), 64 * 4 + 16);
+        const char *ir = kept_ir(k, &m);
+        bool stored = strstr(ir, "store i32") != NULL;
+        ck_assert_msg(strstr(ir, "store float") && stored == rows[r].shared,
+                      "%s: the counter is %s memory (an i32 store in the IR)", rows[r].name,
+                      rows[r].shared ? "not stored to" : "stored to");
         float xs[5] = {0.25f, 0.75f, 0.0f, 0.5f, -1.0f}, got[2] = {0, 0};
         tj_array *xa = tjt_array(tjt.cpu, tjt_type(TJ_DTYPE_F32), 5, xs);
         tj_array *oa = tjt_array(tjt.cpu, tjt_type(TJ_DTYPE_F32), 2, NULL);
         tj_arg args[2] = {tj_arg_array(xa), tj_arg_array(oa)};
-        int64_t n = 4;
-        tjt_ok(tjt.cpu, tj_launch(tjt.cpu, mm, name, 1, &n, 4, args, 2));
+        int64_t n = rows[r].block_dim;
+        tjt_ok(tjt.cpu, tj_launch(tjt.cpu, m, rows[r].name, 1, &n, rows[r].block_dim, args, 2));
         tjt_ok(tjt.cpu, tj_array_copy_to_host(oa, got, sizeof got));
-        ck_assert_msg(got[0] == (coop ? 12.0f : 3.0f) && got[1] == -1.0f,
-                      "%s: count %g and pop %g, expected %d and -1", name, got[0], got[1],
-                      coop ? 12 : 3);
+        ck_assert_msg(got[0] == rows[r].count && got[1] == rows[r].pop,
+                      "%s: count %g and pop %g, expected %g and %g", rows[r].name, got[0],
+                      got[1], rows[r].count, rows[r].pop);
         tj_array_destroy(xa);
         tj_array_destroy(oa);
     }
