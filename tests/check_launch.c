@@ -327,7 +327,7 @@ full_mask_syncs(const char *ptx)
         bool sync = false, full = false;
         for (size_t i = 0; i + 5 <= len; i++) {
             sync = sync || !strncmp(l + i, ".sync", 5);
-            full = full || (i + 4 <= len && !strncmp(l + i, ", -1;", 5));
+            full = full || !strncmp(l + i, ", -1;", 5);
         }
         n += sync && full;
     }
