@@ -70,9 +70,9 @@ tj_tile_stack(tj_kernel *k, int64_t capacity, const tj_type *elem)
      * cannot tell it apart from a push's store at a variable slot of the same allocation.
      * (The GPU's push adds to the counter atomically, which PTX defines on global and
      * shared memory only.) */
-    s->u.stack.count = tji_shared_alloc(k, 16);
-    if (k->block_dim == 1 && !tji_lanes_run_concurrently(k))
-        s->u.stack.count = tji_alloca_uninit(k, tji_i32(k->ctx), "stack.count");
+    LLVMValueRef in_arena = tji_shared_alloc(k, 16);
+    bool one_lane = k->block_dim == 1 && !tji_lanes_run_concurrently(k);
+    s->u.stack.count = one_lane ? tji_alloca_uninit(k, tji_i32(k->ctx), "stack.count") : in_arena;
     tji_cond c;
     lane0_begin(k, &c);
     LLVMBuildStore(k->llb, i32c(k, 0), s->u.stack.count);
