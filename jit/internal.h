@@ -543,6 +543,13 @@ TJI_HIDDEN tj_status tji_optimize(tj_context *ctx, LLVMModuleRef m, LLVMTargetMa
 TJI_HIDDEN tj_status tji_emit_code(tj_context *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm,
                                    bool assembly, LLVMMemoryBufferRef *out);
 TJI_HIDDEN void tji_llvm_init(void);
+/* Moves internal functions into their callers without LLVM's inliner: those of one block
+ * are copied into each call, void ones called once are spliced in. Returns how many went. */
+TJI_HIDDEN int tji_inline_simple(tj_context *ctx, LLVMModuleRef m);
+/* Moves the body of 'fn', a void function whose one use is a direct call from another
+ * function, in place of that call (the call's block splits around it), leaving 'fn'
+ * empty for the caller to delete. False, with nothing changed, for any other 'fn'. */
+TJI_HIDDEN bool tji_splice_call(LLVMValueRef fn);
 
 /* libdevice.c */
 /* Links the libdevice functions that 'm' declares (and what they call). */

@@ -112,6 +112,163 @@ tji_tm_nvptx(tj_context *ctx, const char *arch, bool full_codegen, LLVMTargetMac
     return TJ_OK;
 }
 
+/* ---- inlining without the inliner -------------------------------------------------------
+ * The GPU pipeline inlines every helper (target_nvptx.c's inline_all), and LLVM's inliner
+ * computes block frequencies of both functions for each call it inlines. Most helpers are
+ * the targets' hooks, of one block, and the outlined loops of the builtins, called once;
+ * both are moved into their callers here for a fraction of that. */
+
+/* The direct calls to 'fn', when every use of it is one from another function. */
+static int
+direct_calls(LLVMValueRef fn)
+{
+    int n = 0;
+    for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef call = LLVMGetUser(u);
+        if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != fn ||
+            LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)) == fn)
+            return -1;
+        for (unsigned i = 0, na = (unsigned)LLVMGetNumArgOperands(call); i < na; i++)
+            if (LLVMGetArgOperand(call, i) == fn)
+                return -1;
+        n++;
+    }
+    return n;
+}
+
+enum { CLONE_MAX = 64 };
+
+/* Replaces each call to 'fn', a function of one block and no allocas, with a copy of its
+ * instructions. */
+static bool
+clone_into_calls(LLVMBuilderRef b, LLVMValueRef fn)
+{
+    LLVMBasicBlockRef bb = LLVMGetEntryBasicBlock(fn);
+    LLVMValueRef ret = LLVMGetBasicBlockTerminator(bb);
+    if (LLVMGetNextBasicBlock(bb) || !ret || LLVMGetInstructionOpcode(ret) != LLVMRet)
+        return false;
+    unsigned np = LLVMCountParams(fn), n = 0;
+    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in != ret; in = LLVMGetNextInstruction(in))
+        if (LLVMGetInstructionOpcode(in) == LLVMAlloca || ++n > CLONE_MAX || np > CLONE_MAX)
+            return false;
+    LLVMValueRef from[2 * CLONE_MAX], to[2 * CLONE_MAX];
+    for (LLVMUseRef u; (u = LLVMGetFirstUse(fn));) {
+        LLVMValueRef call = LLVMGetUser(u);
+        unsigned nmap = 0;
+        for (unsigned i = 0; i < np; i++, nmap++) {
+            from[nmap] = LLVMGetParam(fn, i);
+            to[nmap] = LLVMGetArgOperand(call, i);
+        }
+        LLVMPositionBuilderBefore(b, call);
+        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in != ret;
+             in = LLVMGetNextInstruction(in), nmap++) {
+            LLVMValueRef c = LLVMInstructionClone(in);
+            for (int k = 0, nops = LLVMGetNumOperands(c); k < nops; k++) {
+                LLVMValueRef op = LLVMGetOperand(c, (unsigned)k);
+                for (unsigned j = 0; j < nmap; j++)
+                    if (from[j] == op) {
+                        LLVMSetOperand(c, (unsigned)k, to[j]);
+                        break;
+                    }
+            }
+            LLVMInsertIntoBuilder(b, c);
+            from[nmap] = in;
+            to[nmap] = c;
+        }
+        if (LLVMGetNumOperands(ret) > 0) {
+            LLVMValueRef v = LLVMGetOperand(ret, 0);
+            for (unsigned j = 0; j < nmap; j++)
+                if (from[j] == v) {
+                    v = to[j];
+                    break;
+                }
+            LLVMReplaceAllUsesWith(call, v);
+        }
+        LLVMInstructionEraseFromParent(call);
+    }
+    return true;
+}
+
+/* The call's block splits in two around it, and the body's blocks go between the halves. */
+bool
+tji_splice_call(LLVMValueRef fn)
+{
+    if (direct_calls(fn) != 1 ||
+        LLVMGetTypeKind(LLVMGetReturnType(LLVMGlobalGetValueType(fn))) != LLVMVoidTypeKind)
+        return false;
+    LLVMValueRef call = LLVMGetUser(LLVMGetFirstUse(fn));
+    LLVMBasicBlockRef tail = LLVMGetInstructionParent(call);
+    LLVMContextRef llctx = LLVMGetTypeContext(LLVMTypeOf(fn));
+    LLVMBasicBlockRef head = LLVMInsertBasicBlockInContext(llctx, tail, "");
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(llctx);
+    LLVMPositionBuilderAtEnd(b, head);
+    for (LLVMValueRef in = LLVMGetFirstInstruction(tail), next; in != call; in = next) {
+        next = LLVMGetNextInstruction(in);
+        LLVMInstructionRemoveFromParent(in);
+        LLVMInsertIntoBuilder(b, in);
+    }
+    /* 'head' takes the branches into the block. Without its terminator for a moment, the
+     * block's successors keep it in their phis (a block's RAUW also renames those). */
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(tail);
+    LLVMInstructionRemoveFromParent(term);
+    LLVMReplaceAllUsesWith(LLVMBasicBlockAsValue(tail), LLVMBasicBlockAsValue(head));
+    LLVMPositionBuilderAtEnd(b, tail);
+    LLVMInsertIntoBuilder(b, term);
+    for (unsigned i = 0, n = LLVMCountParams(fn); i < n; i++)
+        LLVMReplaceAllUsesWith(LLVMGetParam(fn, i), LLVMGetArgOperand(call, i));
+    LLVMBasicBlockRef first = LLVMGetEntryBasicBlock(fn), after = head;
+    for (LLVMBasicBlockRef bb = first, next; bb; bb = next) {
+        next = LLVMGetNextBasicBlock(bb);
+        LLVMMoveBasicBlockAfter(bb, after);
+        after = bb;
+        LLVMValueRef r = LLVMGetBasicBlockTerminator(bb);
+        if (r && LLVMGetInstructionOpcode(r) == LLVMRet) {
+            LLVMInstructionEraseFromParent(r);
+            LLVMPositionBuilderAtEnd(b, bb);
+            LLVMBuildBr(b, tail);
+        }
+    }
+    LLVMPositionBuilderAtEnd(b, head);
+    LLVMBuildBr(b, first);
+    LLVMInstructionEraseFromParent(call);
+    /* Allocas stay static: at the top of the caller's entry block. */
+    LLVMValueRef caller = LLVMGetBasicBlockParent(head);
+    LLVMValueRef top = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(caller));
+    for (LLVMValueRef in = LLVMGetFirstInstruction(first), next; in; in = next) {
+        next = LLVMGetNextInstruction(in);
+        if (LLVMGetInstructionOpcode(in) == LLVMAlloca) {
+            LLVMInstructionRemoveFromParent(in);
+            LLVMPositionBuilderBefore(b, top);
+            LLVMInsertIntoBuilder(b, in);
+        }
+    }
+    LLVMDisposeBuilder(b);
+    return true;
+}
+
+int
+tji_inline_simple(tj_context *ctx, LLVMModuleRef m)
+{
+    unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
+    int done = 0;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(m), next; fn; fn = next) {
+        next = LLVMGetNextFunction(fn);
+        if (LLVMIsDeclaration(fn) || LLVMGetLinkage(fn) != LLVMInternalLinkage ||
+            LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, noinline))
+            continue;
+        int ncalls = direct_calls(fn);
+        if (ncalls < 0)
+            continue;
+        if (ncalls == 0 || clone_into_calls(b, fn) || tji_splice_call(fn)) {
+            LLVMDeleteFunction(fn);
+            done++;
+        }
+    }
+    LLVMDisposeBuilder(b);
+    return done;
+}
+
 /* The default pipeline for the GPU. ptxas optimises the PTX again, so LLVM only has to
  * turn the builtins' allocas and loops into straight-line register code: scalar
  * replacement, inlining, simplification, hoisting and full unrolling. It gives the same

@@ -175,6 +175,7 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
     probe_stacks(ctx, m);
     define_shuffle(ctx, m); /* first: it may call the barrier hook */
     define_barrier(ctx, m, n > 0 && ks[0]->opts.cpu_mode == TJ_CPU_COOPERATIVE);
+    tji_inline_simple(ctx, m);
     tji_rename_math(m, "");
     return TJ_OK;
 }

@@ -32,58 +32,16 @@ slot_type(tj_context *ctx, const tji_slot *s)
 }
 
 /* Moves the body of kernel 'kd' into its entry, in place of the one call to it: what the
- * inliner would do, without cloning the body. Its blocks move after the call's, its
- * parameters become the call's arguments, its returns jump to the block after the call,
- * and its allocas go to the entry block (so that they stay static). A body with any other
- * use is left to the inliner. */
+ * inliner would do, without cloning the body. A body with any other use is left to the
+ * inliner. */
 static void
-splice_body(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd, LLVMValueRef entry)
+splice_body(LLVMModuleRef m, const tji_kdesc *kd)
 {
     char sym[256];
     snprintf(sym, sizeof sym, TJI_BODY_PREFIX "%s", kd->name);
     LLVMValueRef body = LLVMGetNamedFunction(m, sym);
-    LLVMUseRef use = body ? LLVMGetFirstUse(body) : NULL;
-    if (!use || LLVMGetNextUse(use) || LLVMIsDeclaration(body))
-        return;
-    LLVMValueRef call = LLVMGetUser(use);
-    if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != body)
-        return;
-    LLVMBasicBlockRef call_bb = LLVMGetInstructionParent(call);
-    LLVMValueRef br = LLVMGetNextInstruction(call);
-    if (LLVMGetBasicBlockParent(call_bb) != entry || !br || LLVMGetInstructionOpcode(br) != LLVMBr ||
-        LLVMIsConditional(br))
-        return;
-    LLVMBasicBlockRef done = LLVMGetSuccessor(br, 0);
-    for (unsigned i = 0, n = LLVMCountParams(body); i < n; i++)
-        LLVMReplaceAllUsesWith(LLVMGetParam(body, i), LLVMGetArgOperand(call, i));
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
-    LLVMBasicBlockRef first = LLVMGetEntryBasicBlock(body), after = call_bb;
-    for (LLVMBasicBlockRef bb = first, next; bb; bb = next) {
-        next = LLVMGetNextBasicBlock(bb);
-        LLVMMoveBasicBlockAfter(bb, after);
-        after = bb;
-        LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
-        if (term && LLVMGetInstructionOpcode(term) == LLVMRet) {
-            LLVMInstructionEraseFromParent(term);
-            LLVMPositionBuilderAtEnd(b, bb);
-            LLVMBuildBr(b, done);
-        }
-    }
-    LLVMValueRef top = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(entry));
-    for (LLVMValueRef in = LLVMGetFirstInstruction(first), next; in; in = next) {
-        next = LLVMGetNextInstruction(in);
-        if (LLVMGetInstructionOpcode(in) == LLVMAlloca) {
-            LLVMInstructionRemoveFromParent(in);
-            LLVMPositionBuilderBefore(b, top);
-            LLVMInsertIntoBuilder(b, in);
-        }
-    }
-    LLVMInstructionEraseFromParent(br);
-    LLVMInstructionEraseFromParent(call);
-    LLVMPositionBuilderAtEnd(b, call_bb);
-    LLVMBuildBr(b, first);
-    LLVMDisposeBuilder(b);
-    LLVMDeleteFunction(body);
+    if (body && !LLVMIsDeclaration(body) && tji_splice_call(body))
+        LLVMDeleteFunction(body);
 }
 
 static void
@@ -118,7 +76,7 @@ make_entry(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd, LLVMValueRef s
     tji_emit_entry_common(ctx, m, b, kd, ts, args, fields);
     LLVMBuildRetVoid(b);
     LLVMDisposeBuilder(b);
-    splice_body(ctx, m, kd, fn);
+    splice_body(m, kd);
 }
 
 static void
@@ -288,6 +246,7 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
     define_barrier(ctx, m);
     define_shuffle(ctx, m, full_warps);
     define_votes(ctx, m, full_warps);
+    tji_inline_simple(ctx, m);
     inline_all(ctx, m, descs, n);
     LLVMAddModuleFlag(m, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16,
                       LLVMValueAsMetadata(tji_const_i32(ctx, 0)));

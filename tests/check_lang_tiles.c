@@ -152,6 +152,44 @@ START_TEST(test_tile_view_builtin_forms_and_assign)
 }
 END_TEST
 
+/* A register tile moves to shared memory right where it was made: the copy is spliced into
+ * the middle of that block. Here the block starts with a phi (the checked load's value) and
+ * ends in a branch to another phi (the next checked load), the two shapes a split must
+ * keep right; the verifier rejects the module when it does not. */
+START_TEST(test_promotion_inside_a_block_between_checked_loads)
+{
+    const char *src = "@wp.kernel\n"
+                      "def k(x: wp.array[float], out: wp.array[float]):\n"
+                      "    b, lane = wp.tid()\n"
+                      "    v = x[lane]\n"
+                      "    t = wp.tile(v)\n"
+                      "    w = x[lane + 4]\n"
+                      "    r = wp.tile_view(t, offset=(2,), shape=(2,))\n"
+                      "    wp.tile_store(out, r)\n"
+                      "    out[4 + lane] = w\n";
+    const float xv[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    const float want[8] = {3, 4, 0, 0, 5, 6, 7, 8};
+    for (int target = 0; target < 2; target++) {
+        tj_kernel_options o = tjl_cpu(4);
+        o.debug = true;
+        if (target) {
+            o.target = TJ_TARGET_CUDA;
+            tj_module_destroy(tjl_build(src, "k", o)); /* assembled by ptxas when present */
+            continue;
+        }
+        tj_module *m = tjl_build(src, "k", o);
+        tj_array *x = tjl_array1(TJ_DTYPE_F32, 8, xv), *out = tjl_array1(TJ_DTYPE_F32, 8, NULL);
+        tj_arg args[] = {tj_arg_array(x), tj_arg_array(out)};
+        int64_t one = 1;
+        tjt_ok(tjt.cpu, tj_launch_tiled(tjt.cpu, m, "k", 1, &one, 4, args, 2));
+        float ov[8];
+        tjl_read(out, ov);
+        for (int i = 0; i < 8; i++)
+            ck_assert_msg(ov[i] == want[i], "out[%d] = %g, want %g", i, ov[i], want[i]);
+    }
+}
+END_TEST
+
 START_TEST(test_tile_and_untile_of_scalars_vectors_and_matrices)
 {
     const char *src = "@wp.kernel\n"
@@ -580,6 +618,7 @@ lang_tiles_suite(void)
     tcase_add_test(coop, test_tile_load_and_store_with_runtime_offsets);
     tcase_add_test(coop, test_tile_subscripts_extract_views_and_wrapping);
     tcase_add_test(coop, test_tile_view_builtin_forms_and_assign);
+    tcase_add_test(coop, test_promotion_inside_a_block_between_checked_loads);
     tcase_add_test(coop, test_tile_and_untile_of_scalars_vectors_and_matrices);
     tcase_add_test(coop, test_tile_map_and_tile_arithmetic);
     tcase_add_test(coop, test_tile_reduce_every_operator_and_axis);
