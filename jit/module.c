@@ -207,11 +207,18 @@ fill_desc(tji_kdesc *kd, const tj_kernel *k)
 
 /* ---- linking ---------------------------------------------------------------------------- */
 
+/* Links a copy of 'src' into '*dst'; the first copy becomes '*dst' itself, which saves
+ * linking it into an empty module. */
 static bool
-link_clone(LLVMModuleRef dst, LLVMModuleRef src)
+link_clone(LLVMModuleRef *dst, LLVMModuleRef src)
 {
     LLVMModuleRef clone = LLVMCloneModule(src);
-    return !LLVMLinkModules2(dst, clone); /* takes 'clone' over */
+    if (*dst)
+        return !LLVMLinkModules2(*dst, clone); /* takes 'clone' over */
+    LLVMSetModuleIdentifier(clone, "tilejit", 7);
+    LLVMSetSourceFileName(clone, "tilejit", 7);
+    *dst = clone;
+    return true;
 }
 
 static bool
@@ -223,9 +230,9 @@ in_list(tj_kernel *const *list, int n, const tj_kernel *k)
     return false;
 }
 
-/* Links each kernel and, once each, every function reachable from them. */
+/* Links each kernel and, once each, every function reachable from them, into a new '*m'. */
 static tj_status
-link_all(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n)
+link_all(tj_context *ctx, LLVMModuleRef *m, tj_kernel *const *ks, size_t n)
 {
     tj_kernel *seen[256];
     int nseen = 0;
@@ -262,7 +269,7 @@ link_all(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n)
             snprintf(canon, sizeof canon, "tjf.%d.%s", i + 1, k->name);
         else
             snprintf(canon, sizeof canon, "tjk.%s", k->name);
-        LLVMValueRef body = LLVMGetNamedFunction(m, k->symbol);
+        LLVMValueRef body = LLVMGetNamedFunction(*m, k->symbol);
         if (body)
             LLVMSetValueName2(body, canon, strlen(canon));
     }
@@ -607,7 +614,7 @@ build_run(build *bd, tj_kernel *const *ks, size_t n, tj_module **out)
 {
     tj_context *ctx = bd->ctx;
     bd->tgt = bd->target == TJ_TARGET_CUDA ? &tji_target_nvptx : &tji_target_host;
-    tj_status st = link_all(ctx, bd->m, ks, n);
+    tj_status st = link_all(ctx, &bd->m, ks, n);
     if (st == TJ_OK)
         st = bd->tgt->lower(ctx, bd->m, ks, n, bd->descs, bd->tm);
     if (st != TJ_OK)
@@ -661,7 +668,6 @@ tj_module_build(tj_context *ctx, tj_kernel *const *kernels, size_t nkernels,
     bool ok = bd.descs != NULL;
     for (size_t i = 0; ok && i < nkernels; i++)
         ok = fill_desc(&bd.descs[i], kernels[i]);
-    bd.m = LLVMModuleCreateWithNameInContext("tilejit", ctx->llctx);
     st = ok ? build_run(&bd, kernels, nkernels, out)
             : tji_ctx_fail(ctx, TJ_ERR_NOMEM, "tj_module_build: out of memory");
     LLVMDisposeModule(bd.m);
