@@ -251,7 +251,7 @@ tji_foreach_owned_from(tj_kernel *k, int64_t size, int first, tji_elem_fn fn, vo
     if (nslots <= UNROLL_SLOTS) {
         for (int64_t s = first; s < nslots; s++) {
             /* e < size <= 2^24: no wrap, so addresses fold to constant offsets */
-            LLVMValueRef e = LLVMBuildNUWAdd(b, tji_const_i32(c, s * B), lane, "e");
+            LLVMValueRef e = tji_emit_add(b, tji_const_i32(c, s * B), lane, true);
             bool guard = ragged && s == nslots - 1;
             tji_cond cond;
             if (guard)
@@ -301,8 +301,8 @@ tji_tile_elem_ptr(tj_kernel *k, const tj_val *t, LLVMValueRef const *coords)
     LLVMValueRef off = tji_const_i64(c, 0);
     for (int d = 0; d < t->u.tile.rank; d++) {
         LLVMValueRef x = LLVMBuildSExt(b, coords[d], tji_i64(c), "");
-        off = LLVMBuildAdd(b, off, LLVMBuildMul(b, x, tji_const_i64(c, t->u.tile.strides[d]), ""),
-                           "");
+        off = tji_emit_add(b, off, tji_emit_mul(b, x, tji_const_i64(c, t->u.tile.strides[d]), false),
+                           false);
     }
     return LLVMBuildGEP2(b, t->type->llmem, t->u.tile.base, &off, 1, "");
 }

@@ -191,15 +191,15 @@ array_elem(tj_kernel *k, const access *a, LLVMValueRef e, LLVMValueRef *inside)
     LLVMValueRef off = tji_const_i64(c, 0);
     *inside = NULL;
     for (int d = 0; d < arr->ndim; d++) {
-        LLVMValueRef i = LLVMBuildAdd(b, LLVMBuildZExt(b, coords[d], tji_i64(c), ""),
-                                      a->offset[d], "");
+        LLVMValueRef i = tji_emit_add(b, LLVMBuildZExt(b, coords[d], tji_i64(c), ""),
+                                      a->offset[d], false);
         if (a->checked) {
             LLVMValueRef ext = LLVMBuildZExt(b, arr->shape[d], tji_i64(c), "");
             LLVMValueRef in = LLVMBuildICmp(b, LLVMIntULT, i, ext, "");
             *inside = *inside ? LLVMBuildAnd(b, *inside, in, "") : in;
         }
         bool unit = !a->checked && d == arr->ndim - 1; /* the fast path knows it is 1 */
-        off = LLVMBuildAdd(b, off, unit ? i : LLVMBuildMul(b, i, a->estride[d], ""), "");
+        off = tji_emit_add(b, off, unit ? i : tji_emit_mul(b, i, a->estride[d], false), false);
     }
     return LLVMBuildGEP2(b, a->arr->type->llmem, arr->data, &off, 1, "");
 }
@@ -525,7 +525,7 @@ write_dst(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
     LLVMValueRef coords[TJI_MAX_DIMS], inside = NULL;
     tji_tile_coords(k, &a->src->u.tile, e, coords);
     for (int d = 0; d < a->dst->u.tile.rank; d++) {
-        coords[d] = LLVMBuildAdd(b, coords[d], a->offset[d], "");
+        coords[d] = tji_emit_add(b, coords[d], a->offset[d], false);
         LLVMValueRef in = LLVMBuildICmp(b, LLVMIntULT, coords[d],
                                         tji_const_i32(k->ctx, a->dst->u.tile.shape[d]), "");
         inside = inside ? LLVMBuildAnd(b, inside, in, "") : in;

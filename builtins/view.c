@@ -85,7 +85,7 @@ add_index(view *v, int entry, int d, tj_val *idx, int64_t limit)
                             "%d of extent %d",
                             fn, (long long)c, (long long)(p->shape[d] - limit + 1), d,
                             p->shape[d]);
-        v->offset = LLVMBuildAdd(k->llb, v->offset, tji_const_i64(k->ctx, c * p->strides[d]), "");
+        v->offset = tji_emit_add(k->llb, v->offset, tji_const_i64(k->ctx, c * p->strides[d]), false);
         return true;
     }
     LLVMBuilderRef b = k->llb;
@@ -96,7 +96,8 @@ add_index(view *v, int entry, int d, tj_val *idx, int64_t limit)
     if (v->site >= 0)
         tji_emit_report(k, LLVMBuildNot(b, in, ""), v->site, i, tji_const_i64(k->ctx, 0), hi, d);
     i = LLVMBuildSelect(b, in, i, tji_const_i64(k->ctx, 0), "");
-    v->offset = LLVMBuildAdd(b, v->offset, LLVMBuildMul(b, i, tji_const_i64(k->ctx, p->strides[d]), ""), "");
+    v->offset = tji_emit_add(b, v->offset, tji_emit_mul(b, i, tji_const_i64(k->ctx, p->strides[d]), false),
+                             false);
     return true;
 }
 
@@ -155,8 +156,8 @@ select_dims(view *v, const tj_view_index *offset, int noffset)
             return tji_fail(v->k, TJ_ERR_INVALID, "%s: argument 'offset': entry %d selects no "
                             "element of dimension %d (extent %d); the view would be empty",
                             fn, d, d, p->shape[d]);
-        v->offset = LLVMBuildAdd(v->k->llb, v->offset,
-                                 tji_const_i64(v->k->ctx, first * p->strides[d]), "");
+        v->offset = tji_emit_add(v->k->llb, v->offset,
+                                 tji_const_i64(v->k->ctx, first * p->strides[d]), false);
         /* One element: the step is never applied (and a huge one would overflow). */
         keep_dim(v, (int)len, len == 1 ? p->strides[d] : p->strides[d] * step);
     }

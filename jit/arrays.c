@@ -126,7 +126,7 @@ elem_ptr(tj_kernel *k, tj_val *arr, tj_val *const *idx, int nidx, LLVMValueRef *
         LLVMValueRef i64 = LLVMBuildIntCast2(b, idx[d]->ll, tji_i64(c),
                                              tji_dtype_is_signed(t->dtype), "");
         LLVMValueRef es = LLVMBuildExactSDiv(b, a->strides[d], esize, "");
-        off = LLVMBuildAdd(b, off, LLVMBuildMul(b, i64, es, ""), "");
+        off = tji_emit_add(b, off, tji_emit_mul(b, i64, es, false), false);
         if (site < 0)
             continue;
         LLVMValueRef hi = LLVMBuildZExt(b, a->shape[d], tji_i64(c), "");

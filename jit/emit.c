@@ -317,6 +317,32 @@ tji_emit_cond_end(tj_kernel *k, tji_cond *c)
     LLVMPositionBuilderAtEnd(k->llb, c->done_bb);
 }
 
+static bool
+is_int(LLVMValueRef v, unsigned long long n)
+{
+    return LLVMIsAConstantInt(v) && LLVMConstIntGetZExtValue(v) == n;
+}
+
+LLVMValueRef
+tji_emit_add(LLVMBuilderRef b, LLVMValueRef x, LLVMValueRef y, bool nuw)
+{
+    if (is_int(y, 0))
+        return x;
+    if (is_int(x, 0))
+        return y;
+    return nuw ? LLVMBuildNUWAdd(b, x, y, "") : LLVMBuildAdd(b, x, y, "");
+}
+
+LLVMValueRef
+tji_emit_mul(LLVMBuilderRef b, LLVMValueRef x, LLVMValueRef y, bool nuw)
+{
+    if (is_int(y, 1) || is_int(x, 0))
+        return x;
+    if (is_int(x, 1) || is_int(y, 0))
+        return y;
+    return nuw ? LLVMBuildNUWMul(b, x, y, "") : LLVMBuildMul(b, x, y, "");
+}
+
 LLVMValueRef
 tji_emit_phi2(LLVMBuilderRef b, LLVMValueRef v1, LLVMBasicBlockRef bb1, LLVMValueRef v2,
               LLVMBasicBlockRef bb2)

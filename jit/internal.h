@@ -424,6 +424,11 @@ TJI_HIDDEN void tji_emit_cond_end(tj_kernel *k, tji_cond *c);
  * ran, else zero. */
 TJI_HIDDEN LLVMValueRef tji_emit_cond_value(tj_kernel *k, tji_cond *c, LLVMValueRef v);
 /* A phi at the builder's position: 'v1' from 'bb1', 'v2' from 'bb2'. */
+/* Integer add and multiply without their identities (x + 0, x * 1; x * 0 is 0): index
+ * arithmetic over constant offsets and unit strides then adds no instruction for every
+ * pass to visit. 'nuw': the operation does not wrap. */
+TJI_HIDDEN LLVMValueRef tji_emit_add(LLVMBuilderRef b, LLVMValueRef x, LLVMValueRef y, bool nuw);
+TJI_HIDDEN LLVMValueRef tji_emit_mul(LLVMBuilderRef b, LLVMValueRef x, LLVMValueRef y, bool nuw);
 TJI_HIDDEN LLVMValueRef tji_emit_phi2(LLVMBuilderRef b, LLVMValueRef v1, LLVMBasicBlockRef bb1,
                                       LLVMValueRef v2, LLVMBasicBlockRef bb2);
 /* Records a kernel error at check site 'site' when 'bad' holds (debug builds). */

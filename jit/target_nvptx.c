@@ -44,6 +44,76 @@ splice_body(LLVMModuleRef m, const tji_kdesc *kd)
         LLVMDeleteFunction(body);
 }
 
+/* Whether 'in', an access at byte 'off' of the entry's argument block, is a load of
+ * parameter slot 'off' with the parameter's type, or the entry's store of that parameter;
+ * with 'rewrite', replaces the load with the parameter, or drops the store. */
+static bool
+forward_access(LLVMValueRef fn, const tji_kdesc *kd, LLVMValueRef in, LLVMValueRef addr,
+               int64_t off, bool rewrite)
+{
+    int i = 0;
+    while (i < kd->nslots && (int64_t)kd->slots[i].offset != off)
+        i++;
+    if (i == kd->nslots)
+        return false;
+    LLVMValueRef param = LLVMGetParam(fn, (unsigned)i);
+    if (LLVMIsALoadInst(in) && LLVMTypeOf(in) == LLVMTypeOf(param) &&
+        LLVMGetBasicBlockParent(LLVMGetInstructionParent(in)) == fn) {
+        if (rewrite)
+            LLVMReplaceAllUsesWith(in, param);
+    } else if (!LLVMIsAStoreInst(in) || LLVMGetOperand(in, 0) != param ||
+               LLVMGetOperand(in, 1) != addr) {
+        return false;
+    }
+    if (rewrite)
+        LLVMInstructionEraseFromParent(in);
+    return true;
+}
+
+/* Walks every access to 'args' (itself or a GEP of i8 at a constant index), checking or,
+ * with 'rewrite', forwarding each (forward_access). */
+static bool
+forward_all(LLVMValueRef fn, const tji_kdesc *kd, LLVMValueRef args, bool rewrite)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(args), next; u; u = next) {
+        next = LLVMGetNextUse(u);
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!LLVMIsAGetElementPtrInst(user)) {
+            if (!forward_access(fn, kd, user, args, 0, rewrite))
+                return false;
+            continue;
+        }
+        LLVMValueRef idx = LLVMGetNumOperands(user) == 2 ? LLVMGetOperand(user, 1) : NULL;
+        if (LLVMGetOperand(user, 0) != args || LLVMGetGEPSourceElementType(user) !=
+                                                   LLVMInt8TypeInContext(LLVMGetTypeContext(
+                                                       LLVMTypeOf(args))) ||
+            !idx || !LLVMIsAConstantInt(idx))
+            return false;
+        int64_t off = LLVMConstIntGetSExtValue(idx);
+        for (LLVMUseRef g = LLVMGetFirstUse(user), gnext; g; g = gnext) {
+            gnext = LLVMGetNextUse(g);
+            if (!forward_access(fn, kd, LLVMGetUser(g), user, off, rewrite))
+                return false;
+        }
+        if (rewrite)
+            LLVMInstructionEraseFromParent(user);
+    }
+    return true;
+}
+
+/* The entry stores the kernel's parameters into an argument block and reads them back for
+ * the body (tji_emit_entry_common, shared with the CPU, whose entries get a pointer to
+ * such a block). When those are its only uses, each read becomes the parameter it reads
+ * and the block goes: scalar replacement no longer has to take it apart. */
+static void
+forward_args(LLVMValueRef fn, const tji_kdesc *kd, LLVMValueRef args)
+{
+    if (forward_all(fn, kd, args, false)) {
+        forward_all(fn, kd, args, true);
+        LLVMInstructionEraseFromParent(args);
+    }
+}
+
 static void
 make_entry(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd, LLVMValueRef smem,
            LLVMValueRef err)
@@ -76,6 +146,7 @@ make_entry(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd, LLVMValueRef s
     tji_emit_entry_common(ctx, m, b, kd, ts, args, fields);
     LLVMBuildRetVoid(b);
     LLVMDisposeBuilder(b);
+    forward_args(fn, kd, args);
     splice_body(m, kd);
 }
 
