@@ -114,6 +114,69 @@ forward_args(LLVMValueRef fn, const tji_kdesc *kd, LLVMValueRef args)
     }
 }
 
+/* The field of thread state 'ts' that 'gep' addresses, or -1. */
+static int
+ts_field_of(LLVMValueRef gep, LLVMValueRef ts)
+{
+    if (!LLVMIsAGetElementPtrInst(gep) || LLVMGetNumOperands(gep) != 3 ||
+        LLVMGetOperand(gep, 0) != ts ||
+        LLVMGetGEPSourceElementType(gep) != LLVMGetAllocatedType(ts))
+        return -1;
+    LLVMValueRef zero = LLVMGetOperand(gep, 1), f = LLVMGetOperand(gep, 2);
+    if (!LLVMIsAConstantInt(zero) || LLVMConstIntGetZExtValue(zero) != 0 ||
+        !LLVMIsAConstantInt(f) || LLVMConstIntGetZExtValue(f) >= TJI_TS_NFIELDS)
+        return -1;
+    return (int)LLVMConstIntGetZExtValue(f);
+}
+
+/* The entry's thread state the same way: each field is stored once, in the entry block, by
+ * tji_emit_entry_common, and the body and the hooks read it. When they only read it (no
+ * call takes it, as a function's or a report's does), each read becomes the stored value,
+ * which the entry block computes and so dominates the reads. Three passes over the uses:
+ * the stores, then a check of the loads, then the rewrite. */
+static void
+forward_ts(LLVMValueRef fn)
+{
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
+    LLVMValueRef ts = LLVMGetFirstInstruction(entry);
+    while (ts && !(LLVMIsAAllocaInst(ts) && strcmp(LLVMGetValueName(ts), "ts") == 0))
+        ts = LLVMGetNextInstruction(ts);
+    if (!ts)
+        return;
+    LLVMValueRef vals[TJI_TS_NFIELDS] = {0};
+    for (int pass = 0; pass < 3; pass++) {
+        for (LLVMUseRef u = LLVMGetFirstUse(ts), next; u; u = next) {
+            next = LLVMGetNextUse(u);
+            LLVMValueRef gep = LLVMGetUser(u);
+            int f = ts_field_of(gep, ts);
+            if (f < 0)
+                return;
+            for (LLVMUseRef g = LLVMGetFirstUse(gep), gnext; g; g = gnext) {
+                gnext = LLVMGetNextUse(g);
+                LLVMValueRef in = LLVMGetUser(g);
+                bool here = LLVMGetInstructionParent(in) == entry;
+                bool store = LLVMIsAStoreInst(in) && here && LLVMGetOperand(in, 1) == gep;
+                if (pass == 0 && store) {
+                    if (vals[f])
+                        return; /* stored twice */
+                    vals[f] = LLVMGetOperand(in, 0);
+                } else if (pass == 1 && !store &&
+                           (!LLVMIsALoadInst(in) || here || !vals[f] ||
+                            LLVMTypeOf(in) != LLVMTypeOf(vals[f]))) {
+                    return;
+                } else if (pass == 2) {
+                    if (!store)
+                        LLVMReplaceAllUsesWith(in, vals[f]);
+                    LLVMInstructionEraseFromParent(in);
+                }
+            }
+            if (pass == 2)
+                LLVMInstructionEraseFromParent(gep);
+        }
+    }
+    LLVMInstructionEraseFromParent(ts);
+}
+
 static void
 make_entry(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd, LLVMValueRef smem,
            LLVMValueRef err)
@@ -318,6 +381,8 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
     define_shuffle(ctx, m, full_warps);
     define_votes(ctx, m, full_warps);
     tji_inline_simple(ctx, m);
+    for (size_t i = 0; i < n; i++)
+        forward_ts(LLVMGetNamedFunction(m, descs[i].entry)); /* once the hooks read it inline */
     inline_all(ctx, m, descs, n);
     LLVMAddModuleFlag(m, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16,
                       LLVMValueAsMetadata(tji_const_i32(ctx, 0)));
