@@ -281,7 +281,11 @@ tji_inline_simple(tj_context *ctx, LLVMModuleRef m)
  * was there cost 3.4-4.1% of the seeds' builds, and without it the SASS of the seeds and
  * the bench's GPU kernels is the same size (the large kernel's: 2976 instead of 2968); the
  * instcombine after unrolling stays (without it row_products has 8 more SASS
- * instructions: selects it folds). Every function but the entries is alwaysinline
+ * instructions: selects it folds). This relies on the NVPTX entry forwarding its argument
+ * block (target_nvptx.c's forward_args): pulled apart by scalar replacement instead, the
+ * block gives back its pointer parameters through casts that only instcombine folds, and
+ * address-space inference then leaves their accesses generic (check_launch's ptx case
+ * fails so). Every function but the entries is alwaysinline
  * (target_nvptx.c), so the always-inliner does what the cost-driven one did, for 3-7% less
  * of a build. The CPU keeps O3, whose vectoriser matters there. */
 static const char gpu_pipeline[] =

@@ -433,6 +433,25 @@ START_TEST(test_gpu_builds_have_no_barrier_right_after_another)
 }
 END_TEST
 
+/* The NVPTX entry stores the parameters into an argument block for the body to read back;
+ * lowering hands the body the parameters themselves (target_nvptx.c's forward_args).
+ * Without that, a build at O0, which runs no scalar replacement, keeps the block in local
+ * memory. */
+START_TEST(test_gpu_entries_hand_the_body_its_parameters_without_local_memory)
+{
+    tj_val *a, *b, *tid[2];
+    tj_kernel *k = gpu_kernel_of_two_arrays("forwarded", 64, I32, &a, &b, tid);
+    put(k, b, tid[1], bin(k, TJ_BIN_ADD, tj_load(k, a, &tid[1], 1), tid[0]));
+    tj_module *m = NULL;
+    tj_build_options bo = {.opt_level = TJ_OPT_O0};
+    ck_assert_int_eq(tj_kernel_build(k, &bo, &m), TJ_OK);
+    const char *ptx = tj_module_get_ptx(m);
+    tjt_check_ptx(ptx);
+    ck_assert_msg(!strstr(ptx, ".local"), "local memory in the PTX:\n%s", ptx);
+    tj_module_destroy(m);
+}
+END_TEST
+
 /* launch_tiled(D, B) is launch([*D, W], B) where W is the block width: B on the GPU and in
  * cooperative mode, 1 in width-1 mode, where the lane is always 0 (SPEC 1; the seeds'
  * compaction example gives the GPU's answer on the CPU only so). The same coordinates,
@@ -1290,6 +1309,7 @@ launch_suite(void)
             tcase_add_test(tc, test_gpu_kernels_are_one_function_however_large);
             tcase_add_test(tc, test_gpu_warp_calls_take_the_full_mask_only_where_a_warp_can_be_whole);
             tcase_add_test(tc, test_gpu_builds_have_no_barrier_right_after_another);
+            tcase_add_test(tc, test_gpu_entries_hand_the_body_its_parameters_without_local_memory);
         }
     }
     TCase *errors = new_case(s, "errors");
