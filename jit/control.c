@@ -6,7 +6,10 @@
  * later calls in the same scope are harmless dead code.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <llvm-c/DebugInfo.h>
 
 #include "internal.h"
 
@@ -148,6 +151,198 @@ check_range(tj_kernel *k, tj_val *start, tj_val *stop, tj_val *step)
     return true;
 }
 
+/* ---- which loops stay rolled on the GPU ---------------------------------------------------
+ * LLVM fully unrolls every loop of known small trip count, and on the GPU each unrolled
+ * copy costs code generation time in proportion (the compaction seed's two iterations of a
+ * push: 13% of its build). A loop that synchronises the block in every iteration gains
+ * nothing measurable from it at run time, except where the loop's counter indexes
+ * kernel-local memory (a register tile's slots): only unrolling makes those indices constant,
+ * so that the tile stays in registers instead of local memory. So a for loop whose body
+ * emits a barrier, and whose counter reaches no such index, is marked not to be unrolled;
+ * target_nvptx.c removes the mark before code generation, so that ptxas still decides for
+ * itself. The walk below follows the counter's value through arithmetic and through the
+ * kernel-local variables it is stored into; where it cannot follow (a call, a pointer of
+ * unknown origin) it answers yes, which leaves the loop as LLVM would have it. */
+
+enum { TAINT_MAX = 512 };
+
+typedef struct taint {
+    LLVMValueRef vals[TAINT_MAX];   /* values that follow the counter */
+    LLVMValueRef mems[TAINT_MAX];   /* allocas holding such values */
+    int nvals, nmems, todo;         /* vals[todo..] are still to be visited */
+    bool local_index;               /* found one, or gave up */
+} taint;
+
+static bool
+in(LLVMValueRef const *set, int n, LLVMValueRef v)
+{
+    for (int i = 0; i < n; i++)
+        if (set[i] == v)
+            return true;
+    return false;
+}
+
+static void
+taint_value(taint *t, LLVMValueRef v)
+{
+    if (in(t->vals, t->nvals, v))
+        return;
+    if (t->nvals == TAINT_MAX)
+        t->local_index = true;
+    else
+        t->vals[t->nvals++] = v;
+}
+
+/* What a pointer is an offset of: through GEPs and casts, instructions or constants. */
+static LLVMValueRef
+pointer_base(LLVMValueRef p)
+{
+    for (;;) {
+        LLVMOpcode op = LLVMIsAInstruction(p)    ? LLVMGetInstructionOpcode(p)
+                        : LLVMIsAConstantExpr(p) ? LLVMGetConstOpcode(p)
+                                                 : LLVMRet;
+        if (op != LLVMGetElementPtr && op != LLVMBitCast && op != LLVMAddrSpaceCast)
+            return p;
+        p = LLVMGetOperand(p, 0);
+    }
+}
+
+/* Whether p may point into kernel-local memory: anything but a global (shared memory), a
+ * pointer loaded from memory, or a parameter of the body after the thread state (an
+ * array's or a stack's data, kernel.c's bind_params). */
+static bool
+may_be_local(LLVMValueRef p)
+{
+    p = pointer_base(p);
+    if (LLVMIsAArgument(p))
+        return p == LLVMGetFirstParam(LLVMGetParamParent(p));
+    return !LLVMIsAGlobalValue(p) && !LLVMIsALoadInst(p);
+}
+
+/* The alloca a now holds values that follow the counter: so do its loads. */
+static void
+taint_memory(taint *t, LLVMValueRef a)
+{
+    if (in(t->mems, t->nmems, a))
+        return;
+    if (t->nmems == TAINT_MAX) {
+        t->local_index = true;
+        return;
+    }
+    t->mems[t->nmems++] = a;
+    LLVMValueRef ptrs[TAINT_MAX] = {a};
+    for (int n = 1; n > 0 && !t->local_index;) {
+        LLVMValueRef p = ptrs[--n];
+        for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+            LLVMValueRef user = LLVMGetUser(u);
+            switch (LLVMIsAInstruction(user) ? LLVMGetInstructionOpcode(user) : LLVMRet) {
+            case LLVMLoad:
+                taint_value(t, user);
+                break;
+            case LLVMStore:
+                if (LLVMGetOperand(user, 0) == p) /* the pointer itself escapes */
+                    t->local_index = true;
+                break;
+            case LLVMGetElementPtr:
+            case LLVMBitCast:
+            case LLVMAddrSpaceCast:
+                if (n == TAINT_MAX)
+                    t->local_index = true;
+                else
+                    ptrs[n++] = user;
+                break;
+            default: /* a call, a phi or select of pointers: not followed */
+                t->local_index = true;
+                break;
+            }
+        }
+    }
+}
+
+/* Whether a call only computes a value from its operands: an intrinsic without pointers. */
+static bool
+pure_call(LLVMValueRef call)
+{
+    LLVMValueRef callee = LLVMGetCalledValue(call);
+    if (!LLVMIsAFunction(callee) || !LLVMGetIntrinsicID(callee))
+        return false;
+    for (int i = 0, n = LLVMGetNumArgOperands(call); i < n; i++)
+        if (LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(call, (unsigned)i))) ==
+            LLVMPointerTypeKind)
+            return false;
+    return true;
+}
+
+/* One use of v, a value that follows the counter, by 'user'. */
+static void
+visit_use(taint *t, LLVMValueRef v, LLVMValueRef user)
+{
+    switch (LLVMGetInstructionOpcode(user)) {
+    case LLVMLoad:
+    case LLVMAtomicRMW:
+    case LLVMAtomicCmpXchg:
+        /* as an address: an index into local memory; else only the data moves */
+        if (LLVMGetOperand(user, 0) == v && may_be_local(v))
+            t->local_index = true;
+        break;
+    case LLVMStore: {
+        LLVMValueRef ptr = LLVMGetOperand(user, 1);
+        if (ptr == v) {
+            if (may_be_local(v))
+                t->local_index = true;
+        } else if (LLVMIsAAllocaInst(pointer_base(ptr))) {
+            taint_memory(t, pointer_base(ptr));
+        } else if (may_be_local(ptr)) {
+            t->local_index = true;
+        }
+        break;
+    }
+    case LLVMCall:
+        if (!pure_call(user))
+            t->local_index = true;
+        else
+            taint_value(t, user);
+        break;
+    case LLVMBr:
+    case LLVMSwitch:
+    case LLVMRet:
+        break;
+    default: /* arithmetic, compares, selects, casts, phis, GEPs */
+        taint_value(t, user);
+        break;
+    }
+}
+
+static bool
+counter_reaches_local_index(LLVMValueRef counter)
+{
+    taint *t = calloc(1, sizeof *t);
+    if (!t)
+        return true;
+    taint_memory(t, counter);
+    while (t->todo < t->nvals && !t->local_index) {
+        LLVMValueRef v = t->vals[t->todo++];
+        for (LLVMUseRef u = LLVMGetFirstUse(v); u && !t->local_index; u = LLVMGetNextUse(u))
+            visit_use(t, v, LLVMGetUser(u));
+    }
+    bool r = t->local_index;
+    free(t);
+    return r;
+}
+
+/* Marks the loop of this latch not to be unrolled (llvm.loop.unroll.disable). */
+static void
+keep_rolled(tj_context *c, LLVMValueRef latch)
+{
+    LLVMMetadataRef self = LLVMTemporaryMDNode(c->llctx, NULL, 0);
+    LLVMMetadataRef name = LLVMMDStringInContext2(c->llctx, "llvm.loop.unroll.disable", 24);
+    LLVMMetadataRef ops[] = {self, LLVMMDNodeInContext2(c->llctx, &name, 1)};
+    LLVMMetadataRef loop = LLVMMDNodeInContext2(c->llctx, ops, 2);
+    LLVMMetadataReplaceAllUsesWith(self, loop); /* the loop id names itself; frees self */
+    LLVMSetMetadata(latch, LLVMGetMDKindIDInContext(c->llctx, "llvm.loop", 9),
+                    LLVMMetadataAsValue(c->llctx, loop));
+}
+
 tj_val *
 tj_for_begin(tj_kernel *k, tj_val *start, tj_val *stop, tj_val *step)
 {
@@ -163,6 +358,7 @@ tj_for_begin(tj_kernel *k, tj_val *start, tj_val *stop, tj_val *step)
     s->counter_type = t;
     s->step = step->ll;
     s->stop = stop->ll;
+    s->barriers_at_start = k->barriers;
     LLVMBuildStore(b, start->ll, s->counter);
     LLVMBasicBlockRef head = new_block(k, "for.head"), body = new_block(k, "for.body");
     s->other = head;
@@ -207,7 +403,10 @@ tj_for_end(tj_kernel *k)
                                            LLVMBuildNeg(b, s->step, ""), "");
     LLVMValueRef more = LLVMBuildSelect(b, up, more_up, more_down, "");
     LLVMBuildStore(b, LLVMBuildAdd(b, i, s->step, ""), s->counter);
-    LLVMBuildCondBr(b, more, s->other, s->merge);
+    LLVMValueRef latch = LLVMBuildCondBr(b, more, s->other, s->merge);
+    if (k->opts.target == TJ_TARGET_CUDA && k->barriers != s->barriers_at_start &&
+        !counter_reaches_local_index(s->counter))
+        keep_rolled(k->ctx, latch);
     LLVMPositionBuilderAtEnd(b, s->merge);
     k->reachable = s->reachable_at_start;
     k->nscopes--;

@@ -213,6 +213,7 @@ tji_emit_barrier(tj_kernel *k)
 {
     LLVMValueRef args[] = {k->ts};
     tji_emit_call_named(k, "tj.hook.barrier", tji_void(k->ctx), args, 1);
+    k->barriers++;
 }
 
 bool

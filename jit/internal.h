@@ -29,7 +29,7 @@
 #define TJI_PRINTF(a, b) __attribute__((format(printf, a, b)))
 /* Part of every compile-cache key: bump it whenever the code the JIT emits for the same
  * lowered module changes (passes, code generation options, runtime ABI). */
-#define TJI_CODEGEN_VERSION 9
+#define TJI_CODEGEN_VERSION 10
 #define TJI_NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
 typedef struct tji_arena_chunk tji_arena_chunk;
@@ -178,6 +178,7 @@ typedef struct tji_scope {
     LLVMValueRef counter;         /* for: alloca of the loop variable */
     const tj_type *counter_type;
     LLVMValueRef step, stop;      /* for: the range's step and stop */
+    unsigned barriers_at_start;   /* for: the kernel's 'barriers' when the loop began */
 } tji_scope;
 
 /* A check site for debug builds: what a failing index names in the launch's message. */
@@ -215,6 +216,7 @@ struct tj_kernel {
     int ncallees, cap_callees;
     bool calls_itself;            /* a tj_call of itself (not in 'callees') */
     int max_tid;                  /* most tid() coordinates read */
+    unsigned barriers;            /* block barriers emitted so far (tji_emit_barrier) */
     size_t shared_bytes;          /* owned shared memory, SPEC 3 */
     size_t scratch_bytes;         /* shared scratch its builtins share */
     LLVMValueRef layout_globals[2]; /* constants filled at seal: owned, callee arena base */

@@ -447,6 +447,22 @@ drop_repeated_barriers(LLVMModuleRef m)
         }
 }
 
+/* Removes the loop metadata: the only loop metadata a GPU module has is control.c's mark
+ * that keeps LLVM from unrolling a loop, which the asm printer would pass on to ptxas as
+ * .pragma "nounroll". ptxas decides for itself. */
+static void
+unmark_loops(tj_context *ctx, LLVMModuleRef m)
+{
+    unsigned kind = LLVMGetMDKindIDInContext(ctx->llctx, "llvm.loop", 9);
+    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+             bb = LLVMGetNextBasicBlock(bb)) {
+            LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+            if (t && LLVMGetMetadata(t, kind))
+                LLVMSetMetadata(t, kind, NULL);
+        }
+}
+
 /* After optimisation: pointer parameters are global (what NVPTXLowerArgs says), then the
  * passes above. Also right for full code generation, which repeats them. */
 static tj_status
@@ -466,6 +482,7 @@ finish(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *descs, int n, LLVMTarg
     }
     LLVMDisposeBuilder(b);
     drop_repeated_barriers(m);
+    unmark_loops(ctx, m);
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     LLVMErrorRef e = LLVMRunPasses(m, finish_pipeline, tm, po);
     LLVMDisposePassBuilderOptions(po);

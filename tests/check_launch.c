@@ -452,6 +452,88 @@ START_TEST(test_gpu_entries_hand_the_body_its_parameters_without_local_memory)
 }
 END_TEST
 
+/* How often 'what' occurs in 'text'. */
+static int
+occurrences(const char *text, const char *what)
+{
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, what)); p += strlen(what))
+        n++;
+    return n;
+}
+
+/* A loop that synchronises the block in every iteration stays a loop on the GPU, as
+ * unrolling it only makes code generation longer (control.c): here two iterations of a
+ * push, whose ballot is one vote instruction in each copy. The mark that keeps LLVM from
+ * unrolling it does not reach ptxas as a "nounroll". A loop without a barrier is unrolled
+ * as before. */
+START_TEST(test_gpu_loops_that_synchronise_the_block_stay_rolled)
+{
+    tj_val *a, *b, *tid[2];
+    tj_kernel *k = gpu_kernel_of_two_arrays("rolled", 4, I32, &a, &b, tid);
+    tj_val *s = tj_tile_stack(k, 8, I32);
+    tj_val *j = tj_for_begin(k, ci(k, 0), ci(k, 8), ci(k, 4));
+    tj_val *v = tj_load(k, a, (tj_val *[]){bin(k, TJ_BIN_ADD, j, tid[1])}, 1);
+    ck_assert(tj_tile_stack_push(k, s, v, tj_compare(k, TJ_CMP_GT, v, ci(k, 5))));
+    ck_assert(tj_for_end(k));
+    put(k, b, tid[1], tj_tile_stack_count(k, s));
+    tj_module *m = tjt_build(k);
+    const char *ptx = tj_module_get_ptx(m);
+    ck_assert_int_eq(occurrences(ptx, "vote.sync.ballot"), 1);
+    ck_assert_msg(!strstr(ptx, "nounroll"), "the PTX tells ptxas not to unroll");
+    tj_module_destroy(m);
+    tj_kernel_destroy(k);
+    /* without a barrier, LLVM unrolls it as before: four loads */
+    k = gpu_kernel_of_two_arrays("unrolled", 4, I32, &a, &b, tid);
+    tj_val *sum = tj_var_new(k, ci(k, 0));
+    j = tj_for_begin(k, ci(k, 0), ci(k, 16), ci(k, 4));
+    v = tj_load(k, a, (tj_val *[]){bin(k, TJ_BIN_ADD, j, tid[1])}, 1);
+    ck_assert(tj_var_set(k, sum, bin(k, TJ_BIN_ADD, tj_var_get(k, sum), v)));
+    ck_assert(tj_for_end(k));
+    put(k, b, tid[1], tj_var_get(k, sum));
+    m = tjt_build(k);
+    ck_assert_int_eq(occurrences(tj_module_get_ptx(m), "ld.global"), 4);
+    tj_module_destroy(m);
+    tj_kernel_destroy(k);
+}
+END_TEST
+
+/* But a loop whose counter indexes a register tile is unrolled, so that the tile stays in
+ * registers: tile_extract(t, i) reads slot i / B of the tile, constant only once the loop
+ * is unrolled. The counter reaches the index directly, through arithmetic, and through a
+ * variable it is stored into. */
+START_TEST(test_gpu_loops_indexing_a_register_tile_are_unrolled)
+{
+    static const char *const ways[] = {"directly", "through arithmetic", "through a variable"};
+    for (int w = 0; w < 3; w++) {
+        tj_val *a, *b, *tid[2];
+        tj_kernel *k = gpu_kernel_of_two_arrays("unrolled", 4, I32, &a, &b, tid);
+        int n = 8;
+        tj_val *zero = ci(k, 0);
+        tj_val *t = tj_tile_load(k, a, 1, &n, &zero, TJ_STORAGE_REGISTER);
+        tj_val *sum = tj_var_new(k, ci(k, 0));
+        tj_val *held = tj_var_new(k, ci(k, 0));
+        tj_val *i = tj_for_begin(k, ci(k, 0), ci(k, w == 1 ? 4 : 8), ci(k, 1));
+        tj_val *e = i;
+        if (w == 1)
+            e = bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_MUL, i, ci(k, 2)), ci(k, 1));
+        if (w == 2) {
+            ck_assert(tj_var_set(k, held, i));
+            e = tj_var_get(k, held);
+        }
+        tj_val *x = tj_tile_extract(k, t, &e, 1);
+        ck_assert(tj_var_set(k, sum, bin(k, TJ_BIN_ADD, tj_var_get(k, sum), x)));
+        ck_assert(tj_for_end(k));
+        put(k, b, tid[1], tj_var_get(k, sum));
+        tj_module *m = tjt_build(k);
+        const char *ptx = tj_module_get_ptx(m);
+        ck_assert_msg(!strstr(ptx, ".local"), "%s: the tile is in local memory", ways[w]);
+        tj_module_destroy(m);
+        tj_kernel_destroy(k);
+    }
+}
+END_TEST
+
 /* launch_tiled(D, B) is launch([*D, W], B) where W is the block width: B on the GPU and in
  * cooperative mode, 1 in width-1 mode, where the lane is always 0 (SPEC 1; the seeds'
  * compaction example gives the GPU's answer on the CPU only so). The same coordinates,
@@ -1310,6 +1392,8 @@ launch_suite(void)
             tcase_add_test(tc, test_gpu_warp_calls_take_the_full_mask_only_where_a_warp_can_be_whole);
             tcase_add_test(tc, test_gpu_builds_have_no_barrier_right_after_another);
             tcase_add_test(tc, test_gpu_entries_hand_the_body_its_parameters_without_local_memory);
+            tcase_add_test(tc, test_gpu_loops_that_synchronise_the_block_stay_rolled);
+            tcase_add_test(tc, test_gpu_loops_indexing_a_register_tile_are_unrolled);
         }
     }
     TCase *errors = new_case(s, "errors");
