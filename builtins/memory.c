@@ -254,6 +254,17 @@ tile_inside(tj_kernel *k, const access *a)
     return in;
 }
 
+/* Whether a lane has enough elements for the unchecked path to pay: more than two. For each
+ * element it saves a compare and an and per dimension and the multiply by the unit stride;
+ * the test that picks it costs two compares and two ands per dimension and the stride's
+ * compare. With one or two elements a lane both paths cost about the same to run, and the
+ * two paths twice the code to compile (a small tile over many lanes, as in the seeds). */
+static bool
+worth_a_fast_path(const tj_kernel *k, const tji_tile *t)
+{
+    return (t->size + k->block_dim - 1) / k->block_dim > 2;
+}
+
 /* Runs the access over the lane's elements: unchecked when the whole tile is inside a dense
  * array (the usual case), element by element otherwise. */
 static void
@@ -262,7 +273,7 @@ access_all(tj_kernel *k, access *a, void (*each)(tj_kernel *, const tj_val *, tj
 {
     tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
-    if (a->t->u.tile.replicated) {
+    if (a->t->u.tile.replicated || !worth_a_fast_path(k, &a->t->u.tile)) {
         a->checked = true;
         each(k, a->t, access_elem, a);
         return;

@@ -534,6 +534,35 @@ START_TEST(test_gpu_loops_indexing_a_register_tile_are_unrolled)
 }
 END_TEST
 
+/* tile_load and tile_store take an unchecked path when the whole tile is inside a dense
+ * array, but only where a lane has more than two elements (memory.c): a 2 x 3 tile over 4
+ * lanes or a tile of 4 over 2 (two elements a lane) is only checked, with one load per
+ * element; a tile of 6 over 2 (three a lane) has both paths, six loads. */
+START_TEST(test_gpu_tile_accesses_have_a_fast_path_only_where_it_pays)
+{
+    static const struct {
+        int rank, shape[2];
+        uint32_t block_dim;
+        int loads;
+    } rows[] = {{2, {2, 3}, 4, 2}, {1, {4}, 2, 2}, {1, {6}, 2, 6}};
+    for (size_t r = 0; r < NROWS(rows); r++) {
+        tj_kernel_options o = opts_for(ON_PTX, rows[r].block_dim);
+        tj_kernel *k = tj_kernel_create(tjt.ctx, "paths", &o);
+        tj_val *a = tj_param_array(k, "a", I32, rows[r].rank);
+        tj_val *b = tj_param_array(k, "b", I32, rows[r].rank);
+        tj_val *t = tj_tile_load(k, a, rows[r].rank, rows[r].shape, NULL, TJ_STORAGE_REGISTER);
+        ck_assert(tj_tile_store(k, b, t, NULL));
+        tj_module *m = tjt_build(k);
+        const char *ptx = tj_module_get_ptx(m);
+        ck_assert_msg(occurrences(ptx, "ld.global") == rows[r].loads,
+                      "row %zu: %d loads, expected %d", r, occurrences(ptx, "ld.global"),
+                      rows[r].loads);
+        tj_module_destroy(m);
+        tj_kernel_destroy(k);
+    }
+}
+END_TEST
+
 /* launch_tiled(D, B) is launch([*D, W], B) where W is the block width: B on the GPU and in
  * cooperative mode, 1 in width-1 mode, where the lane is always 0 (SPEC 1; the seeds'
  * compaction example gives the GPU's answer on the CPU only so). The same coordinates,
@@ -1394,6 +1423,7 @@ launch_suite(void)
             tcase_add_test(tc, test_gpu_entries_hand_the_body_its_parameters_without_local_memory);
             tcase_add_test(tc, test_gpu_loops_that_synchronise_the_block_stay_rolled);
             tcase_add_test(tc, test_gpu_loops_indexing_a_register_tile_are_unrolled);
+            tcase_add_test(tc, test_gpu_tile_accesses_have_a_fast_path_only_where_it_pays);
         }
     }
     TCase *errors = new_case(s, "errors");
