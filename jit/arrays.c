@@ -8,6 +8,28 @@
 
 #include "internal.h"
 
+/* The coordinates of the linear thread index 'lin' (i64): its quotient by 'fold' (NULL: none)
+ * unravelled over dims[1..n-1], each division and remainder in 'ty' (i32 or i64). */
+static void
+unravel(tj_kernel *k, LLVMTypeRef ty, LLVMValueRef lin, LLVMValueRef fold,
+        const LLVMValueRef *dims, int n, LLVMValueRef *coords)
+{
+    LLVMBuilderRef b = k->llb;
+    LLVMValueRef l = LLVMBuildIntCast2(b, lin, ty, false, "");
+    if (fold)
+        l = LLVMBuildUDiv(b, l, LLVMBuildIntCast2(b, fold, ty, false, ""), "");
+    for (int d = n - 1; d >= 0; d--) {
+        LLVMValueRef coord = l;
+        if (d > 0) {
+            LLVMValueRef dd = LLVMBuildIntCast2(b, dims[d], ty, false, "");
+            LLVMValueRef q = LLVMBuildUDiv(b, l, dd, "");
+            coord = LLVMBuildSub(b, l, LLVMBuildMul(b, q, dd, ""), "");
+            l = q;
+        }
+        coords[d] = LLVMBuildIntCast2(b, coord, tji_i32(k->ctx), false, "");
+    }
+}
+
 bool
 tj_tid(tj_kernel *k, int ncoords, tj_val **out)
 {
@@ -24,21 +46,34 @@ tj_tid(tj_kernel *k, int ncoords, tj_val **out)
         dims[d] = LLVMBuildZExt(b, tji_emit_ts_load(k, TJI_TS_DIM0 + d), tji_i64(c), "");
     /* Fold the launch dimensions the kernel does not read (unused ones are 1): one division
      * by their product. */
+    LLVMValueRef fold = NULL;
     if (ncoords < TJI_MAX_DIMS) {
-        LLVMValueRef fold = dims[ncoords];
+        fold = dims[ncoords];
         for (int d = ncoords + 1; d < TJI_MAX_DIMS; d++)
             fold = LLVMBuildMul(b, fold, dims[d], "");
-        lin = tji_emit_udiv64(k, lin, fold);
     }
-    for (int d = ncoords - 1; d >= 0; d--) {
-        LLVMValueRef coord = lin;
-        if (d > 0) {
-            LLVMValueRef q = tji_emit_udiv64(k, lin, dims[d]);
-            coord = LLVMBuildSub(b, lin, LLVMBuildMul(b, q, dims[d], ""), "");
-            lin = q;
-        }
-        out[d] = tji_scalar(k, tji_type_scalar(c, TJ_DTYPE_I32),
-                            LLVMBuildTrunc(b, coord, tji_i32(c), "tid"));
+    /* In 32 bits when the index and the fold fit (GPUs have no 64-bit divider, and x86's is
+     * slower): each dimension does, and every quotient is at most the index. One test for
+     * all the divisions, so that a tid() is two paths, not two per division. */
+    LLVMValueRef wide_bits = fold ? LLVMBuildOr(b, lin, fold, "") : lin;
+    LLVMValueRef fits = LLVMBuildICmp(b, LLVMIntULT, wide_bits, tji_const_i64(c, 1LL << 32),
+                                      "div.fits");
+    LLVMBasicBlockRef narrow = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "div.narrow");
+    LLVMBasicBlockRef wide = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "div.wide");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "div.done");
+    LLVMBuildCondBr(b, fits, narrow, wide);
+    LLVMValueRef cn[TJI_MAX_DIMS], cw[TJI_MAX_DIMS];
+    LLVMPositionBuilderAtEnd(b, narrow);
+    unravel(k, tji_i32(c), lin, fold, dims, ncoords, cn);
+    LLVMBuildBr(b, done);
+    LLVMPositionBuilderAtEnd(b, wide);
+    unravel(k, tji_i64(c), lin, fold, dims, ncoords, cw);
+    LLVMBuildBr(b, done);
+    LLVMPositionBuilderAtEnd(b, done);
+    for (int d = 0; d < ncoords; d++) {
+        LLVMValueRef coord = tji_emit_phi2(b, cn[d], narrow, cw[d], wide);
+        LLVMSetValueName2(coord, "tid", 3);
+        out[d] = tji_scalar(k, tji_type_scalar(c, TJ_DTYPE_I32), coord);
         if (!out[d])
             return false;
     }

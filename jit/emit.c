@@ -185,29 +185,6 @@ tji_emit_linear_tid(tj_kernel *k)
     return LLVMBuildAdd(b, base, lane, "");
 }
 
-LLVMValueRef
-tji_emit_udiv64(tj_kernel *k, LLVMValueRef a, LLVMValueRef d)
-{
-    tj_context *c = k->ctx;
-    LLVMBuilderRef b = k->llb;
-    LLVMValueRef high = LLVMBuildLShr(b, LLVMBuildOr(b, a, d, ""), tji_const_i64(c, 32), "");
-    LLVMValueRef fits = LLVMBuildICmp(b, LLVMIntEQ, high, tji_const_i64(c, 0), "div.fits");
-    LLVMBasicBlockRef narrow = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "div.narrow");
-    LLVMBasicBlockRef wide = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "div.wide");
-    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "div.done");
-    LLVMBuildCondBr(b, fits, narrow, wide);
-    LLVMPositionBuilderAtEnd(b, narrow);
-    LLVMValueRef q32 = LLVMBuildUDiv(b, LLVMBuildTrunc(b, a, tji_i32(c), ""),
-                                     LLVMBuildTrunc(b, d, tji_i32(c), ""), "");
-    LLVMValueRef qn = LLVMBuildZExt(b, q32, tji_i64(c), "");
-    LLVMBuildBr(b, done);
-    LLVMPositionBuilderAtEnd(b, wide);
-    LLVMValueRef qw = LLVMBuildUDiv(b, a, d, "");
-    LLVMBuildBr(b, done);
-    LLVMPositionBuilderAtEnd(b, done);
-    return tji_emit_phi2(b, qn, narrow, qw, wide);
-}
-
 void
 tji_emit_barrier(tj_kernel *k)
 {

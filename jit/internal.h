@@ -388,9 +388,6 @@ TJI_HIDDEN void tji_emit_store(tj_kernel *k, const tj_type *type, LLVMValueRef v
 TJI_HIDDEN LLVMValueRef tji_emit_ts_load(tj_kernel *k, int field);
 /* Linear thread index of the lane: block * B + lane, as i64. */
 TJI_HIDDEN LLVMValueRef tji_emit_linear_tid(tj_kernel *k);
-/* a / d for i64 'a' and 'd' (d > 0), by a 32-bit division when both fit in 32 bits (what
- * LLVM's CodeGenPrepare does above CodeGenLevelNone: GPUs have no 64-bit divider). */
-TJI_HIDDEN LLVMValueRef tji_emit_udiv64(tj_kernel *k, LLVMValueRef a, LLVMValueRef d);
 TJI_HIDDEN void tji_emit_barrier(tj_kernel *k);
 /* Capability: warp shuffles in hardware (the GPU); elsewhere tj.hook.shfl_xor emulates them
  * through a scratch area of tji_shuffle_scratch_bytes() in the block's arena, with

@@ -100,7 +100,7 @@ tji_tm_nvptx(tj_context *ctx, const char *arch, bool full_codegen, LLVMTargetMac
     /* Codegen at level None skips NVPTX's IR passes (address-space inference, slow-division
      * bypass, GVN, load/store vectorising), its DAG combines and machine passes: about a
      * third of a small kernel's build time. The default level gets the parts that matter
-     * elsewhere (tji_emit_udiv64, target_nvptx.c's finish) and ptxas optimises again. */
+     * elsewhere (tj_tid's 32-bit divisions, target_nvptx.c's finish) and ptxas optimises again. */
     LLVMCodeGenOptLevel level = full_codegen ? LLVMCodeGenLevelAggressive : LLVMCodeGenLevelNone;
     ctx->tm_nvptx[slot] = LLVMCreateTargetMachine(t, "nvptx64-nvidia-cuda", arch, "", level,
                                                   LLVMRelocDefault, LLVMCodeModelDefault);

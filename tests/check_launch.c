@@ -238,6 +238,16 @@ gpu_kernel_of_two_arrays(const char *name, uint32_t block_dim, const tj_type *el
     return k;
 }
 
+/* How often 'what' occurs in 'text'. */
+static int
+occurrences(const char *text, const char *what)
+{
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, what)); p += strlen(what))
+        n++;
+    return n;
+}
+
 /* Every build of the GPU, the default (NVPTX codegen at level None, passes.c) and an explicit
  * O3 (LLVM's full codegen), addresses arrays as global and tiles as shared memory, and
  * divides tid() by 32 bits when the values fit (GPUs have no 64-bit divider). */
@@ -262,6 +272,9 @@ START_TEST(test_gpu_builds_use_global_and_shared_accesses_and_32_bit_tid_divisio
         check_ptx_has(m, "ld.shared");
         check_ptx_has(m, "st.shared");
         check_ptx_has(m, "div.u32");
+        /* one test whether the index and the launch's dimensions fit, for both divisions */
+        if (levels[i] == TJ_OPT_DEFAULT)
+            ck_assert_int_eq(occurrences(ptx, "4294967295"), 1);
         ck_assert_msg(!has_generic_access(ptx), "opt level %d: a generic access in the PTX",
                       (int)levels[i]);
         tj_module_destroy(m);
@@ -451,16 +464,6 @@ START_TEST(test_gpu_entries_hand_the_body_its_parameters_without_local_memory)
     tj_module_destroy(m);
 }
 END_TEST
-
-/* How often 'what' occurs in 'text'. */
-static int
-occurrences(const char *text, const char *what)
-{
-    int n = 0;
-    for (const char *p = text; (p = strstr(p, what)); p += strlen(what))
-        n++;
-    return n;
-}
 
 /* A loop that synchronises the block in every iteration stays a loop on the GPU, as
  * unrolling it only makes code generation longer (control.c): here two iterations of a
