@@ -592,6 +592,7 @@ TJI_HIDDEN void tji_disk_cache_write(const uint8_t key[16], tj_target target, co
 /* llvm_compat.c: everything that depends on the LLVM version */
 TJI_HIDDEN const char *tji_compat_barrier_intrinsic(void);
 TJI_HIDDEN void tji_compat_mark_kernel(LLVMValueRef fn);
+TJI_HIDDEN void tji_compat_set_return_range(LLVMValueRef call, uint32_t lo, uint32_t hi);
 
 /* ---------------------------------------------------------------------------------------- */
 /* device.c, launch.c                                                                        */

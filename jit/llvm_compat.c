@@ -19,3 +19,15 @@ tji_compat_mark_kernel(LLVMValueRef fn)
 {
     LLVMSetFunctionCallConv(fn, LLVMPTXKernelCallConv);
 }
+
+/* Tells LLVM that the i32 result of 'call' lies in [lo, hi): a call-site range attribute
+ * (LLVM 19; earlier versions took !range metadata). */
+void
+tji_compat_set_return_range(LLVMValueRef call, uint32_t lo, uint32_t hi)
+{
+    LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(call));
+    uint64_t lower = lo, upper = hi;
+    unsigned kind = LLVMGetEnumAttributeKindForName("range", 5);
+    LLVMAddCallSiteAttribute(call, LLVMAttributeReturnIndex,
+                             LLVMCreateConstantRangeAttribute(c, kind, 32, &lower, &upper));
+}

@@ -206,6 +206,10 @@ make_entry(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd, LLVMValueRef s
                                        tji_i64(ctx), "block"),
         [TJI_TS_LANE] = call0(m, b, "llvm.nvvm.read.ptx.sreg.tid.x"),
     };
+    /* Every launch runs blocks of exactly block_dim threads (launch.c checks it), so the
+     * lane is below it: then a tile's guards such as lane + 15 * 256 < 4096 fold away, and
+     * the lane + k they compare need not stay live. */
+    tji_compat_set_return_range(fields[TJI_TS_LANE], 0, kd->block_dim);
     tji_emit_entry_common(ctx, m, b, kd, ts, args, fields);
     LLVMBuildRetVoid(b);
     LLVMDisposeBuilder(b);

@@ -537,6 +537,55 @@ START_TEST(test_gpu_loops_indexing_a_register_tile_are_unrolled)
 }
 END_TEST
 
+/* Every launch runs blocks of exactly block_dim threads (launch.c checks it), so the lane
+ * read from %tid.x is known to be below block_dim (target_nvptx.c). Then the guards of a
+ * whole-tile assign through a view, lane + 256 k < 4096, fold away; with them, ptxas kept
+ * their 16 sums live, and the bench's view copy took 48 registers instead of 32. */
+START_TEST(test_gpu_lanes_are_known_to_be_below_the_block_dim)
+{
+    static const uint32_t dims[] = {32, 256, 1000};
+    tj_build_options bo = {.keep_ir = true};
+    for (size_t i = 0; i < NROWS(dims); i++) {
+        tj_val *a, *b, *tid[2];
+        tj_kernel *k = gpu_kernel_of_two_arrays("lane_range", dims[i], I32, &a, &b, tid);
+        put(k, b, tid[1], tj_load(k, a, &tid[1], 1));
+        tj_module *m = NULL;
+        ck_assert_int_eq(tj_kernel_build(k, &bo, &m), TJ_OK);
+        char want[96];
+        snprintf(want, sizeof want, "range(i32 0, %u) i32 @llvm.nvvm.read.ptx.sreg.tid.x()",
+                 dims[i]);
+        ck_assert_msg(strstr(tj_module_get_ir(m), want), "block_dim %u: no '%s'", dims[i],
+                      want);
+        tj_module_destroy(m);
+        tj_kernel_destroy(k);
+    }
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
+    tj_val *src, *dst, *tid[2];
+    tj_kernel *k = gpu_kernel_of_two_arrays("view_copy", 256, f32, &src, &dst, tid);
+    int n = 4096;
+    tj_val *off = bin(k, TJ_BIN_MUL, tid[0], ci(k, n));
+    tj_val *t = tj_tile_load(k, src, 1, &n, &off, TJ_STORAGE_REGISTER);
+    tj_val *buf = tj_tile_zeros(k, f32, 1, &n, TJ_STORAGE_SHARED);
+    tj_view_index all = tj_view_slice(TJ_SLICE_NONE, TJ_SLICE_NONE, TJ_SLICE_NONE);
+    tj_val *view = tj_tile_view(k, buf, &all, 1, NULL, 0);
+    ck_assert(tj_tile_assign(k, view, t, NULL));
+    ck_assert(tj_tile_store(k, dst, view, &off));
+    tj_module *m = NULL;
+    ck_assert_int_eq(tj_kernel_build(k, &bo, &m), TJ_OK);
+    const char *ir = tj_module_get_ir(m);
+    const char *call = strstr(ir, " = call range(i32 0, 256) i32 @llvm.nvvm.read.ptx.sreg.tid.x");
+    ck_assert_ptr_nonnull(call);
+    const char *name = call;
+    while (name > ir && name[-1] != '%')
+        name--;
+    char guard[64];
+    snprintf(guard, sizeof guard, "icmp ult i32 %%%.*s,", (int)(call - name), name);
+    ck_assert_msg(!strstr(ir, guard), "the lane is still compared: '%s'", guard);
+    tj_module_destroy(m);
+    tj_kernel_destroy(k);
+}
+END_TEST
+
 /* tile_load and tile_store take an unchecked path when the whole tile is inside a dense
  * array, but only where a lane has more than two elements (memory.c): a 2 x 3 tile over 4
  * lanes or a tile of 4 over 2 (two elements a lane) is only checked, with one load per
@@ -1427,6 +1476,7 @@ launch_suite(void)
             tcase_add_test(tc, test_gpu_loops_that_synchronise_the_block_stay_rolled);
             tcase_add_test(tc, test_gpu_loops_indexing_a_register_tile_are_unrolled);
             tcase_add_test(tc, test_gpu_tile_accesses_have_a_fast_path_only_where_it_pays);
+            tcase_add_test(tc, test_gpu_lanes_are_known_to_be_below_the_block_dim);
         }
     }
     TCase *errors = new_case(s, "errors");
