@@ -420,22 +420,31 @@ repeated_barriers(const char *ptx)
     return n;
 }
 
-/* A barrier that directly follows another waits for nothing and is dropped: here a view's
- * write fence and the assign's barrier, which met once the code between them folded away
- * (the bench's view copy). */
-START_TEST(test_gpu_builds_have_no_barrier_right_after_another)
+/* The bench's view copy at block_dim 256: a tile of 4096 per block loaded into registers,
+ * assigned through a view of a whole shared tile, and stored from the view. */
+static tj_kernel *
+view_copy_kernel(void)
 {
     const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
     tj_val *src, *dst, *tid[2];
     tj_kernel *k = gpu_kernel_of_two_arrays("view_copy", 256, f32, &src, &dst, tid);
     int n = 4096;
-    tj_val *zero = bin(k, TJ_BIN_MUL, tid[0], ci(k, n));
-    tj_val *t = tj_tile_load(k, src, 1, &n, &zero, TJ_STORAGE_REGISTER);
+    tj_val *off = bin(k, TJ_BIN_MUL, tid[0], ci(k, n));
+    tj_val *t = tj_tile_load(k, src, 1, &n, &off, TJ_STORAGE_REGISTER);
     tj_val *buf = tj_tile_zeros(k, f32, 1, &n, TJ_STORAGE_SHARED);
     tj_view_index all = tj_view_slice(TJ_SLICE_NONE, TJ_SLICE_NONE, TJ_SLICE_NONE);
     tj_val *view = tj_tile_view(k, buf, &all, 1, NULL, 0);
     ck_assert(tj_tile_assign(k, view, t, NULL));
-    ck_assert(tj_tile_store(k, dst, view, &zero));
+    ck_assert(tj_tile_store(k, dst, view, &off));
+    return k;
+}
+
+/* A barrier that directly follows another waits for nothing and is dropped: here a view's
+ * write fence and the assign's barrier, which met once the code between them folded away
+ * (the bench's view copy). */
+START_TEST(test_gpu_builds_have_no_barrier_right_after_another)
+{
+    tj_kernel *k = view_copy_kernel();
     tj_module *m = NULL;
     ck_assert_int_eq(tj_kernel_build(k, NULL, &m), TJ_OK);
     const char *ptx = tj_module_get_ptx(m);
@@ -559,17 +568,7 @@ START_TEST(test_gpu_lanes_are_known_to_be_below_the_block_dim)
         tj_module_destroy(m);
         tj_kernel_destroy(k);
     }
-    const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
-    tj_val *src, *dst, *tid[2];
-    tj_kernel *k = gpu_kernel_of_two_arrays("view_copy", 256, f32, &src, &dst, tid);
-    int n = 4096;
-    tj_val *off = bin(k, TJ_BIN_MUL, tid[0], ci(k, n));
-    tj_val *t = tj_tile_load(k, src, 1, &n, &off, TJ_STORAGE_REGISTER);
-    tj_val *buf = tj_tile_zeros(k, f32, 1, &n, TJ_STORAGE_SHARED);
-    tj_view_index all = tj_view_slice(TJ_SLICE_NONE, TJ_SLICE_NONE, TJ_SLICE_NONE);
-    tj_val *view = tj_tile_view(k, buf, &all, 1, NULL, 0);
-    ck_assert(tj_tile_assign(k, view, t, NULL));
-    ck_assert(tj_tile_store(k, dst, view, &off));
+    tj_kernel *k = view_copy_kernel();
     tj_module *m = NULL;
     ck_assert_int_eq(tj_kernel_build(k, &bo, &m), TJ_OK);
     const char *ir = tj_module_get_ir(m);
