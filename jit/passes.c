@@ -148,8 +148,10 @@ clone_into_calls(LLVMBuilderRef b, LLVMValueRef fn)
     if (LLVMGetNextBasicBlock(bb) || !ret || LLVMGetInstructionOpcode(ret) != LLVMRet)
         return false;
     unsigned np = LLVMCountParams(fn), n = 0;
+    if (np > CLONE_MAX)
+        return false;
     for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in != ret; in = LLVMGetNextInstruction(in))
-        if (LLVMGetInstructionOpcode(in) == LLVMAlloca || ++n > CLONE_MAX || np > CLONE_MAX)
+        if (LLVMGetInstructionOpcode(in) == LLVMAlloca || ++n > CLONE_MAX)
             return false;
     LLVMValueRef from[2 * CLONE_MAX], to[2 * CLONE_MAX];
     for (LLVMUseRef u; (u = LLVMGetFirstUse(fn));) {

@@ -132,14 +132,15 @@ ts_field_of(LLVMValueRef gep, LLVMValueRef ts)
 /* The entry's thread state the same way: each field is stored once, in the entry block, by
  * tji_emit_entry_common, and the body and the hooks read it. When they only read it (no
  * call takes it, as a function's or a report's does), each read becomes the stored value,
- * which the entry block computes and so dominates the reads. Three passes over the uses:
- * the stores, then a check of the loads, then the rewrite. */
+ * which the entry block computes and so dominates the reads. The state is the entry block's
+ * alloca of its type. Three passes over the uses: the stores, then a check of the loads,
+ * then the rewrite. */
 static void
-forward_ts(LLVMValueRef fn)
+forward_ts(tj_context *ctx, LLVMValueRef fn)
 {
     LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
     LLVMValueRef ts = LLVMGetFirstInstruction(entry);
-    while (ts && !(LLVMIsAAllocaInst(ts) && strcmp(LLVMGetValueName(ts), "ts") == 0))
+    while (ts && !(LLVMIsAAllocaInst(ts) && LLVMGetAllocatedType(ts) == tji_ts_type(ctx)))
         ts = LLVMGetNextInstruction(ts);
     if (!ts)
         return;
@@ -385,8 +386,8 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
     define_shuffle(ctx, m, full_warps);
     define_votes(ctx, m, full_warps);
     tji_inline_simple(ctx, m);
-    for (size_t i = 0; i < n; i++)
-        forward_ts(LLVMGetNamedFunction(m, descs[i].entry)); /* once the hooks read it inline */
+    for (size_t i = 0; i < n; i++) /* once the hooks read it inline */
+        forward_ts(ctx, LLVMGetNamedFunction(m, descs[i].entry));
     inline_all(ctx, m, descs, n);
     LLVMAddModuleFlag(m, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16,
                       LLVMValueAsMetadata(tji_const_i32(ctx, 0)));
