@@ -817,6 +817,56 @@ START_TEST(test_one_lane_stacks_keep_their_counter_in_a_register)
 }
 END_TEST
 
+/* out32[i] = int32(x[i]) and out64[i] = int64(y[i]) (x float32, y float64), or with 'map'
+ * out32's first 64 elements = tile_map(int32, the tile of x's). */
+static tj_kernel *
+cast_kernel(const char *name, bool map)
+{
+    tj_kernel_options o = {.target = TJ_TARGET_CPU};
+    const tj_type *i32 = tjt_type(TJ_DTYPE_I32);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, name, &o);
+    tj_val *x = tj_param_array(k, "x", tjt_type(TJ_DTYPE_F32), 1);
+    tj_val *y = tj_param_array(k, "y", tjt_type(TJ_DTYPE_F64), 1);
+    tj_val *out32 = tj_param_array(k, "out32", i32, 1);
+    tj_val *out64 = tj_param_array(k, "out64", tjt_type(TJ_DTYPE_I64), 1);
+    if (map) {
+        tj_func *f = tj_func_create(tjt.ctx, "to_int", i32, &o);
+        tj_return(f, tj_cast(f, tj_param(f, "a", tjt_type(TJ_DTYPE_F32)), i32));
+        int n = 64;
+        tj_val *t = tj_tile_load(k, x, 1, &n, NULL, TJ_STORAGE_REGISTER);
+        tj_tile_store(k, out32, tj_tile_map(k, f, &t, 1), NULL);
+        tj_func_destroy(f);
+        return k;
+    }
+    tj_val *i = NULL;
+    tj_tid(k, 1, &i);
+    tj_store(k, out32, &i, 1, tj_cast(k, tj_load(k, x, &i, 1), i32));
+    tj_store(k, out64, &i, 1, tj_cast(k, tj_load(k, y, &i, 1), tjt_type(TJ_DTYPE_I64)));
+    return k;
+}
+
+/* On x86-64, a CPU kernel converts a float scalar to int32 or int64 with cvttss2si /
+ * cvttsd2si, and saturates (llvm.fptosi.sat) only where that gives the "integer
+ * indefinite"; functions keep llvm.fptosi.sat, which LLVM vectorises in tile_map's slot
+ * loops. The results are check_scalar's cast rows (NaN, +-2^31, +-2^63, infinities). */
+START_TEST(test_cpu_float_to_int_casts_saturate_only_where_cvtt_cannot)
+{
+    tj_module *m;
+    const char *ir = kept_ir(cast_kernel("scalar_casts", false), &m);
+#if defined(__x86_64__)
+    ck_assert_msg(strstr(ir, "@llvm.x86.sse.cvttss2si(") && strstr(ir, "@llvm.x86.sse2.cvttsd2si64("),
+                  "a scalar cast does not use cvtt");
+    ck_assert_msg(strstr(ir, "@llvm.fptosi.sat.i32.f32(") && strstr(ir, "@llvm.fptosi.sat.i64.f64("),
+                  "a scalar cast has no saturating path");
+#else
+    ck_assert_msg(!strstr(ir, "llvm.x86"), "x86 code on another host");
+#endif
+    ir = kept_ir(cast_kernel("map_casts", true), &m);
+    ck_assert_msg(!strstr(ir, "llvm.x86") && strstr(ir, "@llvm.fptosi.sat.v"),
+                  "tile_map's cast is not a vector fptosi.sat");
+}
+END_TEST
+
 /* The in-memory cache: the same kernel (or an equal one) with the same options reuses the
  * compiled code; anything that changes the code does not. */
 START_TEST(test_cache_reuses_equal_builds_only)
@@ -1073,6 +1123,7 @@ api_suite(void)
     tcase_add_test(tc, test_keep_ir_keeps_the_optimised_ir_of_the_module);
     tcase_add_test(tc, test_width1_cpu_code_reads_loaded_tiles_in_place_and_keeps_shared_memory_local);
     tcase_add_test(tc, test_one_lane_stacks_keep_their_counter_in_a_register);
+    tcase_add_test(tc, test_cpu_float_to_int_casts_saturate_only_where_cvtt_cannot);
     tcase_add_test(tc, test_cache_reuses_equal_builds_only);
     tcase_add_test(tc, test_width1_builds_for_other_block_dims_keep_their_own_block_dim);
     tcase_add_test(tc, test_kernels_report_their_effective_block_width);

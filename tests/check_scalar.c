@@ -202,7 +202,9 @@ edge_values(tj_dtype dt, uint64_t *out)
         const double v[] = {0.0,   -0.0,    1.0,  -1.0,     0.5,      -0.5,  1.5,     2.5,
                             -2.5,  M_PI,    -7.25, 100.0,   -1e-3,    255.5, -128.75, 3e9,
                             1e19,  1e20,    big,  -big,     tiny,     norm,  exact,   below_half,
-                            INFINITY, -INFINITY, NAN};
+                            INFINITY, -INFINITY, NAN,
+                            /* the bounds of int32 and int64 (CPU casts: arith.c) */
+                            2147483648.0, -2147483648.0, -9223372036854775808.0};
         for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
             out[n++] = fbits(dt, v[i]);
     }
