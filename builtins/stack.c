@@ -73,6 +73,10 @@ tj_tile_stack(tj_kernel *k, int64_t capacity, const tj_type *elem)
     LLVMValueRef in_arena = tji_shared_alloc(k, 16);
     bool one_lane = k->block_dim == 1 && !tji_lanes_run_concurrently(k);
     s->u.stack.count = one_lane ? tji_alloca_uninit(k, tji_i32(k->ctx), "stack.count") : in_arena;
+    /* The data's allocation (rounded up to 16 bytes) is followed by the counter's 16 bytes,
+     * unused when the counter is a local: an element of up to 16 bytes fits at slot
+     * 'capacity' then, and a push may store there when the stack is full. */
+    s->u.stack.spare_slot = one_lane && elem->size <= 16;
     tji_cond c;
     lane0_begin(k, &c);
     LLVMBuildStore(k->llb, i32c(k, 0), s->u.stack.count);
@@ -104,10 +108,12 @@ clamp_count(tj_kernel *k, const tj_val *s)
 }
 
 /* Push where a block's lanes run one at a time (the CPU): no atomic, and no branch on
- * has_value (random data mispredicts it), only one on whether the stack has room. While it
- * has, every lane stores its value into slot 'count', pushing or not: a lane that does not
- * push leaves it beyond the count, where the next push overwrites it. The counter grows
- * only when a value went in, and never passes the capacity. */
+ * has_value (random data mispredicts it). Every lane stores its value into slot 'count',
+ * pushing or not: a lane that does not push leaves it beyond the count, where the next
+ * push overwrites it. With a spare slot that store needs no branch on whether the stack
+ * has room (a full stack's slot 'capacity' is the spare: 8% of a CPU compaction's time);
+ * without, it is made while it has. The counter grows only when a value went in, and
+ * never passes the capacity. */
 static tj_val *
 push_one_at_a_time(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
 {
@@ -118,9 +124,11 @@ push_one_at_a_time(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
     LLVMValueRef fits = LLVMBuildICmp(b, LLVMIntSLT, n, i32c(k, s->u.stack.capacity), "");
     LLVMValueRef ok = LLVMBuildAnd(b, has_value->ll, fits, "");
     tji_cond room;
-    tji_emit_cond_begin(k, fits, &room);
+    if (!s->u.stack.spare_slot)
+        tji_emit_cond_begin(k, fits, &room);
     tji_emit_store(k, s->type, value->ll, slot_ptr(k, s, n));
-    tji_emit_cond_end(k, &room);
+    if (!s->u.stack.spare_slot)
+        tji_emit_cond_end(k, &room);
     /* min(count + has_value, capacity): the same as count + (has_value && fits) while the
      * count stays at most the capacity, but a push waits for the previous one's add and
      * min only, not for its compare, and and add (about 5 cycles a push in a loop) */

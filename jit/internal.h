@@ -323,6 +323,7 @@ typedef struct tji_stack {
     int64_t capacity;
     LLVMValueRef data;           /* capacity elements */
     LLVMValueRef count;          /* i32 counter in shared memory */
+    bool spare_slot;             /* slot 'capacity' may be written (stack.c) */
 } tji_stack;
 
 struct tj_val {

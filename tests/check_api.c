@@ -773,9 +773,26 @@ push_loop_kernel(const char *name, tj_cpu_mode mode, uint32_t block_dim)
     return k;
 }
 
+/* Whether the IR compares some value with 'n' ("icmp ... , n" ends a line). */
+static bool
+compares_with(const char *ir, const char *n)
+{
+    char tail[32];
+    snprintf(tail, sizeof tail, ", %s\n", n);
+    for (const char *l = ir; (l = strstr(l, "icmp ")) != NULL; l++) {
+        const char *end = strchr(l, '\n');
+        size_t len = strlen(tail) - 1;
+        if (end && (size_t)(end - l) >= len && strncmp(end - len, tail, len) == 0)
+            return true;
+    }
+    return false;
+}
+
 /* A stack's counter is shared memory only where a block has lanes to share it with: in
  * width-1 mode and for cooperative blocks of one lane it is a register of the push loop,
- * and its 16 bytes still count against the budget. */
+ * and its 16 bytes still count against the budget. There, a push stores without testing
+ * whether the stack has room (a full stack's store goes to the counter's unused bytes):
+ * the only compare with the capacity (64) left is in the counter's clamp. */
 START_TEST(test_one_lane_stacks_keep_their_counter_in_a_register)
 {
     static const struct {
@@ -801,6 +818,9 @@ START_TEST(test_one_lane_stacks_keep_their_counter_in_a_register)
         ck_assert_msg(strstr(ir, "store float") && stored == rows[r].shared,
                       "%s: the counter is %s memory (an i32 store in the IR)", rows[r].name,
                       rows[r].shared ? "not stored to" : "stored to");
+        ck_assert_msg(compares_with(ir, "64") == rows[r].shared,
+                      "%s: a push %s whether the stack has room", rows[r].name,
+                      rows[r].shared ? "does not test" : "tests");
         float xs[5] = {0.25f, 0.75f, 0.0f, 0.5f, -1.0f}, got[2] = {0, 0};
         tj_array *xa = tjt_array(tjt.cpu, tjt_type(TJ_DTYPE_F32), 5, xs);
         tj_array *oa = tjt_array(tjt.cpu, tjt_type(TJ_DTYPE_F32), 2, NULL);
