@@ -644,23 +644,23 @@ tj_select(tj_kernel *k, tj_val *cond, tj_val *a, tj_val *b)
     return tji_scalar(k, a->type, LLVMBuildSelect(k->llb, cond->ll, a->ll, b->ll, ""));
 }
 
-/* Float to int32 or int64 in a CPU kernel on x86-64, for a scalar that is not a constant.
- * LLVM 19 lowers llvm.fptosi.sat on x86 to cvttss2si between two compares, a branch and
- * a cmov (NaN gives 0, values above the range the maximum). cvttss2si itself gives the
- * exact truncation for every value in range, and INT_MIN (the "integer indefinite") for
- * NaN and every value out of range, so the saturated result differs from it only where it
- * gives INT_MIN: that rare case takes a branch to fptosi.sat. One compare instead of two
- * and a cmov (a CPU histogram's cast and bin: 1.84 -> 1.44 ns an element). Not in
- * functions (tj_func): tile_map runs them in slot loops that LLVM vectorises, which it can
- * do with fptosi.sat and not with this target intrinsic. */
+/* Float to integer in a CPU kernel on x86-64, for a scalar that is not a constant. LLVM
+ * 19 lowers llvm.fptosi.sat / fptoui.sat on x86 to cvttss2si between two compares, a
+ * branch and a cmov or two (NaN gives 0, values past the range its nearest end). cvttss2si
+ * itself (in 32 or 64 bits) gives the exact truncation for every value its width holds,
+ * and the "integer indefinite" (its minimum) for NaN and every other value, so where that
+ * truncation is in the target's range it is the saturated result; only the rest takes a
+ * branch, marked cold, to fptosi/fptoui.sat. One compare instead of two and a cmov (a CPU
+ * histogram's cast and bin: 1.84 -> 1.44 ns an element). Not in functions (tj_func):
+ * tile_map runs them in slot loops that LLVM vectorises, which it can do with
+ * fptosi.sat and not with this target intrinsic. */
 static bool
 cast_by_cvtt(const tj_kernel *k, LLVMValueRef x, tj_dtype from, tj_dtype to)
 {
 #if defined(__x86_64__)
     return k->opts.target == TJ_TARGET_CPU && !k->is_func && !LLVMIsConstant(x) &&
            LLVMGetTypeKind(LLVMTypeOf(x)) != LLVMVectorTypeKind &&
-           (from == TJ_DTYPE_F32 || from == TJ_DTYPE_F64) &&
-           (to == TJ_DTYPE_I32 || to == TJ_DTYPE_I64);
+           (from == TJ_DTYPE_F32 || from == TJ_DTYPE_F64) && tji_dtype_is_int(to);
 #else
     (void)k, (void)x, (void)from, (void)to;
     return false;
@@ -676,20 +676,34 @@ cast_by_cvtt_emit(tj_kernel *k, LLVMValueRef x, tj_dtype from, tj_dtype to, LLVM
     };
     LLVMBuilderRef b = k->llb;
     tj_context *c = k->ctx;
-    bool dbl = from == TJ_DTYPE_F64, wide = to == TJ_DTYPE_I64;
+    int bits = tji_dtype_bits(to);
+    bool sg = tji_dtype_is_signed(to), dbl = from == TJ_DTYPE_F64;
+    bool wide = bits == 64 || (bits == 32 && !sg); /* uint32 needs the 64-bit truncation */
+    LLVMTypeRef rty = wide ? tji_i64(c) : tji_i32(c);
     LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(x), dbl ? 2 : 4);
     LLVMValueRef v = LLVMBuildInsertElement(b, LLVMGetPoison(vt), x, tji_const_i32(c, 0), "");
-    LLVMValueRef t = tji_emit_intrinsic(k, names[dbl][wide], NULL, 0, &v, 1);
-    LLVMValueRef indefinite = LLVMConstInt(toty, wide ? 1ULL << 63 : 1ULL << 31, 0);
+    LLVMValueRef r = tji_emit_intrinsic(k, names[dbl][wide], NULL, 0, &v, 1);
+    LLVMValueRef in;
+    if (bits == 64 && !sg) /* uint64: what int64 holds, the indefinite and negatives not */
+        in = LLVMBuildICmp(b, LLVMIntSGE, r, LLVMConstNull(rty), "");
+    else if (bits == (wide ? 64 : 32)) /* int32 and int64: all but the indefinite */
+        in = LLVMBuildICmp(b, LLVMIntNE, r, LLVMConstInt(rty, 1ULL << (bits - 1), 0), "");
+    else { /* lo <= r <= hi as one unsigned compare of r - lo */
+        long long lo = sg ? -(1LL << (bits - 1)) : 0;
+        unsigned long long span = (1ULL << bits) - 1;
+        LLVMValueRef off = LLVMBuildSub(b, r, LLVMConstInt(rty, (unsigned long long)lo, 1), "");
+        in = LLVMBuildICmp(b, LLVMIntULE, off, LLVMConstInt(rty, span, 0), "");
+    }
+    LLVMValueRef fast = LLVMBuildTrunc(b, r, toty, "");
     LLVMTypeRef i1t = tji_i1(c);
-    LLVMValueRef odd[] = {LLVMBuildICmp(b, LLVMIntEQ, t, indefinite, ""),
-                          LLVMConstInt(i1t, 0, 0)};
+    LLVMValueRef odd[] = {LLVMBuildNot(b, in, ""), LLVMConstInt(i1t, 0, 0)};
     tji_cond cond;
     tji_emit_cond_begin(k, tji_emit_intrinsic(k, "llvm.expect", &i1t, 1, odd, 2), &cond);
     LLVMTypeRef tys[] = {toty, LLVMTypeOf(x)};
-    LLVMValueRef sat = tji_emit_intrinsic(k, "llvm.fptosi.sat", tys, 2, &x, 1);
+    LLVMValueRef sat = tji_emit_intrinsic(k, sg ? "llvm.fptosi.sat" : "llvm.fptoui.sat", tys, 2,
+                                          &x, 1);
     tji_emit_cond_end(k, &cond);
-    return tji_emit_phi2(b, sat, cond.then_bb, t, cond.from_bb);
+    return tji_emit_phi2(b, sat, cond.then_bb, fast, cond.from_bb);
 }
 
 static LLVMValueRef

@@ -846,8 +846,8 @@ START_TEST(test_one_lane_stacks_keep_their_counter_in_a_register)
 }
 END_TEST
 
-/* out32[i] = int32(x[i]) and out64[i] = int64(y[i]) (x float32, y float64), or with 'map'
- * out32's first 64 elements = tile_map(int32, the tile of x's). */
+/* out32[i] = int32(x[i]), out64[i] = int64(y[i]) and outu[i] = uint32(x[i]) (x float32,
+ * y float64), or with 'map' out32's first 64 elements = tile_map(int32, the tile of x's). */
 static tj_kernel *
 cast_kernel(const char *name, bool map)
 {
@@ -858,6 +858,7 @@ cast_kernel(const char *name, bool map)
     tj_val *y = tj_param_array(k, "y", tjt_type(TJ_DTYPE_F64), 1);
     tj_val *out32 = tj_param_array(k, "out32", i32, 1);
     tj_val *out64 = tj_param_array(k, "out64", tjt_type(TJ_DTYPE_I64), 1);
+    tj_val *outu = tj_param_array(k, "outu", tjt_type(TJ_DTYPE_U32), 1);
     if (map) {
         tj_func *f = tj_func_create(tjt.ctx, "to_int", i32, &o);
         tj_return(f, tj_cast(f, tj_param(f, "a", tjt_type(TJ_DTYPE_F32)), i32));
@@ -871,13 +872,15 @@ cast_kernel(const char *name, bool map)
     tj_tid(k, 1, &i);
     tj_store(k, out32, &i, 1, tj_cast(k, tj_load(k, x, &i, 1), i32));
     tj_store(k, out64, &i, 1, tj_cast(k, tj_load(k, y, &i, 1), tjt_type(TJ_DTYPE_I64)));
+    tj_store(k, outu, &i, 1, tj_cast(k, tj_load(k, x, &i, 1), tjt_type(TJ_DTYPE_U32)));
     return k;
 }
 
-/* On x86-64, a CPU kernel converts a float scalar to int32 or int64 with cvttss2si /
- * cvttsd2si, and saturates (llvm.fptosi.sat) only where that gives the "integer
- * indefinite"; functions keep llvm.fptosi.sat, which LLVM vectorises in tile_map's slot
- * loops. The results are check_scalar's cast rows (NaN, +-2^31, +-2^63, infinities). */
+/* On x86-64, a CPU kernel converts a float scalar to an integer with cvttss2si /
+ * cvttsd2si (64-bit for uint32), and saturates (llvm.fptosi/fptoui.sat) only where that
+ * is out of the integer's range; functions keep llvm.fptosi.sat, which LLVM vectorises in
+ * tile_map's slot loops. The results are check_scalar's cast rows (NaN, infinities, and
+ * the values around each integer type's ends). */
 START_TEST(test_cpu_float_to_int_casts_saturate_only_where_cvtt_cannot)
 {
     tj_module *m;
@@ -887,6 +890,8 @@ START_TEST(test_cpu_float_to_int_casts_saturate_only_where_cvtt_cannot)
                   "a scalar cast does not use cvtt");
     ck_assert_msg(strstr(ir, "@llvm.fptosi.sat.i32.f32(") && strstr(ir, "@llvm.fptosi.sat.i64.f64("),
                   "a scalar cast has no saturating path");
+    ck_assert_msg(strstr(ir, "@llvm.x86.sse.cvttss2si64(") && strstr(ir, "@llvm.fptoui.sat.i32.f32("),
+                  "a cast to uint32 does not use the 64-bit cvtt and fptoui.sat");
 #else
     ck_assert_msg(!strstr(ir, "llvm.x86"), "x86 code on another host");
 #endif

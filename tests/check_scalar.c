@@ -668,12 +668,30 @@ make_kernel(const row *r, tj_target target)
     return k;
 }
 
+/* A cast from float to an integer also takes the values around the ends of the integer's
+ * range, where the CPU's fast path and its saturation meet (arith.c). Returns how many. */
+static size_t
+range_end_values(const row *r, uint64_t *out)
+{
+    if (r->op->fam != F_CAST || !dt_is_float(r->dt) || r->to == TJ_DTYPE_BOOL ||
+        dt_is_float(r->to))
+        return 0;
+    int w = dt_bits(r->to);
+    double lo = dt_is_signed_int(r->to) ? -ldexp(1.0, w - 1) : 0.0;
+    double hi = dt_is_signed_int(r->to) ? ldexp(1.0, w - 1) - 1 : ldexp(1.0, w) - 1;
+    const double v[] = {lo - 1, lo - 0.5, lo, lo + 0.5, hi - 0.5, hi, hi + 0.5, hi + 1};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        out[i] = fbits(r->dt, v[i]);
+    return sizeof v / sizeof v[0];
+}
+
 /* The inputs of a row: every value, pair or triple of the edge values. */
 static size_t
 make_inputs(const row *r, void *host[3])
 {
-    uint64_t v[MAXVALS];
+    uint64_t v[MAXVALS + 8];
     size_t nv = (size_t)edge_values(r->dt, v);
+    nv += range_end_values(r, v + nv);
     fam f = r->op->fam;
     size_t arity = f == F_UNARY || f == F_CAST ? 1 : f == F_FMA ? 3 : 2;
     size_t n = arity == 1 ? nv : arity == 2 ? nv * nv : nv * nv * nv;
