@@ -4,10 +4,12 @@
  * their index of 'a', which lives in shared memory (a register tile is promoted). Atomic
  * adds make collisions safe (float rounding order unspecified); atomic=false, a constant,
  * is a plain read-modify-write for callers whose indices never collide. One trailing
- * barrier makes the updates visible; there is no leading one (SPEC). Struct elements
- * accumulate only fields of 32/64-bit integers, floats and composites of those. Indices out
- * of range are reported in debug builds and their update is dropped in every build. On the
- * CPU a block's lanes never run at once, so the adds are plain there.
+ * barrier makes the updates visible; there is no leading one (SPEC). Atomic adds into a
+ * shared tile (any add on the CPU) only owe it (tji_defer_barrier): the next call that
+ * may read shared memory or branch emits it, so a loop of them has one, after it. Struct
+ * elements accumulate only fields of 32/64-bit integers, floats and composites of those.
+ * Indices out of range are reported in debug builds and their update is dropped in every
+ * build. On the CPU a block's lanes never run at once, so the adds are plain there.
  */
 #include <stdio.h>
 
@@ -121,9 +123,17 @@ bool
 tj_tile_scatter_add(tj_kernel *k, tj_val *a, tj_val *const *idx, int nidx, tj_val *value,
                     tj_val *has_value, tj_val *atomic)
 {
-    bool is_atomic;
-    if (!tji_enter(k, fn) || !check_args(k, a, idx, nidx, value, has_value, atomic, &is_atomic) ||
-        !tji_tile_promote(k, a, fn))
+    bool is_atomic = false;
+    if (!tji_enter_deferring(k, fn) ||
+        !check_args(k, a, idx, nidx, value, has_value, atomic, &is_atomic))
+        return false;
+    /* Into a shared tile, atomically (or on the CPU, whose lanes never run at once), the
+     * adds commute with those of the previous call: its barrier may wait. */
+    bool defer = a->u.tile.storage == TJ_STORAGE_SHARED &&
+                 (is_atomic || !tji_lanes_run_concurrently(k));
+    if (!defer)
+        tji_flush_barrier(k);
+    if (!tji_tile_promote(k, a, fn))
         return false;
     tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
@@ -144,6 +154,9 @@ tj_tile_scatter_add(tj_kernel *k, tj_val *a, tj_val *const *idx, int nidx, tj_va
     bool atomic_rmw = is_atomic && tji_lanes_run_concurrently(k);
     accumulate(k, a->type, tji_tile_elem_ptr(k, a, coords), value->ll, atomic_rmw);
     tji_emit_cond_end(k, &cond);
-    tji_emit_barrier(k);
+    if (defer)
+        tji_defer_barrier(k);
+    else
+        tji_emit_barrier(k);
     return true;
 }

@@ -233,7 +233,7 @@ tj_val *
 tj_unary(tj_kernel *k, tj_unop op, tj_val *a)
 {
     char d[64];
-    if (!tji_enter_pure(k, "tj_unary"))
+    if (!tji_enter_local(k, "tj_unary"))
         return NULL;
     if ((unsigned)op >= TJI_NELEMS(unops) || !unops[op].name) {
         tji_fail(k, TJ_ERR_INVALID, "tj_unary: argument 'op': %d is not a unary operator", op);
@@ -543,7 +543,7 @@ binary_same(tj_kernel *k, tj_binop op, tj_val *a, tj_val *b)
 tj_val *
 tj_binary(tj_kernel *k, tj_binop op, tj_val *a, tj_val *b)
 {
-    if (!tji_enter_pure(k, "tj_binary"))
+    if (!tji_enter_local(k, "tj_binary"))
         return NULL;
     if ((unsigned)op >= TJI_NELEMS(binop_names) || !binop_names[op]) {
         tji_fail(k, TJ_ERR_INVALID, "tj_binary: argument 'op': %d is not a binary operator", op);
@@ -578,7 +578,7 @@ tj_val *
 tj_compare(tj_kernel *k, tj_cmp op, tj_val *a, tj_val *b)
 {
     char da[64], db[64];
-    if (!tji_enter_pure(k, "tj_compare"))
+    if (!tji_enter_local(k, "tj_compare"))
         return NULL;
     if ((unsigned)op > TJ_CMP_GE) {
         tji_fail(k, TJ_ERR_INVALID, "tj_compare: argument 'op': %d is not a comparison", op);
@@ -609,7 +609,7 @@ tj_val *
 tj_fma(tj_kernel *k, tj_val *a, tj_val *b, tj_val *c)
 {
     char d[64];
-    if (!tji_enter_pure(k, "tj_fma") || !check_operand(k, "fma", "a", a) ||
+    if (!tji_enter_local(k, "tj_fma") || !check_operand(k, "fma", "a", a) ||
         !check_operand(k, "fma", "b", b) || !check_operand(k, "fma", "c", c))
         return NULL;
     if (!is_float(a->type) || a->type != b->type || a->type != c->type) {
@@ -627,7 +627,7 @@ tj_val *
 tj_select(tj_kernel *k, tj_val *cond, tj_val *a, tj_val *b)
 {
     char da[64], db[64];
-    if (!tji_enter_pure(k, "tj_select") || !tji_use(k, cond, "tj_select", "cond") ||
+    if (!tji_enter_local(k, "tj_select") || !tji_use(k, cond, "tj_select", "cond") ||
         !tji_use(k, a, "tj_select", "a") || !tji_use(k, b, "tj_select", "b"))
         return NULL;
     if (cond->kind != TJ_VAL_SCALAR || cond->type->kind != TJ_TYPE_SCALAR ||
@@ -745,7 +745,7 @@ tj_val *
 tj_cast(tj_kernel *k, tj_val *v, const tj_type *type)
 {
     char d[64];
-    if (!tji_enter_pure(k, "tj_cast") || !check_operand(k, "tj_cast", "v", v))
+    if (!tji_enter_local(k, "tj_cast") || !check_operand(k, "tj_cast", "v", v))
         return NULL;
     const tj_type *from = v->type;
     bool ok = type && (tji_type_is_scalar(type) || tji_type_is_composite(type)) &&

@@ -33,7 +33,7 @@ unravel(tj_kernel *k, LLVMTypeRef ty, LLVMValueRef lin, LLVMValueRef fold,
 bool
 tj_tid(tj_kernel *k, int ncoords, tj_val **out)
 {
-    if (!tji_enter_pure(k, "tj_tid"))
+    if (!tji_enter_local(k, "tj_tid"))
         return false;
     if (ncoords < 1 || ncoords > TJI_MAX_DIMS || !out)
         return tji_fail(k, TJ_ERR_INVALID, "tj_tid: argument 'ncoords': %d is not in [1, 4]",
@@ -85,7 +85,7 @@ tj_tid(tj_kernel *k, int ncoords, tj_val **out)
 tj_val *
 tj_block_dim(tj_kernel *k)
 {
-    if (!tji_enter_pure(k, "tj_block_dim"))
+    if (!tji_enter_local(k, "tj_block_dim"))
         return NULL;
     return tji_scalar(k, tji_type_scalar(k->ctx, TJ_DTYPE_I32),
                       tji_const_i32(k->ctx, k->block_dim));
@@ -106,7 +106,7 @@ check_array(tj_kernel *k, const char *fn, tj_val *arr)
 tj_val *
 tj_shape(tj_kernel *k, tj_val *arr, int dim)
 {
-    if (!tji_enter_pure(k, "tj_shape") || !check_array(k, "tj_shape", arr))
+    if (!tji_enter_local(k, "tj_shape") || !check_array(k, "tj_shape", arr))
         return NULL;
     if (dim < 0 || dim >= arr->u.arr.ndim) {
         tji_fail(k, TJ_ERR_INVALID, "tj_shape: argument 'dim': %d is out of range for a %d-dim "
@@ -175,7 +175,7 @@ elem_ptr(tj_kernel *k, tj_val *arr, tj_val *const *idx, int nidx, LLVMValueRef *
 tj_val *
 tj_load(tj_kernel *k, tj_val *arr, tj_val *const *idx, int nidx)
 {
-    if (!tji_enter_pure(k, "tj_load") || !check_indices(k, "tj_load", arr, idx, nidx))
+    if (!tji_enter_local(k, "tj_load") || !check_indices(k, "tj_load", arr, idx, nidx))
         return NULL;
     LLVMValueRef ok;
     LLVMValueRef p = elem_ptr(k, arr, idx, nidx, &ok);

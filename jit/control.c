@@ -359,6 +359,7 @@ tj_for_begin(tj_kernel *k, tj_val *start, tj_val *stop, tj_val *step)
     s->step = step->ll;
     s->stop = stop->ll;
     s->barriers_at_start = k->barriers;
+    s->shared_calls_at_start = k->shared_calls;
     LLVMBuildStore(b, start->ll, s->counter);
     LLVMBasicBlockRef head = new_block(k, "for.head"), body = new_block(k, "for.body");
     s->other = head;
@@ -382,11 +383,15 @@ tj_for_begin(tj_kernel *k, tj_val *start, tj_val *stop, tj_val *step)
 bool
 tj_for_end(tj_kernel *k)
 {
-    if (!tji_enter(k, "tj_for_end"))
+    if (!tji_enter_deferring(k, "tj_for_end"))
         return false;
     tji_scope *s = top_scope(k, "tj_for_end", TJI_SCOPE_FOR, TJI_SCOPE_FOR, "tj_for_begin");
     if (!s)
         return false;
+    /* A body of local calls and barrier-deferring builtins (a loop of atomic scatter-adds)
+     * owes its barrier once, after the loop: its iterations only add atomically. */
+    if (k->shared_calls != s->shared_calls_at_start)
+        tji_flush_barrier(k);
     LLVMBuilderRef b = k->llb;
     LLVMBuildBr(b, s->cont);
     LLVMPositionBuilderAtEnd(b, s->cont);

@@ -179,6 +179,7 @@ typedef struct tji_scope {
     const tj_type *counter_type;
     LLVMValueRef step, stop;      /* for: the range's step and stop */
     unsigned barriers_at_start;   /* for: the kernel's 'barriers' when the loop began */
+    unsigned shared_calls_at_start; /* for: the kernel's 'shared_calls' after it began */
 } tji_scope;
 
 /* A check site for debug builds: what a failing index names in the launch's message. */
@@ -217,6 +218,8 @@ struct tj_kernel {
     bool calls_itself;            /* a tj_call of itself (not in 'callees') */
     int max_tid;                  /* most tid() coordinates read */
     unsigned barriers;            /* block barriers emitted so far (tji_emit_barrier) */
+    bool barrier_pending;         /* a builtin's trailing barrier is owed (tji_defer_barrier) */
+    unsigned shared_calls;        /* builder calls that may read shared memory or branch */
     size_t shared_bytes;          /* owned shared memory, SPEC 3 */
     size_t scratch_bytes;         /* shared scratch its builtins share */
     LLVMValueRef layout_globals[2]; /* constants filled at seal: owned, callee arena base */
@@ -235,9 +238,22 @@ struct tj_kernel {
  * kernel in error, or a sealed one; starts the body on the first non-parameter call.
  * tji_enter also bumps the kernel's memory epoch: the call may write an array or open or
  * close a block of control flow. tji_enter_pure is for calls that do neither (arithmetic,
- * reads, tiles in registers or shared memory), so that borrowed tiles stay valid. */
+ * reads, tiles in registers or shared memory), so that borrowed tiles stay valid. Both
+ * first emit a barrier that a builtin deferred (tji_defer_barrier); tji_enter_local is
+ * tji_enter_pure for calls that touch no shared memory and do not branch (scalar
+ * arithmetic, constants, tid(), array reads), which leave a deferred barrier owed. */
 TJI_HIDDEN bool tji_enter(tj_kernel *k, const char *fn);
 TJI_HIDDEN bool tji_enter_pure(tj_kernel *k, const char *fn);
+TJI_HIDDEN bool tji_enter_local(tj_kernel *k, const char *fn);
+/* tji_enter for a builtin that decides itself whether to flush a deferred barrier. */
+TJI_HIDDEN bool tji_enter_deferring(tj_kernel *k, const char *fn);
+/* Emits the deferred barrier, if one is owed. Counts as a call on shared memory. */
+TJI_HIDDEN void tji_flush_barrier(tj_kernel *k);
+/* Owes a barrier instead of emitting it: for a builtin whose only shared-memory effect is
+ * atomic updates, which commute with those of other such calls. The next call that may
+ * read shared memory or branch emits it (tji_enter, tji_enter_pure, a loop's end whose
+ * body made other calls, sealing). */
+TJI_HIDDEN void tji_defer_barrier(tj_kernel *k);
 /* Records the kernel's first error; always returns false. */
 TJI_HIDDEN bool tji_fail(tj_kernel *k, tj_status st, const char *fmt, ...) TJI_PRINTF(3, 4);
 /* Checks a value argument: false quietly for NULL (an earlier failure), false with an error

@@ -466,12 +466,46 @@ tji_enter(tj_kernel *k, const char *fn)
 bool
 tji_enter_pure(tj_kernel *k, const char *fn)
 {
+    if (!tji_enter_local(k, fn))
+        return false;
+    tji_flush_barrier(k);
+    return true;
+}
+
+bool
+tji_enter_local(tj_kernel *k, const char *fn)
+{
     if (!k || k->status != TJ_OK)
         return false;
     if (k->sealed)
         return tji_fail(k, TJ_ERR_STATE, "%s: '%s' has been built; it takes no more calls", fn,
                         k->name);
     return k->body_started || begin_body(k);
+}
+
+bool
+tji_enter_deferring(tj_kernel *k, const char *fn)
+{
+    if (!tji_enter_local(k, fn))
+        return false;
+    k->mem_epoch++;
+    return true;
+}
+
+void
+tji_flush_barrier(tj_kernel *k)
+{
+    k->shared_calls++;
+    if (!k->barrier_pending)
+        return;
+    k->barrier_pending = false;
+    tji_emit_barrier(k);
+}
+
+void
+tji_defer_barrier(tj_kernel *k)
+{
+    k->barrier_pending = true;
 }
 
 static void fill_layout_globals(tj_kernel *k);
@@ -508,6 +542,7 @@ tji_kernel_seal(tj_kernel *k)
                         k->name, scope_name(k->scopes[k->nscopes - 1].kind));
     if (!k->body_started && !begin_body(k))
         return false;
+    tji_flush_barrier(k);
     if (k->ret->kind == TJ_TYPE_VOID)
         LLVMBuildRetVoid(k->llb);
     else

@@ -86,7 +86,7 @@ int_fits(tj_dtype dt, int64_t v)
 tj_val *
 tj_const_int(tj_kernel *k, tj_dtype dtype, int64_t value)
 {
-    if (!tji_enter_pure(k, "tj_const_int"))
+    if (!tji_enter_local(k, "tj_const_int"))
         return NULL;
     if (!tji_dtype_valid(dtype) || tji_dtype_is_float(dtype)) {
         tji_fail(k, TJ_ERR_INVALID, "tj_const_int: argument 'dtype': %s is not an integer dtype",
@@ -106,7 +106,7 @@ tj_const_int(tj_kernel *k, tj_dtype dtype, int64_t value)
 tj_val *
 tj_const_float(tj_kernel *k, tj_dtype dtype, double value)
 {
-    if (!tji_enter_pure(k, "tj_const_float"))
+    if (!tji_enter_local(k, "tj_const_float"))
         return NULL;
     if (!tji_dtype_is_float(dtype)) {
         tji_fail(k, TJ_ERR_INVALID,
@@ -130,7 +130,7 @@ tj_const_bool(tj_kernel *k, bool value)
 tj_val *
 tj_zero(tj_kernel *k, const tj_type *type)
 {
-    if (!tji_enter_pure(k, "tj_zero"))
+    if (!tji_enter_local(k, "tj_zero"))
         return NULL;
     if (!type || type->kind == TJ_TYPE_VOID) {
         tji_fail(k, TJ_ERR_INVALID, "tj_zero: argument 'type' is not a value type");
@@ -173,7 +173,7 @@ compose_struct(tj_kernel *k, const tj_type *type, tj_val *const *elems, size_t n
 tj_val *
 tj_compose(tj_kernel *k, const tj_type *type, tj_val *const *elems, size_t nelems)
 {
-    if (!tji_enter_pure(k, "tj_compose"))
+    if (!tji_enter_local(k, "tj_compose"))
         return NULL;
     if (!type || !(tji_type_is_composite(type) || type->kind == TJ_TYPE_STRUCT) ||
         (nelems > 0 && !elems)) {
@@ -232,7 +232,7 @@ tj_val *
 tj_extract(tj_kernel *k, tj_val *v, int index)
 {
     int limit;
-    if (!tji_enter_pure(k, "tj_extract") || !check_index(k, "tj_extract", v, index, &limit))
+    if (!tji_enter_local(k, "tj_extract") || !check_index(k, "tj_extract", v, index, &limit))
         return NULL;
     const tj_type *t = v->type;
     if (t->kind == TJ_TYPE_MATRIX) {
@@ -253,7 +253,7 @@ tj_insert(tj_kernel *k, tj_val *v, int index, tj_val *x)
 {
     int limit;
     char a[64];
-    if (!tji_enter_pure(k, "tj_insert") || !check_index(k, "tj_insert", v, index, &limit) ||
+    if (!tji_enter_local(k, "tj_insert") || !check_index(k, "tj_insert", v, index, &limit) ||
         !tji_use(k, x, "tj_insert", "x"))
         return NULL;
     const tj_type *t = v->type;
@@ -297,7 +297,7 @@ tj_val *
 tj_get_field(tj_kernel *k, tj_val *v, const char *name)
 {
     size_t i;
-    if (!tji_enter_pure(k, "tj_get_field"))
+    if (!tji_enter_local(k, "tj_get_field"))
         return NULL;
     const tji_field *f = check_field(k, "tj_get_field", v, name, &i);
     if (!f)
@@ -310,7 +310,7 @@ tj_set_field(tj_kernel *k, tj_val *v, const char *name, tj_val *x)
 {
     size_t i;
     char a[64];
-    if (!tji_enter_pure(k, "tj_set_field"))
+    if (!tji_enter_local(k, "tj_set_field"))
         return NULL;
     const tji_field *f = check_field(k, "tj_set_field", v, name, &i);
     if (!f || !tji_use(k, x, "tj_set_field", "x"))

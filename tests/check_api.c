@@ -782,8 +782,9 @@ in_block_of(const char *ir, const char *a, const char *b)
         return false;
     for (const char *l = ir; l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
         size_t id = strspn(l, "abcdefghijklmnopqrstuvwxyz0123456789._");
-        if (id == 0 || l[id] != ':')
-            continue; /* not a label, which starts a block */
+        bool label = id > 0 && l[id] == ':';
+        if (!label && *l != '}')
+            continue; /* a label starts a block, and a function's '}' ends its last */
         if (l > at) {
             end = l;
             break;
@@ -841,6 +842,86 @@ START_TEST(test_one_lane_stacks_keep_their_counter_in_a_register)
                       "%s: count %g and pop %g, expected %g and %g", rows[r].name, got[0],
                       got[1], rows[r].count, rows[r].pop);
         tj_array_destroy(xa);
+        tj_array_destroy(oa);
+    }
+}
+END_TEST
+
+/* bins = shared zeros(2); for j in range(8): tile_scatter_add(bins, 0, 1, True, atomic)
+ * and, with 'read', out[0] = bins[0] after it; then out[1 + lane] = bins[0] after the loop
+ * (out is int32; each lane adds 1 an iteration). */
+static tj_kernel *
+scatter_loop_kernel(const char *name, tj_target target, uint32_t block_dim, bool atomic,
+                    bool read)
+{
+    const tj_type *i32 = tjt_type(TJ_DTYPE_I32);
+    tj_kernel_options o = {.target = target, .block_dim = block_dim,
+                           .cpu_mode = TJ_CPU_COOPERATIVE};
+    tj_kernel *k = tj_kernel_create(tjt.ctx, name, &o);
+    tj_val *out = tj_param_array(k, "out", i32, 1);
+    int two = 2;
+    tj_val *bins = tj_tile_zeros(k, i32, 1, &two, TJ_STORAGE_SHARED);
+    tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0), *one = tj_const_int(k, TJ_DTYPE_I32, 1);
+    tj_val *tid[2] = {NULL, NULL};
+    tj_tid(k, 2, tid);
+    tj_for_begin(k, zero, tj_const_int(k, TJ_DTYPE_I32, 8), one);
+    tj_tile_scatter_add(k, bins, &zero, 1, one, tj_const_bool(k, true),
+                        tj_const_bool(k, atomic));
+    if (read)
+        tj_store(k, out, &zero, 1, tj_tile_extract(k, bins, &zero, 1));
+    tj_for_end(k);
+    tj_val *seen = tj_tile_extract(k, bins, &zero, 1);
+    tj_val *at = tj_binary(k, TJ_BIN_ADD, tid[1], one);
+    tj_store(k, out, &at, 1, seen);
+    return k;
+}
+
+/* A loop of atomic scatter-adds into a shared tile owes its barrier once, after the loop
+ * (its iterations only add atomically), not one an iteration: in the IR before lowering,
+ * the body's last block (the one that branches to for.next) has no barrier and for.end
+ * has one. A non-atomic add on the GPU, or a read of the tile in the body, keeps the
+ * barrier in the loop. Cooperative CPU lanes run in order between barriers, so the read
+ * after the loop would see only the lanes before it if that barrier were missing. */
+START_TEST(test_atomic_scatter_adds_in_a_loop_synchronise_once_after_it)
+{
+    static const struct {
+        const char *name;
+        tj_target target;
+        bool atomic, read, in_loop;
+    } rows[] = {
+        {"gpu_atomic", TJ_TARGET_CUDA, true, false, false},
+        {"gpu_plain", TJ_TARGET_CUDA, false, false, true},
+        {"gpu_read", TJ_TARGET_CUDA, true, true, true},
+        {"cpu_plain", TJ_TARGET_CPU, false, false, false},
+        {"cpu_atomic", TJ_TARGET_CPU, true, false, false},
+        {"cpu_read", TJ_TARGET_CPU, true, true, true},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        tj_kernel *k = scatter_loop_kernel(rows[r].name, rows[r].target, 32, rows[r].atomic,
+                                           rows[r].read);
+        const char *ir = tj_kernel_get_ir(k);
+        ck_assert_ptr_nonnull(ir);
+        ck_assert_msg(in_block_of(ir, "@tj.hook.barrier", "br label %for.next") ==
+                          rows[r].in_loop,
+                      "%s: the loop's body %s a barrier", rows[r].name,
+                      rows[r].in_loop ? "has no" : "has");
+        ck_assert_msg(rows[r].in_loop || in_block_of(ir, "@tj.hook.barrier", "for.end:"),
+                      "%s: no barrier after the loop", rows[r].name);
+        /* the body's read races with the next iteration's adds: run the others only */
+        if (rows[r].target != TJ_TARGET_CPU || rows[r].read) {
+            tj_kernel_destroy(k);
+            continue;
+        }
+        tj_module *m = build_ok(k, NULL);
+        int32_t got[33] = {0};
+        tj_array *oa = tjt_array(tjt.cpu, tjt_type(TJ_DTYPE_I32), 33, NULL);
+        tj_arg arg = tj_arg_array(oa);
+        int64_t nblocks = 1;
+        tjt_ok(tjt.cpu, tj_launch_tiled(tjt.cpu, m, rows[r].name, 1, &nblocks, 32, &arg, 1));
+        tjt_ok(tjt.cpu, tj_array_copy_to_host(oa, got, sizeof got));
+        for (int lane = 0; lane < 32; lane++)
+            ck_assert_msg(got[1 + lane] == 8 * 32, "%s: lane %d read %d after the loop, "
+                          "expected %d", rows[r].name, lane, got[1 + lane], 8 * 32);
         tj_array_destroy(oa);
     }
 }
@@ -1158,6 +1239,7 @@ api_suite(void)
     tcase_add_test(tc, test_width1_cpu_code_reads_loaded_tiles_in_place_and_keeps_shared_memory_local);
     tcase_add_test(tc, test_one_lane_stacks_keep_their_counter_in_a_register);
     tcase_add_test(tc, test_cpu_float_to_int_casts_saturate_only_where_cvtt_cannot);
+    tcase_add_test(tc, test_atomic_scatter_adds_in_a_loop_synchronise_once_after_it);
     tcase_add_test(tc, test_cache_reuses_equal_builds_only);
     tcase_add_test(tc, test_width1_builds_for_other_block_dims_keep_their_own_block_dim);
     tcase_add_test(tc, test_kernels_report_their_effective_block_width);
