@@ -454,42 +454,47 @@ begin_body(tj_kernel *k)
     return true;
 }
 
-bool
-tji_enter(tj_kernel *k, const char *fn)
-{
-    if (!tji_enter_pure(k, fn))
-        return false;
-    k->mem_epoch++;
-    return true;
-}
-
-bool
-tji_enter_pure(tj_kernel *k, const char *fn)
-{
-    if (!tji_enter_local(k, fn))
-        return false;
-    tji_flush_barrier(k);
-    return true;
-}
-
-bool
-tji_enter_local(tj_kernel *k, const char *fn)
+/* The four entry guards (internal.h): 'writes' bumps the memory epoch, 'flush' emits a
+ * deferred barrier. */
+static bool
+enter(tj_kernel *k, const char *fn, bool writes, bool flush)
 {
     if (!k || k->status != TJ_OK)
         return false;
     if (k->sealed)
         return tji_fail(k, TJ_ERR_STATE, "%s: '%s' has been built; it takes no more calls", fn,
                         k->name);
-    return k->body_started || begin_body(k);
+    if (!k->body_started && !begin_body(k))
+        return false;
+    if (writes)
+        k->mem_epoch++;
+    if (flush)
+        tji_flush_barrier(k);
+    return true;
+}
+
+bool
+tji_enter(tj_kernel *k, const char *fn)
+{
+    return enter(k, fn, true, true);
+}
+
+bool
+tji_enter_pure(tj_kernel *k, const char *fn)
+{
+    return enter(k, fn, false, true);
+}
+
+bool
+tji_enter_local(tj_kernel *k, const char *fn)
+{
+    return enter(k, fn, false, false);
 }
 
 bool
 tji_enter_deferring(tj_kernel *k, const char *fn)
 {
-    if (!tji_enter_local(k, fn))
-        return false;
-    k->mem_epoch++;
-    return true;
+    return enter(k, fn, true, false);
 }
 
 void
