@@ -134,13 +134,11 @@ push_one_at_a_time(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
      * not for its compare, and and add (about 5 cycles a push in a loop). The min is a
      * branch that LLVM is told is rarely taken: as a select (umin), x86 makes it a cmov
      * in that chain where the store has no branch on room (6% of a CPU compaction). */
-    LLVMTypeRef i1t = tji_i1(c);
     LLVMValueRef more = LLVMBuildAdd(b, n, LLVMBuildZExt(b, has_value->ll, tji_i32(c), ""), "");
     LLVMBuildStore(b, more, s->u.stack.count);
-    LLVMValueRef over[] = {LLVMBuildICmp(b, LLVMIntUGT, more, i32c(k, s->u.stack.capacity), ""),
-                           LLVMConstInt(i1t, 0, 0)};
     tji_cond full;
-    tji_emit_cond_begin(k, tji_emit_intrinsic(k, "llvm.expect", &i1t, 1, over, 2), &full);
+    tji_emit_cold_begin(k, LLVMBuildICmp(b, LLVMIntUGT, more, i32c(k, s->u.stack.capacity), ""),
+                        &full);
     LLVMBuildStore(b, i32c(k, s->u.stack.capacity), s->u.stack.count);
     tji_emit_cond_end(k, &full);
     tji_emit_barrier(k);

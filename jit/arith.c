@@ -695,10 +695,8 @@ cast_by_cvtt_emit(tj_kernel *k, LLVMValueRef x, tj_dtype from, tj_dtype to, LLVM
         in = LLVMBuildICmp(b, LLVMIntULE, off, LLVMConstInt(rty, span, 0), "");
     }
     LLVMValueRef fast = LLVMBuildTrunc(b, r, toty, "");
-    LLVMTypeRef i1t = tji_i1(c);
-    LLVMValueRef odd[] = {LLVMBuildNot(b, in, ""), LLVMConstInt(i1t, 0, 0)};
     tji_cond cond;
-    tji_emit_cond_begin(k, tji_emit_intrinsic(k, "llvm.expect", &i1t, 1, odd, 2), &cond);
+    tji_emit_cold_begin(k, LLVMBuildNot(b, in, ""), &cond);
     LLVMTypeRef tys[] = {toty, LLVMTypeOf(x)};
     LLVMValueRef sat = tji_emit_intrinsic(k, sg ? "llvm.fptosi.sat" : "llvm.fptoui.sat", tys, 2,
                                           &x, 1);
@@ -729,8 +727,9 @@ cast_llvm(tj_kernel *k, LLVMValueRef x, tj_dtype from, tj_dtype to, LLVMTypeRef 
                 f32 = LLVMVectorType(f32, LLVMGetVectorSize(xty));
             x = LLVMBuildFPExt(b, x, f32, "");
         }
-        if (cast_by_cvtt(k, x, from == TJ_DTYPE_F16 ? TJ_DTYPE_F32 : from, to))
-            return cast_by_cvtt_emit(k, x, from == TJ_DTYPE_F16 ? TJ_DTYPE_F32 : from, to, toty);
+        tj_dtype wide = from == TJ_DTYPE_F16 ? TJ_DTYPE_F32 : from; /* x's dtype now */
+        if (cast_by_cvtt(k, x, wide, to))
+            return cast_by_cvtt_emit(k, x, wide, to, toty);
         LLVMTypeRef tys[] = {toty, LLVMTypeOf(x)};
         const char *name = tji_dtype_is_signed(to) ? "llvm.fptosi.sat" : "llvm.fptoui.sat";
         return tji_emit_intrinsic(k, name, tys, 2, &x, 1);

@@ -288,6 +288,14 @@ tji_emit_cond_begin(tj_kernel *k, LLVMValueRef cond, tji_cond *c)
 }
 
 void
+tji_emit_cold_begin(tj_kernel *k, LLVMValueRef cond, tji_cond *c)
+{
+    LLVMTypeRef i1t = tji_i1(k->ctx);
+    LLVMValueRef args[] = {cond, LLVMConstInt(i1t, 0, 0)};
+    tji_emit_cond_begin(k, tji_emit_intrinsic(k, "llvm.expect", &i1t, 1, args, 2), c);
+}
+
+void
 tji_emit_cond_end(tj_kernel *k, tji_cond *c)
 {
     c->then_bb = LLVMGetInsertBlock(k->llb); /* the region may have added blocks */

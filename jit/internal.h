@@ -435,6 +435,10 @@ typedef struct tji_cond {
     LLVMBasicBlockRef then_bb, done_bb, from_bb;
 } tji_cond;
 TJI_HIDDEN void tji_emit_cond_begin(tj_kernel *k, LLVMValueRef cond, tji_cond *c);
+/* tji_emit_cond_begin for a 'cond' that rarely holds, which llvm.expect tells LLVM: it then
+ * keeps the branch (SimplifyCFG does not make a predictable one a select) and lays the
+ * region out of the way. */
+TJI_HIDDEN void tji_emit_cold_begin(tj_kernel *k, LLVMValueRef cond, tji_cond *c);
 TJI_HIDDEN void tji_emit_cond_end(tj_kernel *k, tji_cond *c);
 /* Ends the region like tji_emit_cond_end and gives 'v' (made inside it) where the region
  * ran, else zero. */
