@@ -358,6 +358,7 @@ tj_for_begin(tj_kernel *k, tj_val *start, tj_val *stop, tj_val *step)
     s->counter_type = t;
     s->step = step->ll;
     s->stop = stop->ll;
+    s->start = start->ll;
     s->barriers_at_start = k->barriers;
     s->shared_calls_at_start = k->shared_calls;
     LLVMBuildStore(b, start->ll, s->counter);
@@ -365,9 +366,10 @@ tj_for_begin(tj_kernel *k, tj_val *start, tj_val *stop, tj_val *step)
     s->other = head;
     s->cont = new_block(k, "for.next");
     s->merge = new_block(k, "for.end");
-    LLVMBuildBr(b, head);
+    s->enter = LLVMBuildBr(b, head);
     LLVMPositionBuilderAtEnd(b, head);
     LLVMValueRef i = LLVMBuildLoad2(b, t->llreg, s->counter, "i");
+    s->ivar = i;
     /* Python's range: step > 0 runs while i < stop, step < 0 while i > stop. */
     LLVMValueRef zero = LLVMConstNull(t->llreg);
     LLVMValueRef up = LLVMBuildICmp(b, sg ? LLVMIntSGT : LLVMIntNE, step->ll, zero, "");
@@ -412,6 +414,7 @@ tj_for_end(tj_kernel *k)
     if (k->opts.target == TJ_TARGET_CUDA && k->barriers != s->barriers_at_start &&
         !counter_reaches_local_index(s->counter))
         keep_rolled(k->ctx, latch);
+    tji_version_loop(k, s);
     LLVMPositionBuilderAtEnd(b, s->merge);
     k->reachable = s->reachable_at_start;
     k->nscopes--;

@@ -507,6 +507,131 @@ ref_while_collatz(const int32_t *in, int n, int i)
     return steps;
 }
 
+/* ---- range checks: loops versioned on them (jit/loop_version.c) ----------------------------- */
+
+/* for j in range(start, stop, step): out[slot] = (base + c * j + 7 <op> n); slot += 1.
+ * On the CPU the loop is copied with the test made true, entered when a test before the
+ * loop shows that it holds throughout; the rows below hold throughout, in part, not at
+ * all, and wrap 32 bits (where the ends alone would say it holds). */
+struct check_row {
+    tj_dtype dt;
+    tj_cmp op;
+    int32_t c, step;
+    int64_t base, n, start, stop;
+};
+
+static const struct check_row check_rows[] = {
+    {TJ_DTYPE_I32, TJ_CMP_LT, 1, 1, 0, 100, 0, 64},               /* holds throughout */
+    {TJ_DTYPE_I32, TJ_CMP_LT, 1, 1, 40, 100, 0, 64},              /* holds for 53 */
+    {TJ_DTYPE_I32, TJ_CMP_GT, 1, 1, INT32_MAX - 12, 0, 0, 10},    /* wraps after 5 */
+    {TJ_DTYPE_I32, TJ_CMP_GE, 1, -3, 0, -20, 30, -30},            /* counts down */
+    {TJ_DTYPE_I32, TJ_CMP_GE, 1, -3, 0, -30, 30, -30},            /* down, throughout */
+    {TJ_DTYPE_I32, TJ_CMP_LE, -2, 2, 50, 20, 0, 40},              /* base - 2 j */
+    {TJ_DTYPE_I32, TJ_CMP_LE, -2, 2, 50, 60, 0, 40},              /* base - 2 j, throughout */
+    {TJ_DTYPE_U32, TJ_CMP_GT, 1, 1, UINT32_MAX - 20, 5, 0, 32},   /* unsigned, wraps */
+    {TJ_DTYPE_U32, TJ_CMP_LT, 1, 1, 100, 1000, 0, 32},            /* unsigned, throughout */
+    {TJ_DTYPE_I32, TJ_CMP_LT, 1, 1, 0, 100, 10, 5},               /* runs no iteration */
+};
+
+static tj_kernel *
+check_loop_kernel(const struct check_row *r)
+{
+    const tj_type *t = tjt_type(r->dt);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "range_check", &g_opts);
+    tj_val *out = tj_param_array(k, "out", I32, 1);
+    tj_val *base = tj_param(k, "base", t);
+    tj_val *n = tj_param(k, "n", t);
+    tj_val *start = tj_param(k, "start", t);
+    tj_val *stop = tj_param(k, "stop", t);
+    tj_val *slot = tj_var_new(k, ci(k, 0));
+    tj_val *j = tj_for_begin(k, start, stop, tj_const_int(k, r->dt, r->step));
+    tj_val *cj = bin(k, TJ_BIN_MUL, tj_const_int(k, r->dt, r->c < 0 ? -r->c : r->c), j);
+    tj_val *i = bin(k, r->c < 0 ? TJ_BIN_SUB : TJ_BIN_ADD, base, cj);
+    i = bin(k, TJ_BIN_ADD, i, tj_const_int(k, r->dt, 7));
+    tj_val *s = tj_var_get(k, slot);
+    put(k, out, s, tj_select(k, cmp(k, r->op, i, n), ci(k, 1), ci(k, 0)));
+    tj_var_set(k, slot, bin(k, TJ_BIN_ADD, s, ci(k, 1)));
+    ck_assert(tj_for_end(k));
+    ck_assert_msg(tj_kernel_error(k) == NULL, "%s", tj_kernel_error(k));
+    return k;
+}
+
+/* The test in C, with the kernel's 32-bit wrapping arithmetic. */
+static int32_t
+check_ref(const struct check_row *r, int64_t j)
+{
+    uint32_t i = (uint32_t)r->base + (uint32_t)r->c * (uint32_t)j + 7u;
+    bool sg = r->dt == TJ_DTYPE_I32;
+    int64_t x = sg ? (int64_t)(int32_t)i : (int64_t)i;
+    switch (r->op) {
+    case TJ_CMP_LT: return x < r->n;
+    case TJ_CMP_LE: return x <= r->n;
+    case TJ_CMP_GT: return x > r->n;
+    default: return x >= r->n;
+    }
+}
+
+START_TEST(test_loops_with_range_checks_match_c_where_the_check_holds_in_part_or_wraps)
+{
+    const struct check_row *r = &check_rows[_i % NROWS(check_rows)];
+    use_target(_i / NROWS(check_rows));
+    tj_kernel *k = check_loop_kernel(r);
+    const char *ir = tj_kernel_get_ir(k);
+    ck_assert_ptr_nonnull(ir);
+    /* The copy is the CPU's: the GPU keeps one loop (and its PTX stays as it was). */
+    ck_assert_msg((strstr(ir, "in.range") != NULL) == (g_where == ON_CPU1),
+                  "the loop should be copied on the CPU only");
+    tj_module *m = tjt_build(k);
+    if (g_where != ON_PTX) {
+        enum { MAX = 64 };
+        int32_t got[MAX], want[MAX];
+        int nw = 0;
+        for (int64_t j = r->start; r->step > 0 ? j < r->stop : j > r->stop; j += r->step)
+            want[nw++] = check_ref(r, j);
+        ck_assert_int_le(nw, MAX);
+        tj_array *a = tjt_array(device(), I32, MAX, NULL);
+        tj_arg args[] = {tj_arg_array(a), tj_arg_int(r->base), tj_arg_int(r->n),
+                         tj_arg_int(r->start), tj_arg_int(r->stop)};
+        launch_1d(m, "range_check", 1, args, 5);
+        tjt_ok(device(), tj_array_copy_to_host(a, got, sizeof got));
+        for (int s = 0; s < nw; s++)
+            ck_assert_msg(got[s] == want[s], "row %d: iteration %d gave %d, expected %d",
+                          _i % NROWS(check_rows), s, got[s], want[s]);
+        tj_array_destroy(a);
+    }
+    tj_module_destroy(m);
+    tj_kernel_destroy(k);
+}
+END_TEST
+
+/* Not copied: a loop without such a test, one with a test on a value it loads, and one a
+ * tj_return leaves. */
+START_TEST(test_loops_without_range_checks_or_with_a_return_are_not_copied)
+{
+    use_target(ON_CPU1);
+    for (int which = 0; which < 3; which++) {
+        tj_kernel *k = tj_kernel_create(tjt.ctx, "not_copied", &g_opts);
+        tj_val *out = tj_param_array(k, "out", I32, 1);
+        tj_val *n = tj_param(k, "n", I32);
+        tj_val *j = tj_for_begin(k, ci(k, 0), ci(k, 8), ci(k, 1));
+        tj_val *v = which == 1 ? tj_load(k, out, &j, 1) : j;
+        if (which == 2) {
+            ck_assert(tj_if_begin(k, cmp(k, TJ_CMP_EQ, tj_load(k, out, &j, 1), ci(k, 3))));
+            ck_assert(tj_return(k, NULL));
+            ck_assert(tj_if_end(k));
+        }
+        tj_val *flag = which == 0 ? ci(k, 1) : tj_select(k, cmp(k, TJ_CMP_LT, v, n), ci(k, 1),
+                                                         ci(k, 0));
+        put(k, out, j, flag);
+        ck_assert(tj_for_end(k));
+        const char *ir = tj_kernel_get_ir(k);
+        ck_assert_ptr_nonnull(ir);
+        ck_assert_msg(!strstr(ir, "in.range"), "loop %d was copied", which);
+        tj_kernel_destroy(k);
+    }
+}
+END_TEST
+
 START_TEST(test_while_loop_runs_until_its_condition_fails)
 {
     use_target(_i);
@@ -1210,6 +1335,10 @@ add_all(TCase *tc, int where)
     ADD_ROWS(test_for_range_with_runtime_bounds_matches_python_range, range_rows);
     ADD(test_for_range_runtime_step_zero_runs_no_iteration);
     ADD(test_for_range_negative_step_counts_down);
+    ADD_ROWS(test_loops_with_range_checks_match_c_where_the_check_holds_in_part_or_wraps,
+             check_rows);
+    if (where == ON_CPU1)
+        ADD(test_loops_without_range_checks_or_with_a_return_are_not_copied);
     ADD(test_while_loop_runs_until_its_condition_fails);
     ADD(test_while_condition_false_at_start_runs_no_iteration);
     ADD(test_break_leaves_only_the_innermost_loop);

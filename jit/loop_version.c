@@ -1,0 +1,439 @@
+/*
+ * jit/loop_version.c: loop versioning on range checks, for the CPU.
+ *
+ * A kernel's loop commonly guards each element with a comparison of an index that moves
+ * with the loop variable against a bound fixed before the loop: 'i = base + j + lane;
+ * has = i < n; x[select(has, i, 0)]'. Every block but the last has the whole range in
+ * bounds, yet the test, the select and the branch on it stay in the loop: LLVM's O3 neither
+ * versions such a loop (non-trivial unswitching wants an invariant condition, IRCE is not
+ * in the pipeline and leaves the select) nor proves the test true.
+ *
+ * tj_for_end calls tji_version_loop, which finds those tests itself, on the builder's IR:
+ * an integer comparison of at most 32 bits, one side an affine function c * j + I of the
+ * loop variable j (adds, subtracts and multiplications by constants of values defined before
+ * the loop), the other side defined before the loop. Over j's range [lo, hi] (from start,
+ * stop and a constant step) the affine side goes from I + c * lo to I + c * hi, computed
+ * exactly in 64 bits; where both ends fit the comparison's signedness (so the 32-bit
+ * arithmetic did not wrap) and satisfy it, the test holds on every iteration. The loop is
+ * then copied: the copy has those tests replaced with true, and the block before the loop
+ * enters it when all the ends check out, the original loop otherwise.
+ *
+ * Only where it pays and is safe to copy: the CPU (on the GPU the test costs little beside
+ * the memory access, and copying barriers would diverge), a loop left only through its
+ * exit (no tj_return inside), at most VERSION_MAX_INSTS instructions.
+ */
+#include <stdlib.h>
+
+#include "internal.h"
+
+enum {
+    VERSION_MAX_INSTS = 2000, /* instructions in the loop, nested loops included */
+    VERSION_MAX_CHECKS = 16,  /* range checks made constant */
+    AFFINE_MAX_DEPTH = 12,    /* operations between the test and its leaves */
+};
+
+/* ---- a pointer map: LLVM value of the loop -> its copy ---------------------------------- */
+
+typedef struct vmap {
+    LLVMValueRef *key, *val;
+    size_t cap; /* a power of two */
+} vmap;
+
+static size_t
+vmap_slot(const vmap *m, LLVMValueRef key)
+{
+    size_t h = (size_t)(uintptr_t)key;
+    h ^= h >> 17;
+    h *= 0x9e3779b97f4a7c15ull;
+    size_t i = (h >> 20) & (m->cap - 1);
+    while (m->key[i] && m->key[i] != key)
+        i = (i + 1) & (m->cap - 1);
+    return i;
+}
+
+static bool
+vmap_init(vmap *m, size_t n)
+{
+    m->cap = 64;
+    while (m->cap < 2 * n)
+        m->cap *= 2;
+    m->key = calloc(m->cap, sizeof *m->key);
+    m->val = calloc(m->cap, sizeof *m->val);
+    return m->key && m->val;
+}
+
+static void
+vmap_free(vmap *m)
+{
+    free(m->key);
+    free(m->val);
+}
+
+static void
+vmap_put(vmap *m, LLVMValueRef key, LLVMValueRef val)
+{
+    size_t i = vmap_slot(m, key);
+    m->key[i] = key;
+    m->val[i] = val;
+}
+
+/* The copy of 'v', or 'v' itself when it is not in the loop. */
+static LLVMValueRef
+vmap_get(const vmap *m, LLVMValueRef v)
+{
+    size_t i = vmap_slot(m, v);
+    return m->key[i] ? m->val[i] : v;
+}
+
+static bool
+vmap_has(const vmap *m, LLVMValueRef v)
+{
+    return m->key[vmap_slot(m, v)] != NULL;
+}
+
+/* ---- the loop's blocks -------------------------------------------------------------------- */
+
+typedef struct loop {
+    LLVMBasicBlockRef *blocks; /* from the head, in function order of discovery */
+    int nblocks;
+    size_t ninsts;
+    vmap in;                   /* each block (as a value) of the loop -> itself, for now */
+} loop;
+
+/* Collects the blocks reachable from 'head' without passing 'exit'. False when one leaves
+ * the loop another way (tj_return) or the loop is too large. */
+static bool
+collect(loop *l, LLVMBasicBlockRef head, LLVMBasicBlockRef exit, int max_blocks)
+{
+    l->blocks[l->nblocks++] = head;
+    vmap_put(&l->in, LLVMBasicBlockAsValue(head), LLVMBasicBlockAsValue(head));
+    for (int at = 0; at < l->nblocks; at++) {
+        LLVMBasicBlockRef bb = l->blocks[at];
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+        if (!term)
+            return false;
+        LLVMOpcode op = LLVMGetInstructionOpcode(term);
+        if (op != LLVMBr && op != LLVMSwitch && op != LLVMUnreachable)
+            return false;
+        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
+            l->ninsts++;
+        if (l->ninsts > VERSION_MAX_INSTS)
+            return false;
+        for (unsigned s = 0, ns = LLVMGetNumSuccessors(term); s < ns; s++) {
+            LLVMBasicBlockRef to = LLVMGetSuccessor(term, s);
+            LLVMValueRef tv = LLVMBasicBlockAsValue(to);
+            if (to == exit || vmap_has(&l->in, tv))
+                continue;
+            if (l->nblocks == max_blocks)
+                return false;
+            l->blocks[l->nblocks++] = to;
+            vmap_put(&l->in, tv, tv);
+        }
+    }
+    return true;
+}
+
+static bool
+in_loop(const loop *l, LLVMValueRef v)
+{
+    return LLVMIsAInstruction(v) && vmap_has(&l->in, LLVMBasicBlockAsValue(
+                                                         LLVMGetInstructionParent(v)));
+}
+
+/* Defined before the loop: a constant, an argument, or an instruction outside it. */
+static bool
+invariant(const loop *l, LLVMValueRef v)
+{
+    if (LLVMIsAConstantInt(v) || LLVMIsAArgument(v))
+        return true;
+    return LLVMIsAInstruction(v) && !in_loop(l, v);
+}
+
+/* ---- affine indices ----------------------------------------------------------------------- */
+
+enum { COEF_MAX = 1 << 20 };
+#define MAG_MAX 0x1p60 /* bound on |I|: the 64-bit sums below cannot overflow */
+
+/* Whether 'v' is c * j + I with j the loop variable 'ivar' and I made of values defined
+ * before the loop, exactly modulo 2^w; '*c' gets c and '*mag' a bound on |I|. */
+static bool
+affine(const loop *l, LLVMValueRef ivar, LLVMValueRef v, int depth, int64_t *c, double *mag)
+{
+    if (v == ivar) {
+        *c = 1;
+        *mag = 0;
+        return true;
+    }
+    if (invariant(l, v)) {
+        *c = 0;
+        *mag = 0x1p32;
+        return true;
+    }
+    if (depth >= AFFINE_MAX_DEPTH || !LLVMIsABinaryOperator(v))
+        return false;
+    LLVMOpcode op = LLVMGetInstructionOpcode(v);
+    int64_t c0, c1;
+    double m0, m1;
+    LLVMValueRef a = LLVMGetOperand(v, 0), b = LLVMGetOperand(v, 1);
+    switch (op) {
+    case LLVMAdd:
+    case LLVMSub:
+        if (!affine(l, ivar, a, depth + 1, &c0, &m0) || !affine(l, ivar, b, depth + 1, &c1, &m1))
+            return false;
+        *c = op == LLVMAdd ? c0 + c1 : c0 - c1;
+        *mag = m0 + m1;
+        break;
+    case LLVMMul:
+        if (!LLVMIsAConstantInt(b)) {
+            LLVMValueRef t = a;
+            a = b;
+            b = t;
+        }
+        if (!LLVMIsAConstantInt(b) || !affine(l, ivar, a, depth + 1, &c0, &m0))
+            return false;
+        int64_t f = LLVMConstIntGetSExtValue(b);
+        if (f < -COEF_MAX || f > COEF_MAX)
+            return false;
+        *c = c0 * f;
+        *mag = m0 * (double)(f < 0 ? -f : f);
+        break;
+    default:
+        return false;
+    }
+    return *c >= -COEF_MAX && *c <= COEF_MAX && *mag <= MAG_MAX;
+}
+
+/* I of an affine 'v' (affine() said yes), as an i64 emitted before the loop. Any extension
+ * of the leaves is right modulo 2^w; the comparison's own ('sg': signed) makes the sum the
+ * value it reads wherever that can be. */
+static LLVMValueRef
+emit_offset(LLVMBuilderRef b, const loop *l, LLVMValueRef ivar, LLVMValueRef v,
+            LLVMTypeRef i64, bool sg)
+{
+    if (v == ivar)
+        return LLVMConstInt(i64, 0, false);
+    if (invariant(l, v))
+        return sg ? LLVMBuildSExt(b, v, i64, "") : LLVMBuildZExt(b, v, i64, "");
+    LLVMValueRef a = LLVMGetOperand(v, 0), bo = LLVMGetOperand(v, 1);
+    switch (LLVMGetInstructionOpcode(v)) {
+    case LLVMAdd:
+        return LLVMBuildAdd(b, emit_offset(b, l, ivar, a, i64, sg),
+                            emit_offset(b, l, ivar, bo, i64, sg), "");
+    case LLVMSub:
+        return LLVMBuildSub(b, emit_offset(b, l, ivar, a, i64, sg),
+                            emit_offset(b, l, ivar, bo, i64, sg), "");
+    default: /* LLVMMul by a constant */
+        if (!LLVMIsAConstantInt(bo)) {
+            LLVMValueRef t = a;
+            a = bo;
+            bo = t;
+        }
+        return LLVMBuildMul(b, emit_offset(b, l, ivar, a, i64, sg),
+                            LLVMConstInt(i64, (unsigned long long)LLVMConstIntGetSExtValue(bo),
+                                         true),
+                            "");
+    }
+}
+
+/* ---- the test before the loop ------------------------------------------------------------- */
+
+typedef struct range {
+    LLVMValueRef lo, hi; /* i64: the loop variable's first and last values bound */
+} range;
+
+static LLVMIntPredicate
+swapped(LLVMIntPredicate p)
+{
+    switch (p) {
+    case LLVMIntSLT: return LLVMIntSGT;
+    case LLVMIntSGT: return LLVMIntSLT;
+    case LLVMIntSLE: return LLVMIntSGE;
+    case LLVMIntSGE: return LLVMIntSLE;
+    case LLVMIntULT: return LLVMIntUGT;
+    case LLVMIntUGT: return LLVMIntULT;
+    case LLVMIntULE: return LLVMIntUGE;
+    case LLVMIntUGE: return LLVMIntULE;
+    default: return p;
+    }
+}
+
+/* A comparison the loop can be versioned on: 'x p n' with x affine in the loop variable
+ * (coefficient c != 0) and n defined before the loop, at most 32 bits wide. */
+typedef struct check {
+    LLVMValueRef cmp, x, n;
+    LLVMIntPredicate p;
+    int64_t c;
+} check;
+
+static bool
+range_check(const loop *l, LLVMValueRef ivar, LLVMValueRef cmp, check *out)
+{
+    LLVMIntPredicate p = LLVMGetICmpPredicate(cmp);
+    if (p == LLVMIntEQ || p == LLVMIntNE)
+        return false;
+    LLVMValueRef x = LLVMGetOperand(cmp, 0), n = LLVMGetOperand(cmp, 1);
+    LLVMTypeRef t = LLVMTypeOf(x);
+    if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(t) > 32)
+        return false;
+    if (!invariant(l, n)) {
+        LLVMValueRef s = x;
+        x = n;
+        n = s;
+        p = swapped(p);
+    }
+    int64_t c;
+    double mag;
+    if (!invariant(l, n) || !affine(l, ivar, x, 0, &c, &mag) || c == 0)
+        return false;
+    *out = (check){.cmp = cmp, .x = x, .n = n, .p = p, .c = c};
+    return true;
+}
+
+/* An i1, emitted before the loop, true when 'ck' holds on every iteration of 'r'. */
+static LLVMValueRef
+emit_holds(LLVMBuilderRef b, const loop *l, LLVMValueRef ivar, const range *r,
+           const check *ck, LLVMTypeRef i64)
+{
+    LLVMIntPredicate p = ck->p;
+    unsigned w = LLVMGetIntTypeWidth(LLVMTypeOf(ck->x));
+    bool sg = p == LLVMIntSLT || p == LLVMIntSLE || p == LLVMIntSGT || p == LLVMIntSGE;
+    LLVMValueRef off = emit_offset(b, l, ivar, ck->x, i64, sg);
+    LLVMValueRef cv = LLVMConstInt(i64, (unsigned long long)ck->c, true);
+    LLVMValueRef at_lo = LLVMBuildAdd(b, off, LLVMBuildMul(b, cv, r->lo, ""), "");
+    LLVMValueRef at_hi = LLVMBuildAdd(b, off, LLVMBuildMul(b, cv, r->hi, ""), "");
+    LLVMValueRef lo = ck->c > 0 ? at_lo : at_hi, hi = ck->c > 0 ? at_hi : at_lo;
+    /* No wrap: both ends are values of the w-bit type as the comparison reads it. */
+    int64_t tmin = sg ? -((int64_t)1 << (w - 1)) : 0;
+    int64_t tmax = sg ? ((int64_t)1 << (w - 1)) - 1 : ((int64_t)1 << w) - 1;
+    LLVMValueRef fits = LLVMBuildAnd(
+        b, LLVMBuildICmp(b, LLVMIntSGE, lo, LLVMConstInt(i64, (unsigned long long)tmin, true), ""),
+        LLVMBuildICmp(b, LLVMIntSLE, hi, LLVMConstInt(i64, (unsigned long long)tmax, true), ""),
+        "");
+    LLVMValueRef n = sg ? LLVMBuildSExt(b, ck->n, i64, "") : LLVMBuildZExt(b, ck->n, i64, "");
+    LLVMValueRef holds;
+    switch (p) {
+    case LLVMIntSLT: case LLVMIntULT: holds = LLVMBuildICmp(b, LLVMIntSLT, hi, n, ""); break;
+    case LLVMIntSLE: case LLVMIntULE: holds = LLVMBuildICmp(b, LLVMIntSLE, hi, n, ""); break;
+    case LLVMIntSGT: case LLVMIntUGT: holds = LLVMBuildICmp(b, LLVMIntSGT, lo, n, ""); break;
+    default: holds = LLVMBuildICmp(b, LLVMIntSGE, lo, n, ""); break;
+    }
+    return LLVMBuildAnd(b, fits, holds, "");
+}
+
+/* ---- copying the loop --------------------------------------------------------------------- */
+
+/* Copies the loop's blocks before 'exit' (the copy branches to 'exit' as the loop does);
+ * 'map' takes each block and instruction of the loop to its copy. */
+static void
+copy_loop(tj_kernel *k, const loop *l, LLVMBasicBlockRef exit, vmap *map)
+{
+    LLVMContextRef llctx = k->ctx->llctx;
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(llctx);
+    LLVMBasicBlockRef *copies = malloc((size_t)l->nblocks * sizeof *copies);
+    for (int i = 0; i < l->nblocks; i++) {
+        copies[i] = LLVMInsertBasicBlockInContext(llctx, exit, "in.range");
+        vmap_put(map, LLVMBasicBlockAsValue(l->blocks[i]), LLVMBasicBlockAsValue(copies[i]));
+    }
+    for (int i = 0; i < l->nblocks; i++) {
+        LLVMPositionBuilderAtEnd(b, copies[i]);
+        for (LLVMValueRef in = LLVMGetFirstInstruction(l->blocks[i]); in;
+             in = LLVMGetNextInstruction(in)) {
+            LLVMValueRef c = LLVMIsAPHINode(in) ? LLVMBuildPhi(b, LLVMTypeOf(in), "")
+                                                : LLVMInstructionClone(in);
+            if (!LLVMIsAPHINode(in))
+                LLVMInsertIntoBuilder(b, c);
+            vmap_put(map, in, c);
+        }
+    }
+    for (int i = 0; i < l->nblocks; i++)
+        for (LLVMValueRef in = LLVMGetFirstInstruction(l->blocks[i]); in;
+             in = LLVMGetNextInstruction(in)) {
+            LLVMValueRef c = vmap_get(map, in);
+            if (LLVMIsAPHINode(in)) {
+                for (unsigned j = 0, nj = LLVMCountIncoming(in); j < nj; j++) {
+                    LLVMValueRef v = vmap_get(map, LLVMGetIncomingValue(in, j));
+                    LLVMBasicBlockRef from = LLVMValueAsBasicBlock(
+                        vmap_get(map, LLVMBasicBlockAsValue(LLVMGetIncomingBlock(in, j))));
+                    LLVMAddIncoming(c, &v, &from, 1);
+                }
+                continue;
+            }
+            for (int o = 0, no = LLVMGetNumOperands(c); o < no; o++) {
+                LLVMValueRef op = LLVMGetOperand(c, (unsigned)o);
+                LLVMValueRef to = op ? vmap_get(map, op) : op;
+                if (to != op)
+                    LLVMSetOperand(c, (unsigned)o, to);
+            }
+        }
+    free(copies);
+    LLVMDisposeBuilder(b);
+}
+
+void
+tji_version_loop(tj_kernel *k, const tji_scope *s)
+{
+    if (k->opts.target != TJ_TARGET_CPU || !s->enter || !s->start || !s->ivar ||
+        !LLVMIsAConstantInt(s->step))
+        return;
+    /* An unsigned counter only counts up (tj_for_begin); wider ones never meet a check. */
+    bool sg = tji_dtype_is_signed(s->counter_type->dtype);
+    if (LLVMGetIntTypeWidth(s->counter_type->llreg) > 32)
+        return;
+    int64_t step = sg ? LLVMConstIntGetSExtValue(s->step)
+                      : (int64_t)LLVMConstIntGetZExtValue(s->step);
+    if (step == 0)
+        return;
+    enum { MAX_BLOCKS = 512 };
+    loop l = {.blocks = malloc(MAX_BLOCKS * sizeof *l.blocks)};
+    vmap map = {0};
+    if (!l.blocks || !vmap_init(&l.in, MAX_BLOCKS) ||
+        !collect(&l, s->other, s->merge, MAX_BLOCKS) || !vmap_init(&map, l.ninsts + MAX_BLOCKS))
+        goto done;
+
+    /* The range checks, but not the loop's own tests in its head and latch. */
+    check checks[VERSION_MAX_CHECKS];
+    int nchecks = 0;
+    for (int i = 0; i < l.nblocks && nchecks < VERSION_MAX_CHECKS; i++) {
+        if (l.blocks[i] == s->other || l.blocks[i] == s->cont)
+            continue;
+        for (LLVMValueRef in = LLVMGetFirstInstruction(l.blocks[i]);
+             in && nchecks < VERSION_MAX_CHECKS; in = LLVMGetNextInstruction(in))
+            if (LLVMIsAICmpInst(in) && range_check(&l, s->ivar, in, &checks[nchecks]))
+                nchecks++;
+    }
+    if (!nchecks)
+        goto done;
+
+    /* Before the loop: whether it runs and each check holds throughout. */
+    LLVMBuilderRef b = k->llb;
+    LLVMBasicBlockRef pre = LLVMGetInstructionParent(s->enter);
+    LLVMPositionBuilderBefore(b, s->enter);
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(k->ctx->llctx);
+    LLVMValueRef start = sg ? LLVMBuildSExt(b, s->start, i64, "")
+                            : LLVMBuildZExt(b, s->start, i64, "");
+    LLVMValueRef stop = sg ? LLVMBuildSExt(b, s->stop, i64, "")
+                           : LLVMBuildZExt(b, s->stop, i64, "");
+    LLVMValueRef one = LLVMConstInt(i64, 1, false);
+    /* step > 0: j in [start, stop - 1]; step < 0: j in [stop + 1, start]. */
+    range r = step > 0 ? (range){start, LLVMBuildSub(b, stop, one, "")}
+                       : (range){LLVMBuildAdd(b, stop, one, ""), start};
+    LLVMValueRef all = LLVMBuildICmp(b, LLVMIntSLE, r.lo, r.hi, "runs");
+    for (int i = 0; i < nchecks; i++)
+        all = LLVMBuildAnd(b, all, emit_holds(b, &l, s->ivar, &r, &checks[i], i64), "");
+    copy_loop(k, &l, s->merge, &map);
+    LLVMValueRef yes = LLVMConstInt(LLVMInt1TypeInContext(k->ctx->llctx), 1, false);
+    for (int i = 0; i < nchecks; i++) {
+        LLVMValueRef c = vmap_get(&map, checks[i].cmp);
+        LLVMReplaceAllUsesWith(c, yes);
+        LLVMInstructionEraseFromParent(c);
+    }
+    LLVMInstructionEraseFromParent(s->enter);
+    LLVMPositionBuilderAtEnd(b, pre);
+    LLVMBuildCondBr(b, all,
+                    LLVMValueAsBasicBlock(vmap_get(&map, LLVMBasicBlockAsValue(s->other))),
+                    s->other);
+done:
+    vmap_free(&map);
+    vmap_free(&l.in);
+    free(l.blocks);
+}
