@@ -433,7 +433,7 @@ tj_while_begin(tj_kernel *k)
         return false;
     s->cont = new_block(k, "while.cond");
     s->merge = new_block(k, "while.end");
-    LLVMBuildBr(k->llb, s->cont);
+    s->enter = LLVMBuildBr(k->llb, s->cont);
     LLVMPositionBuilderAtEnd(k->llb, s->cont);
     return true;
 }
@@ -467,6 +467,7 @@ tj_while_end(tj_kernel *k)
     if (!s)
         return false;
     LLVMBuildBr(k->llb, s->cont);
+    tji_version_loop(k, s);
     LLVMPositionBuilderAtEnd(k->llb, s->merge);
     k->reachable = s->reachable_at_start;
     k->nscopes--;

@@ -239,6 +239,8 @@ emit_offset(LLVMBuilderRef b, const loop *l, LLVMValueRef ivar, LLVMValueRef v,
 
 typedef struct range {
     LLVMValueRef lo, hi; /* i64: the loop variable's first and last values bound */
+    LLVMValueRef ivar;   /* the loop variable */
+    bool sg;             /* whether it is signed */
 } range;
 
 static LLVMIntPredicate
@@ -289,26 +291,56 @@ range_check(const loop *l, LLVMValueRef ivar, LLVMValueRef cmp, check *out)
     return true;
 }
 
-/* An i1, emitted before the loop, true when 'ck' holds on every iteration of 'r'. */
-static LLVMValueRef
-emit_holds(LLVMBuilderRef b, const loop *l, LLVMValueRef ivar, const range *r,
-           const check *ck, LLVMTypeRef i64)
+/* The ends of affine 'v' = I + c * j over the range, as i64s emitted before the loop; I in
+ * '*off'. */
+static void
+emit_ends(LLVMBuilderRef b, const loop *l, const range *r, LLVMValueRef v, int64_t c,
+          bool sg, LLVMTypeRef i64, LLVMValueRef *lo, LLVMValueRef *hi, LLVMValueRef *off)
 {
-    LLVMIntPredicate p = ck->p;
-    unsigned w = LLVMGetIntTypeWidth(LLVMTypeOf(ck->x));
-    bool sg = p == LLVMIntSLT || p == LLVMIntSLE || p == LLVMIntSGT || p == LLVMIntSGE;
-    LLVMValueRef off = emit_offset(b, l, ivar, ck->x, i64, sg);
-    LLVMValueRef cv = LLVMConstInt(i64, (unsigned long long)ck->c, true);
-    LLVMValueRef at_lo = LLVMBuildAdd(b, off, LLVMBuildMul(b, cv, r->lo, ""), "");
-    LLVMValueRef at_hi = LLVMBuildAdd(b, off, LLVMBuildMul(b, cv, r->hi, ""), "");
-    LLVMValueRef lo = ck->c > 0 ? at_lo : at_hi, hi = ck->c > 0 ? at_hi : at_lo;
-    /* No wrap: both ends are values of the w-bit type as the comparison reads it. */
+    *off = emit_offset(b, l, r->ivar, v, i64, sg);
+    LLVMValueRef cv = LLVMConstInt(i64, (unsigned long long)c, true);
+    LLVMValueRef at_lo = LLVMBuildAdd(b, *off, LLVMBuildMul(b, cv, r->lo, ""), "");
+    LLVMValueRef at_hi = LLVMBuildAdd(b, *off, LLVMBuildMul(b, cv, r->hi, ""), "");
+    *lo = c >= 0 ? at_lo : at_hi;
+    *hi = c >= 0 ? at_hi : at_lo;
+}
+
+/* Whether [lo, hi] lies in the w-bit type read as signed ('sg') or unsigned. */
+static LLVMValueRef
+emit_fits(LLVMBuilderRef b, LLVMValueRef lo, LLVMValueRef hi, unsigned w, bool sg,
+          LLVMTypeRef i64)
+{
     int64_t tmin = sg ? -((int64_t)1 << (w - 1)) : 0;
     int64_t tmax = sg ? ((int64_t)1 << (w - 1)) - 1 : ((int64_t)1 << w) - 1;
-    LLVMValueRef fits = LLVMBuildAnd(
+    return LLVMBuildAnd(
         b, LLVMBuildICmp(b, LLVMIntSGE, lo, LLVMConstInt(i64, (unsigned long long)tmin, true), ""),
         LLVMBuildICmp(b, LLVMIntSLE, hi, LLVMConstInt(i64, (unsigned long long)tmax, true), ""),
         "");
+}
+
+/* An index the copy computes as 'inv + c * j' with no signed wrap. */
+typedef struct rewrite {
+    LLVMValueRef x, inv;
+    int64_t c;
+} rewrite;
+
+/* An i1, emitted before the loop, true when 'ck' holds on every iteration of 'r'. For a
+ * signed comparison on a signed loop variable it also tests that I and c * j fit the type,
+ * and adds to 'rw' the index's rewrite: 'add nsw (I, c * j)' lets LLVM widen the index to
+ * 64 bits with the loop variable, where the original's wrapping adds (and instcombine's
+ * reassociation of them) leave an add and a sign extension on each iteration. */
+static LLVMValueRef
+emit_holds(LLVMBuilderRef b, const loop *l, const range *r, const check *ck, LLVMTypeRef i64,
+           rewrite *rw, int *nrw)
+{
+    LLVMIntPredicate p = ck->p;
+    LLVMTypeRef t = LLVMTypeOf(ck->x);
+    unsigned w = LLVMGetIntTypeWidth(t);
+    bool sg = p == LLVMIntSLT || p == LLVMIntSLE || p == LLVMIntSGT || p == LLVMIntSGE;
+    LLVMValueRef lo, hi, off;
+    emit_ends(b, l, r, ck->x, ck->c, sg, i64, &lo, &hi, &off);
+    /* No wrap: both ends are values of the w-bit type as the comparison reads it. */
+    LLVMValueRef all = emit_fits(b, lo, hi, w, sg, i64);
     LLVMValueRef n = sg ? LLVMBuildSExt(b, ck->n, i64, "") : LLVMBuildZExt(b, ck->n, i64, "");
     LLVMValueRef holds;
     switch (p) {
@@ -317,7 +349,18 @@ emit_holds(LLVMBuilderRef b, const loop *l, LLVMValueRef ivar, const range *r,
     case LLVMIntSGT: case LLVMIntUGT: holds = LLVMBuildICmp(b, LLVMIntSGT, lo, n, ""); break;
     default: holds = LLVMBuildICmp(b, LLVMIntSGE, lo, n, ""); break;
     }
-    return LLVMBuildAnd(b, fits, holds, "");
+    all = LLVMBuildAnd(b, all, holds, "");
+    if (!sg || !r->sg || ck->x == r->ivar)
+        return all;
+    LLVMValueRef cv = LLVMConstInt(i64, (unsigned long long)ck->c, true);
+    LLVMValueRef cj_lo = LLVMBuildMul(b, cv, r->lo, ""), cj_hi = LLVMBuildMul(b, cv, r->hi, "");
+    all = LLVMBuildAnd(b, all, emit_fits(b, off, off, w, true, i64), "");
+    all = LLVMBuildAnd(b, all,
+                       emit_fits(b, ck->c > 0 ? cj_lo : cj_hi, ck->c > 0 ? cj_hi : cj_lo, w,
+                                 true, i64),
+                       "");
+    rw[(*nrw)++] = (rewrite){.x = ck->x, .inv = LLVMBuildTrunc(b, off, t, ""), .c = ck->c};
+    return all;
 }
 
 /* ---- copying the loop --------------------------------------------------------------------- */
@@ -331,7 +374,7 @@ copy_loop(tj_kernel *k, const loop *l, LLVMBasicBlockRef exit, vmap *map)
     LLVMBuilderRef b = LLVMCreateBuilderInContext(llctx);
     LLVMBasicBlockRef *copies = malloc((size_t)l->nblocks * sizeof *copies);
     for (int i = 0; i < l->nblocks; i++) {
-        copies[i] = LLVMInsertBasicBlockInContext(llctx, exit, "in.range");
+        copies[i] = LLVMInsertBasicBlockInContext(llctx, exit, "loop.copy");
         vmap_put(map, LLVMBasicBlockAsValue(l->blocks[i]), LLVMBasicBlockAsValue(copies[i]));
     }
     for (int i = 0; i < l->nblocks; i++) {
@@ -369,39 +412,80 @@ copy_loop(tj_kernel *k, const loop *l, LLVMBasicBlockRef exit, vmap *map)
     LLVMDisposeBuilder(b);
 }
 
+/* The copy also takes the arrays the loop indexes to be contiguous: each array parameter's
+ * last stride that the loop reads becomes the element size in the copy ('map'), and the test
+ * 'all' requires it. An element stride known to be 1 leaves the address an index scaled by
+ * the addressing mode, instead of a multiplication and its sign extension. */
+static LLVMValueRef
+unit_strides(tj_kernel *k, const loop *l, vmap *map, LLVMValueRef all)
+{
+    for (int p = 0; p < k->nparams; p++) {
+        const tj_val *v = k->params[p].val;
+        if (!v || v->kind != TJ_VAL_ARRAY)
+            continue;
+        LLVMValueRef stride = v->u.arr.strides[v->u.arr.ndim - 1];
+        if (!stride || !invariant(l, stride) || LLVMIsAConstant(stride) || vmap_has(map, stride))
+            continue;
+        bool used = false;
+        for (LLVMUseRef u = LLVMGetFirstUse(stride); u && !used; u = LLVMGetNextUse(u))
+            used = in_loop(l, LLVMGetUser(u));
+        if (!used)
+            continue;
+        LLVMValueRef es = LLVMConstInt(LLVMTypeOf(stride), v->type->size, false);
+        LLVMValueRef unit = LLVMBuildICmp(k->llb, LLVMIntEQ, stride, es, "");
+        all = all ? LLVMBuildAnd(k->llb, all, unit, "") : unit;
+        vmap_put(map, stride, es);
+    }
+    return all;
+}
+
+/* The range checks of for loop 's' (not the loop's own tests in its head and latch). */
+static int
+find_checks(const loop *l, const tji_scope *s, check *checks)
+{
+    int n = 0;
+    for (int i = 0; i < l->nblocks && n < VERSION_MAX_CHECKS; i++) {
+        if (l->blocks[i] == s->other || l->blocks[i] == s->cont)
+            continue;
+        for (LLVMValueRef in = LLVMGetFirstInstruction(l->blocks[i]);
+             in && n < VERSION_MAX_CHECKS; in = LLVMGetNextInstruction(in))
+            if (LLVMIsAICmpInst(in) && range_check(l, s->ivar, in, &checks[n]))
+                n++;
+    }
+    return n;
+}
+
+/* Whether for loop 's' is one find_checks can work on: a constant step and a counter of at
+ * most 32 bits. An unsigned counter only counts up (tj_for_begin). */
+static bool
+countable(const tji_scope *s, int64_t *step)
+{
+    if (!s->start || !s->ivar || !LLVMIsAConstantInt(s->step) ||
+        LLVMGetIntTypeWidth(s->counter_type->llreg) > 32)
+        return false;
+    *step = tji_dtype_is_signed(s->counter_type->dtype)
+                ? LLVMConstIntGetSExtValue(s->step)
+                : (int64_t)LLVMConstIntGetZExtValue(s->step);
+    return *step != 0;
+}
+
 void
 tji_version_loop(tj_kernel *k, const tji_scope *s)
 {
-    if (k->opts.target != TJ_TARGET_CPU || !s->enter || !s->start || !s->ivar ||
-        !LLVMIsAConstantInt(s->step))
+    bool is_for = s->kind == TJI_SCOPE_FOR;
+    int64_t step = 0;
+    if (k->opts.target != TJ_TARGET_CPU || !s->enter || (is_for && !countable(s, &step)))
         return;
-    /* An unsigned counter only counts up (tj_for_begin); wider ones never meet a check. */
-    bool sg = tji_dtype_is_signed(s->counter_type->dtype);
-    if (LLVMGetIntTypeWidth(s->counter_type->llreg) > 32)
-        return;
-    int64_t step = sg ? LLVMConstIntGetSExtValue(s->step)
-                      : (int64_t)LLVMConstIntGetZExtValue(s->step);
-    if (step == 0)
-        return;
+    LLVMBasicBlockRef head = is_for ? s->other : s->cont;
     enum { MAX_BLOCKS = 512 };
     loop l = {.blocks = malloc(MAX_BLOCKS * sizeof *l.blocks)};
     vmap map = {0};
-    if (!l.blocks || !vmap_init(&l.in, MAX_BLOCKS) ||
-        !collect(&l, s->other, s->merge, MAX_BLOCKS) || !vmap_init(&map, l.ninsts + MAX_BLOCKS))
+    if (!l.blocks || !vmap_init(&l.in, MAX_BLOCKS) || !collect(&l, head, s->merge, MAX_BLOCKS) ||
+        !vmap_init(&map, l.ninsts + MAX_BLOCKS + (size_t)k->nparams))
         goto done;
-
-    /* The range checks, but not the loop's own tests in its head and latch. */
     check checks[VERSION_MAX_CHECKS];
-    int nchecks = 0;
-    for (int i = 0; i < l.nblocks && nchecks < VERSION_MAX_CHECKS; i++) {
-        if (l.blocks[i] == s->other || l.blocks[i] == s->cont)
-            continue;
-        for (LLVMValueRef in = LLVMGetFirstInstruction(l.blocks[i]);
-             in && nchecks < VERSION_MAX_CHECKS; in = LLVMGetNextInstruction(in))
-            if (LLVMIsAICmpInst(in) && range_check(&l, s->ivar, in, &checks[nchecks]))
-                nchecks++;
-    }
-    if (!nchecks)
+    int nchecks = is_for ? find_checks(&l, s, checks) : 0;
+    if (is_for && !nchecks)
         goto done;
 
     /* Before the loop: whether it runs and each check holds throughout. */
@@ -409,17 +493,26 @@ tji_version_loop(tj_kernel *k, const tji_scope *s)
     LLVMBasicBlockRef pre = LLVMGetInstructionParent(s->enter);
     LLVMPositionBuilderBefore(b, s->enter);
     LLVMTypeRef i64 = LLVMInt64TypeInContext(k->ctx->llctx);
-    LLVMValueRef start = sg ? LLVMBuildSExt(b, s->start, i64, "")
-                            : LLVMBuildZExt(b, s->start, i64, "");
-    LLVMValueRef stop = sg ? LLVMBuildSExt(b, s->stop, i64, "")
-                           : LLVMBuildZExt(b, s->stop, i64, "");
-    LLVMValueRef one = LLVMConstInt(i64, 1, false);
-    /* step > 0: j in [start, stop - 1]; step < 0: j in [stop + 1, start]. */
-    range r = step > 0 ? (range){start, LLVMBuildSub(b, stop, one, "")}
-                       : (range){LLVMBuildAdd(b, stop, one, ""), start};
-    LLVMValueRef all = LLVMBuildICmp(b, LLVMIntSLE, r.lo, r.hi, "runs");
-    for (int i = 0; i < nchecks; i++)
-        all = LLVMBuildAnd(b, all, emit_holds(b, &l, s->ivar, &r, &checks[i], i64), "");
+    LLVMValueRef all = NULL;
+    rewrite rw[VERSION_MAX_CHECKS];
+    int nrw = 0;
+    if (is_for) {
+        bool sg = tji_dtype_is_signed(s->counter_type->dtype);
+        LLVMValueRef start = sg ? LLVMBuildSExt(b, s->start, i64, "")
+                                : LLVMBuildZExt(b, s->start, i64, "");
+        LLVMValueRef stop = sg ? LLVMBuildSExt(b, s->stop, i64, "")
+                               : LLVMBuildZExt(b, s->stop, i64, "");
+        LLVMValueRef one = LLVMConstInt(i64, 1, false);
+        /* step > 0: j in [start, stop - 1]; step < 0: j in [stop + 1, start]. */
+        range r = step > 0 ? (range){start, LLVMBuildSub(b, stop, one, ""), s->ivar, sg}
+                           : (range){LLVMBuildAdd(b, stop, one, ""), start, s->ivar, sg};
+        all = LLVMBuildICmp(b, LLVMIntSLE, r.lo, r.hi, "runs");
+        for (int i = 0; i < nchecks; i++)
+            all = LLVMBuildAnd(b, all, emit_holds(b, &l, &r, &checks[i], i64, rw, &nrw), "");
+    }
+    all = unit_strides(k, &l, &map, all);
+    if (!all)
+        goto done; /* a while loop that indexes no array */
     copy_loop(k, &l, s->merge, &map);
     LLVMValueRef yes = LLVMConstInt(LLVMInt1TypeInContext(k->ctx->llctx), 1, false);
     for (int i = 0; i < nchecks; i++) {
@@ -427,11 +520,21 @@ tji_version_loop(tj_kernel *k, const tji_scope *s)
         LLVMReplaceAllUsesWith(c, yes);
         LLVMInstructionEraseFromParent(c);
     }
+    for (int i = 0; i < nrw; i++) {
+        LLVMValueRef cx = vmap_get(&map, rw[i].x);
+        if (!LLVMGetFirstUse(cx))
+            continue; /* rewritten for another check already */
+        LLVMPositionBuilderBefore(b, cx);
+        LLVMValueRef j = vmap_get(&map, s->ivar), cj = j;
+        if (rw[i].c != 1)
+            cj = LLVMBuildNSWMul(b, j, LLVMConstInt(LLVMTypeOf(j), (unsigned long long)rw[i].c,
+                                                    true), "");
+        LLVMReplaceAllUsesWith(cx, LLVMBuildNSWAdd(b, rw[i].inv, cj, ""));
+    }
     LLVMInstructionEraseFromParent(s->enter);
     LLVMPositionBuilderAtEnd(b, pre);
-    LLVMBuildCondBr(b, all,
-                    LLVMValueAsBasicBlock(vmap_get(&map, LLVMBasicBlockAsValue(s->other))),
-                    s->other);
+    LLVMBuildCondBr(b, all, LLVMValueAsBasicBlock(vmap_get(&map, LLVMBasicBlockAsValue(head))),
+                    head);
 done:
     vmap_free(&map);
     vmap_free(&l.in);

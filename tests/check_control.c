@@ -531,6 +531,8 @@ static const struct check_row check_rows[] = {
     {TJ_DTYPE_U32, TJ_CMP_GT, 1, 1, UINT32_MAX - 20, 5, 0, 32},   /* unsigned, wraps */
     {TJ_DTYPE_U32, TJ_CMP_LT, 1, 1, 100, 1000, 0, 32},            /* unsigned, throughout */
     {TJ_DTYPE_I32, TJ_CMP_LT, 1, 1, 0, 100, 10, 5},               /* runs no iteration */
+    {TJ_DTYPE_I32, TJ_CMP_LT, 1, 1, INT32_MAX - 3, INT32_MAX, -20, -10}, /* I = base + 7
+                                                                      does not fit 32 bits */
 };
 
 static tj_kernel *
@@ -579,7 +581,7 @@ START_TEST(test_loops_with_range_checks_match_c_where_the_check_holds_in_part_or
     const char *ir = tj_kernel_get_ir(k);
     ck_assert_ptr_nonnull(ir);
     /* The copy is the CPU's: the GPU keeps one loop (and its PTX stays as it was). */
-    ck_assert_msg((strstr(ir, "in.range") != NULL) == (g_where == ON_CPU1),
+    ck_assert_msg((strstr(ir, "loop.copy") != NULL) == (g_where == ON_CPU1),
                   "the loop should be copied on the CPU only");
     tj_module *m = tjt_build(k);
     if (g_where != ON_PTX) {
@@ -626,7 +628,54 @@ START_TEST(test_loops_without_range_checks_or_with_a_return_are_not_copied)
         ck_assert(tj_for_end(k));
         const char *ir = tj_kernel_get_ir(k);
         ck_assert_ptr_nonnull(ir);
-        ck_assert_msg(!strstr(ir, "in.range"), "loop %d was copied", which);
+        ck_assert_msg(!strstr(ir, "loop.copy"), "loop %d was copied", which);
+        tj_kernel_destroy(k);
+    }
+}
+END_TEST
+
+/* A while loop that indexes an array is copied on the CPU with the array's stride the element
+ * size, entered when the array's stride is that (the copy stores contiguously: compaction's
+ * drain vectorises instead of scattering); one that indexes no array is not. Both count down
+ * from n: out[i] = 3 i + 1 for i < n, and a variable sums i. */
+START_TEST(test_while_loops_indexing_arrays_are_copied_for_unit_strides)
+{
+    use_target(_i);
+    for (int stores = 0; stores < 2; stores++) {
+        tj_kernel *k = tj_kernel_create(tjt.ctx, "drain", &g_opts);
+        tj_val *out = tj_param_array(k, "out", I32, 1);
+        tj_val *n = tj_param(k, "n", I32);
+        tj_val *i = tj_var_new(k, n);
+        tj_val *sum = tj_var_new(k, ci(k, 0));
+        ck_assert(tj_while_begin(k));
+        ck_assert(tj_while_cond(k, cmp(k, TJ_CMP_GT, tj_var_get(k, i), ci(k, 0))));
+        tj_val *at = bin(k, TJ_BIN_SUB, tj_var_get(k, i), ci(k, 1));
+        ck_assert(tj_var_set(k, i, at));
+        var_add(k, sum, at);
+        if (stores)
+            put(k, out, at, bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_MUL, at, ci(k, 3)), ci(k, 1)));
+        ck_assert(tj_while_end(k));
+        put(k, out, n, tj_var_get(k, sum));
+        const char *ir = tj_kernel_get_ir(k);
+        ck_assert_ptr_nonnull(ir);
+        bool copied = strstr(ir, "loop.copy") != NULL;
+        /* The sum's store after the loop indexes 'out' outside it: only 'stores' copies. */
+        ck_assert_msg(copied == (stores && g_where == ON_CPU1), "stores %d: copied %d", stores,
+                      copied);
+        tj_module *m = tjt_build(k);
+        if (g_where != ON_PTX) {
+            enum { M = 37 };
+            tj_array *a = tjt_array(device(), I32, M + 1, NULL);
+            tj_arg args[] = {tj_arg_array(a), tj_arg_int(M)};
+            launch_1d(m, "drain", 1, args, 2);
+            int32_t got[M + 1];
+            tjt_ok(device(), tj_array_copy_to_host(a, got, sizeof got));
+            for (int e = 0; e < M; e++)
+                ck_assert_int_eq(got[e], stores ? 3 * e + 1 : 0);
+            ck_assert_int_eq(got[M], M * (M - 1) / 2);
+            tj_array_destroy(a);
+        }
+        tj_module_destroy(m);
         tj_kernel_destroy(k);
     }
 }
@@ -1340,6 +1389,7 @@ add_all(TCase *tc, int where)
     if (where == ON_CPU1)
         ADD(test_loops_without_range_checks_or_with_a_return_are_not_copied);
     ADD(test_while_loop_runs_until_its_condition_fails);
+    ADD(test_while_loops_indexing_arrays_are_copied_for_unit_strides);
     ADD(test_while_condition_false_at_start_runs_no_iteration);
     ADD(test_break_leaves_only_the_innermost_loop);
     ADD(test_break_leaves_a_while_true_loop);
