@@ -606,6 +606,41 @@ START_TEST(test_loops_with_range_checks_match_c_where_the_check_holds_in_part_or
 }
 END_TEST
 
+/* Cooperative lanes choose their copy each: with i = base + j + lane, lane 0's test holds
+ * throughout and the other lanes' only in part. out[4 j + lane] = (i < n). */
+START_TEST(test_cooperative_lanes_each_take_the_loop_copy_their_range_allows)
+{
+    tj_kernel_options o = {.target = TJ_TARGET_CPU, .cpu_mode = TJ_CPU_COOPERATIVE,
+                           .block_dim = 4};
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "lanes", &o);
+    tj_val *out = tj_param_array(k, "out", I32, 1);
+    tj_val *base = tj_param(k, "base", I32);
+    tj_val *n = tj_param(k, "n", I32);
+    tj_val *t[1];
+    ck_assert(tj_tid(k, 1, t));
+    tj_val *j = tj_for_begin(k, ci(k, 0), ci(k, 40), ci(k, 1));
+    tj_val *i = bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_ADD, base, j), t[0]);
+    put(k, out, bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_MUL, j, ci(k, 4)), t[0]),
+        tj_select(k, cmp(k, TJ_CMP_LT, i, n), ci(k, 1), ci(k, 0)));
+    ck_assert(tj_for_end(k));
+    ck_assert_ptr_nonnull(strstr(tj_kernel_get_ir(k), "loop.copy"));
+    tj_module *m = tjt_build(k);
+    tj_array *a = tjt_array(tjt.cpu, I32, 160, NULL);
+    tj_arg args[] = {tj_arg_array(a), tj_arg_int(1000), tj_arg_int(1040)};
+    int64_t lanes = 4;
+    tjt_ok(tjt.cpu, tj_launch(tjt.cpu, m, "lanes", 1, &lanes, 4, args, 3));
+    int32_t got[160];
+    tjt_ok(tjt.cpu, tj_array_copy_to_host(a, got, sizeof got));
+    for (int jj = 0; jj < 40; jj++)
+        for (int lane = 0; lane < 4; lane++)
+            ck_assert_msg(got[4 * jj + lane] == (1000 + jj + lane < 1040),
+                          "j %d lane %d: %d", jj, lane, got[4 * jj + lane]);
+    tj_array_destroy(a);
+    tj_module_destroy(m);
+    tj_kernel_destroy(k);
+}
+END_TEST
+
 /* Not copied: a loop without such a test, one with a test on a value it loads, and one a
  * tj_return leaves. */
 START_TEST(test_loops_without_range_checks_or_with_a_return_are_not_copied)
@@ -1386,8 +1421,10 @@ add_all(TCase *tc, int where)
     ADD(test_for_range_negative_step_counts_down);
     ADD_ROWS(test_loops_with_range_checks_match_c_where_the_check_holds_in_part_or_wraps,
              check_rows);
-    if (where == ON_CPU1)
+    if (where == ON_CPU1) {
         ADD(test_loops_without_range_checks_or_with_a_return_are_not_copied);
+        ADD(test_cooperative_lanes_each_take_the_loop_copy_their_range_allows);
+    }
     ADD(test_while_loop_runs_until_its_condition_fails);
     ADD(test_while_loops_indexing_arrays_are_copied_for_unit_strides);
     ADD(test_while_condition_false_at_start_runs_no_iteration);
