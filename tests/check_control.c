@@ -606,6 +606,83 @@ START_TEST(test_loops_with_range_checks_match_c_where_the_check_holds_in_part_or
 }
 END_TEST
 
+/* Many runs of each kind of check against C: values near the ends of the type for the
+ * base, the bound and the range, random trip counts up to 40, every predicate, positive and
+ * negative coefficients and steps (up only for uint32, as tj_for_begin counts). */
+static int64_t
+near_end(uint64_t *seed, bool sg)
+{
+    static const int64_t ends_s[] = {INT32_MIN, -1000, 0, 1000, INT32_MAX};
+    static const int64_t ends_u[] = {0, 1000, INT32_MAX, (int64_t)UINT32_MAX - 1000, UINT32_MAX};
+    *seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
+    uint32_t r = (uint32_t)(*seed >> 33);
+    int64_t v = (sg ? ends_s : ends_u)[r % 5] + (int64_t)(r >> 8) % 121 - 60;
+    int64_t lo = sg ? INT32_MIN : 0, hi = sg ? INT32_MAX : UINT32_MAX;
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+START_TEST(test_loops_with_range_checks_match_c_near_the_ends_of_the_type)
+{
+    static const tj_cmp ops[] = {TJ_CMP_LT, TJ_CMP_LE, TJ_CMP_GT, TJ_CMP_GE};
+    static const int32_t coefs[] = {1, -1, 3, -2};
+    static const int32_t steps[] = {1, 2, -1, -3};
+    use_target(ON_CPU1);
+    uint64_t seed = 12345;
+    int copied = 0, runs = 0, throughout = 0;
+    for (int sgi = 0; sgi < 2; sgi++)
+        for (int o = 0; o < NROWS(ops); o++)
+            for (int ci_ = 0; ci_ < NROWS(coefs); ci_++)
+                for (int si = 0; si < (sgi ? 4 : 2); si++) {
+                    bool sg = sgi == 1;
+                    struct check_row r = {sg ? TJ_DTYPE_I32 : TJ_DTYPE_U32, ops[o], coefs[ci_],
+                                          steps[si], 0, 0, 0, 0};
+                    tj_kernel *k = check_loop_kernel(&r);
+                    copied += strstr(tj_kernel_get_ir(k), "loop.copy") != NULL;
+                    tj_module *m = tjt_build(k);
+                    tj_array *a = tjt_array(tjt.cpu, I32, 64, NULL);
+                    for (int run = 0; run < 24; run++, runs++) {
+                        r.base = near_end(&seed, sg);
+                        r.n = near_end(&seed, sg);
+                        r.start = near_end(&seed, sg);
+                        int64_t trips = (int64_t)(seed >> 40) % 41;
+                        int64_t lo = sg ? INT32_MIN : 0, hi = sg ? INT32_MAX : UINT32_MAX;
+                        r.stop = r.start + trips * r.step;
+                        r.stop = r.stop < lo ? lo : r.stop > hi ? hi : r.stop;
+                        int32_t got[64], want[64];
+                        int nw = 0, held = 0;
+                        for (int64_t j = r.start; r.step > 0 ? j < r.stop : j > r.stop;
+                             j += r.step) {
+                            want[nw++] = check_ref(&r, j);
+                            int64_t x = r.base + (int64_t)r.c * j + 7;
+                            held += want[nw - 1] && x >= lo && x <= hi;
+                        }
+                        throughout += nw > 0 && held == nw;
+                        tj_arg args[] = {tj_arg_array(a), tj_arg_int(r.base), tj_arg_int(r.n),
+                                         tj_arg_int(r.start), tj_arg_int(r.stop)};
+                        int64_t one = 1;
+                        tjt_ok(tjt.cpu, tj_launch(tjt.cpu, m, "range_check", 1, &one, 1, args, 5));
+                        tjt_ok(tjt.cpu, tj_array_copy_to_host(a, got, sizeof got));
+                        for (int e = 0; e < nw; e++)
+                            ck_assert_msg(got[e] == want[e],
+                                          "%s op %d c %d step %d base %lld n %lld range "
+                                          "[%lld, %lld): iteration %d gave %d, expected %d",
+                                          sg ? "int32" : "uint32", (int)r.op, r.c, r.step,
+                                          (long long)r.base, (long long)r.n,
+                                          (long long)r.start, (long long)r.stop, e, got[e],
+                                          want[e]);
+                    }
+                    tj_array_destroy(a);
+                    tj_module_destroy(m);
+                    tj_kernel_destroy(k);
+                }
+    ck_assert_int_eq(copied, 4 * 4 * 2 + 4 * 4 * 4); /* every kind is a range check */
+    /* Runs where the check holds on every iteration without wrapping (the copy's) and runs
+     * where it does not (the original's) both come up often. */
+    ck_assert_msg(throughout > runs / 5 && throughout < runs * 4 / 5, "%d of %d runs hold",
+                  throughout, runs);
+}
+END_TEST
+
 /* Cooperative lanes choose their copy each: with i = base + j + lane, lane 0's test holds
  * throughout and the other lanes' only in part. out[4 j + lane] = (i < n). */
 START_TEST(test_cooperative_lanes_each_take_the_loop_copy_their_range_allows)
@@ -1424,6 +1501,7 @@ add_all(TCase *tc, int where)
     if (where == ON_CPU1) {
         ADD(test_loops_without_range_checks_or_with_a_return_are_not_copied);
         ADD(test_cooperative_lanes_each_take_the_loop_copy_their_range_allows);
+        ADD(test_loops_with_range_checks_match_c_near_the_ends_of_the_type);
     }
     ADD(test_while_loop_runs_until_its_condition_fails);
     ADD(test_while_loops_indexing_arrays_are_copied_for_unit_strides);
