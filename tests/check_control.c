@@ -535,6 +535,15 @@ static const struct check_row check_rows[] = {
                                                                       does not fit 32 bits */
 };
 
+/* Whether the kernel's IR so far holds a copy of a loop (jit/loop_version.c). */
+static bool
+has_loop_copy(tj_kernel *k)
+{
+    const char *ir = tj_kernel_get_ir(k);
+    ck_assert_ptr_nonnull(ir);
+    return strstr(ir, "loop.copy") != NULL;
+}
+
 static tj_kernel *
 check_loop_kernel(const struct check_row *r)
 {
@@ -578,10 +587,8 @@ START_TEST(test_loops_with_range_checks_match_c_where_the_check_holds_in_part_or
     const struct check_row *r = &check_rows[_i % NROWS(check_rows)];
     use_target(_i / NROWS(check_rows));
     tj_kernel *k = check_loop_kernel(r);
-    const char *ir = tj_kernel_get_ir(k);
-    ck_assert_ptr_nonnull(ir);
     /* The copy is the CPU's: the GPU keeps one loop (and its PTX stays as it was). */
-    ck_assert_msg((strstr(ir, "loop.copy") != NULL) == (g_where == ON_CPU1),
+    ck_assert_msg(has_loop_copy(k) == (g_where == ON_CPU1),
                   "the loop should be copied on the CPU only");
     tj_module *m = tjt_build(k);
     if (g_where != ON_PTX) {
@@ -637,7 +644,7 @@ START_TEST(test_loops_with_range_checks_match_c_near_the_ends_of_the_type)
                     struct check_row r = {sg ? TJ_DTYPE_I32 : TJ_DTYPE_U32, ops[o], coefs[ci_],
                                           steps[si], 0, 0, 0, 0};
                     tj_kernel *k = check_loop_kernel(&r);
-                    copied += strstr(tj_kernel_get_ir(k), "loop.copy") != NULL;
+                    copied += has_loop_copy(k);
                     tj_module *m = tjt_build(k);
                     tj_array *a = tjt_array(tjt.cpu, I32, 64, NULL);
                     for (int run = 0; run < 24; run++, runs++) {
@@ -700,7 +707,7 @@ START_TEST(test_cooperative_lanes_each_take_the_loop_copy_their_range_allows)
     put(k, out, bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_MUL, j, ci(k, 4)), t[0]),
         tj_select(k, cmp(k, TJ_CMP_LT, i, n), ci(k, 1), ci(k, 0)));
     ck_assert(tj_for_end(k));
-    ck_assert_ptr_nonnull(strstr(tj_kernel_get_ir(k), "loop.copy"));
+    ck_assert(has_loop_copy(k));
     tj_module *m = tjt_build(k);
     tj_array *a = tjt_array(tjt.cpu, I32, 160, NULL);
     tj_arg args[] = {tj_arg_array(a), tj_arg_int(1000), tj_arg_int(1040)};
@@ -738,9 +745,7 @@ START_TEST(test_loops_without_range_checks_or_with_a_return_are_not_copied)
                                                          ci(k, 0));
         put(k, out, j, flag);
         ck_assert(tj_for_end(k));
-        const char *ir = tj_kernel_get_ir(k);
-        ck_assert_ptr_nonnull(ir);
-        ck_assert_msg(!strstr(ir, "loop.copy"), "loop %d was copied", which);
+        ck_assert_msg(!has_loop_copy(k), "loop %d was copied", which);
         tj_kernel_destroy(k);
     }
 }
@@ -768,9 +773,7 @@ START_TEST(test_while_loops_indexing_arrays_are_copied_for_unit_strides)
             put(k, out, at, bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_MUL, at, ci(k, 3)), ci(k, 1)));
         ck_assert(tj_while_end(k));
         put(k, out, n, tj_var_get(k, sum));
-        const char *ir = tj_kernel_get_ir(k);
-        ck_assert_ptr_nonnull(ir);
-        bool copied = strstr(ir, "loop.copy") != NULL;
+        bool copied = has_loop_copy(k);
         /* The sum's store after the loop indexes 'out' outside it: only 'stores' copies. */
         ck_assert_msg(copied == (stores && g_where == ON_CPU1), "stores %d: copied %d", stores,
                       copied);
