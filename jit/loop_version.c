@@ -16,7 +16,11 @@
  * exactly in 64 bits; where both ends fit the comparison's signedness (so the 32-bit
  * arithmetic did not wrap) and satisfy it, the test holds on every iteration. The loop is
  * then copied: the copy has those tests replaced with true, and the block before the loop
- * enters it when all the ends check out, the original loop otherwise.
+ * enters it when all the ends check out, the original loop otherwise. The copy also takes
+ * the innermost stride of each array parameter it reads to be the element size (tested
+ * too), and for a signed test on a signed counter rebuilds the index as 'add nsw (I, c * j)'
+ * (tested: I and c * j fit the type, c is a constant of it). A while loop that indexes an
+ * array gets the unit-stride copy alone.
  *
  * Only where it pays and is safe to copy: the CPU (on the GPU the test costs little beside
  * the memory access, and copying barriers would diverge), a loop left only through its
@@ -27,9 +31,9 @@
 #include "internal.h"
 
 enum {
-    VERSION_MAX_INSTS = 2000, /* instructions in the loop, nested loops included */
+    VERSION_MAX_INSTS = 2000, /* instructions in the loop, nested loops (and copies) included */
     VERSION_MAX_CHECKS = 16,  /* range checks made constant */
-    AFFINE_MAX_DEPTH = 12,    /* operations between the test and its leaves */
+    AFFINE_MAX_NODES = 32,    /* values in an index's tree (a shared one counts each time) */
 };
 
 /* ---- a pointer map: LLVM value of the loop -> its copy ---------------------------------- */
@@ -157,8 +161,10 @@ enum { COEF_MAX = 1 << 20 };
 /* Whether 'v' is c * j + I with j the loop variable 'ivar' and I made of values defined
  * before the loop, exactly modulo 2^w; '*c' gets c and '*mag' a bound on |I|. */
 static bool
-affine(const loop *l, LLVMValueRef ivar, LLVMValueRef v, int depth, int64_t *c, double *mag)
+affine(const loop *l, LLVMValueRef ivar, LLVMValueRef v, int *budget, int64_t *c, double *mag)
 {
+    if (--*budget < 0)
+        return false; /* emit_offset copies the tree: keep it small */
     if (v == ivar) {
         *c = 1;
         *mag = 0;
@@ -169,7 +175,7 @@ affine(const loop *l, LLVMValueRef ivar, LLVMValueRef v, int depth, int64_t *c, 
         *mag = 0x1p32;
         return true;
     }
-    if (depth >= AFFINE_MAX_DEPTH || !LLVMIsABinaryOperator(v))
+    if (!LLVMIsABinaryOperator(v))
         return false;
     LLVMOpcode op = LLVMGetInstructionOpcode(v);
     int64_t c0, c1;
@@ -178,7 +184,7 @@ affine(const loop *l, LLVMValueRef ivar, LLVMValueRef v, int depth, int64_t *c, 
     switch (op) {
     case LLVMAdd:
     case LLVMSub:
-        if (!affine(l, ivar, a, depth + 1, &c0, &m0) || !affine(l, ivar, b, depth + 1, &c1, &m1))
+        if (!affine(l, ivar, a, budget, &c0, &m0) || !affine(l, ivar, b, budget, &c1, &m1))
             return false;
         *c = op == LLVMAdd ? c0 + c1 : c0 - c1;
         *mag = m0 + m1;
@@ -189,7 +195,7 @@ affine(const loop *l, LLVMValueRef ivar, LLVMValueRef v, int depth, int64_t *c, 
             a = b;
             b = t;
         }
-        if (!LLVMIsAConstantInt(b) || !affine(l, ivar, a, depth + 1, &c0, &m0))
+        if (!LLVMIsAConstantInt(b) || !affine(l, ivar, a, budget, &c0, &m0))
             return false;
         int64_t f = LLVMConstIntGetSExtValue(b);
         if (f < -COEF_MAX || f > COEF_MAX)
@@ -285,7 +291,8 @@ range_check(const loop *l, LLVMValueRef ivar, LLVMValueRef cmp, check *out)
     }
     int64_t c;
     double mag;
-    if (!invariant(l, n) || !affine(l, ivar, x, 0, &c, &mag) || c == 0)
+    int budget = AFFINE_MAX_NODES;
+    if (!invariant(l, n) || !affine(l, ivar, x, &budget, &c, &mag) || c == 0)
         return false;
     *out = (check){.cmp = cmp, .x = x, .n = n, .p = p, .c = c};
     return true;
@@ -350,7 +357,9 @@ emit_holds(LLVMBuilderRef b, const loop *l, const range *r, const check *ck, LLV
     default: holds = LLVMBuildICmp(b, LLVMIntSGE, lo, n, ""); break;
     }
     all = LLVMBuildAnd(b, all, holds, "");
-    if (!sg || !r->sg || ck->x == r->ivar)
+    /* The rewrite's multiplier is a w-bit constant: c must be one (2^(w-1) is not). */
+    int64_t cmin = -((int64_t)1 << (w - 1)), cmax = ((int64_t)1 << (w - 1)) - 1;
+    if (!sg || !r->sg || ck->x == r->ivar || ck->c < cmin || ck->c > cmax)
         return all;
     LLVMValueRef cv = LLVMConstInt(i64, (unsigned long long)ck->c, true);
     LLVMValueRef cj_lo = LLVMBuildMul(b, cv, r->lo, ""), cj_hi = LLVMBuildMul(b, cv, r->hi, "");
@@ -372,19 +381,23 @@ copy_loop(tj_kernel *k, const loop *l, LLVMBasicBlockRef exit, vmap *map)
 {
     LLVMContextRef llctx = k->ctx->llctx;
     LLVMBuilderRef b = LLVMCreateBuilderInContext(llctx);
-    LLVMBasicBlockRef *copies = malloc((size_t)l->nblocks * sizeof *copies);
+    unsigned loop_md = LLVMGetMDKindIDInContext(llctx, "llvm.loop", 9);
+    for (int i = 0; i < l->nblocks; i++)
+        vmap_put(map, LLVMBasicBlockAsValue(l->blocks[i]),
+                 LLVMBasicBlockAsValue(LLVMInsertBasicBlockInContext(llctx, exit, "loop.copy")));
     for (int i = 0; i < l->nblocks; i++) {
-        copies[i] = LLVMInsertBasicBlockInContext(llctx, exit, "loop.copy");
-        vmap_put(map, LLVMBasicBlockAsValue(l->blocks[i]), LLVMBasicBlockAsValue(copies[i]));
-    }
-    for (int i = 0; i < l->nblocks; i++) {
-        LLVMPositionBuilderAtEnd(b, copies[i]);
+        LLVMPositionBuilderAtEnd(
+            b, LLVMValueAsBasicBlock(vmap_get(map, LLVMBasicBlockAsValue(l->blocks[i]))));
         for (LLVMValueRef in = LLVMGetFirstInstruction(l->blocks[i]); in;
              in = LLVMGetNextInstruction(in)) {
             LLVMValueRef c = LLVMIsAPHINode(in) ? LLVMBuildPhi(b, LLVMTypeOf(in), "")
                                                 : LLVMInstructionClone(in);
-            if (!LLVMIsAPHINode(in))
+            if (!LLVMIsAPHINode(in)) {
                 LLVMInsertIntoBuilder(b, c);
+                /* A loop's identity is its own: the copy takes no llvm.loop of the original. */
+                if (LLVMIsATerminatorInst(c) && LLVMGetMetadata(c, loop_md))
+                    LLVMSetMetadata(c, loop_md, NULL);
+            }
             vmap_put(map, in, c);
         }
     }
@@ -408,7 +421,6 @@ copy_loop(tj_kernel *k, const loop *l, LLVMBasicBlockRef exit, vmap *map)
                     LLVMSetOperand(c, (unsigned)o, to);
             }
         }
-    free(copies);
     LLVMDisposeBuilder(b);
 }
 

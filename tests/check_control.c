@@ -725,17 +725,24 @@ START_TEST(test_cooperative_lanes_each_take_the_loop_copy_their_range_allows)
 }
 END_TEST
 
-/* Not copied: a loop without such a test, one with a test on a value it loads, and one a
- * tj_return leaves. */
+/* Not copied: a loop without such a test, one with a test on a value it loads, one a
+ * tj_return leaves, and one whose index is j doubled eleven times (a tree of 2048 leaves
+ * over 11 values: its test before the loop would copy the tree for each of its checks). */
 START_TEST(test_loops_without_range_checks_or_with_a_return_are_not_copied)
 {
     use_target(ON_CPU1);
-    for (int which = 0; which < 3; which++) {
+    for (int which = 0; which < 4; which++) {
         tj_kernel *k = tj_kernel_create(tjt.ctx, "not_copied", &g_opts);
         tj_val *out = tj_param_array(k, "out", I32, 1);
         tj_val *n = tj_param(k, "n", I32);
         tj_val *j = tj_for_begin(k, ci(k, 0), ci(k, 8), ci(k, 1));
         tj_val *v = which == 1 ? tj_load(k, out, &j, 1) : j;
+        for (int d = 0; which == 3 && d < 11; d++)
+            v = bin(k, TJ_BIN_ADD, v, v);
+        for (int c = 0; which == 3 && c < 15; c++)
+            put(k, out, ci(k, c), tj_select(k, cmp(k, TJ_CMP_LT, v, bin(k, TJ_BIN_ADD, n,
+                                                                          ci(k, c))),
+                                           ci(k, 1), ci(k, 0)));
         if (which == 2) {
             ck_assert(tj_if_begin(k, cmp(k, TJ_CMP_EQ, tj_load(k, out, &j, 1), ci(k, 3))));
             ck_assert(tj_return(k, NULL));
