@@ -98,7 +98,7 @@ vmap_has(const vmap *m, LLVMValueRef v)
 /* ---- the loop's blocks -------------------------------------------------------------------- */
 
 typedef struct loop {
-    LLVMBasicBlockRef *blocks; /* from the head, in function order of discovery */
+    LLVMBasicBlockRef *blocks; /* from the head, in the order they were found */
     int nblocks;
     size_t ninsts;
     vmap in;                   /* each block (as a value) of the loop -> itself, for now */
