@@ -180,7 +180,7 @@ typedef struct tji_scope {
     LLVMValueRef step, stop;      /* for: the range's step and stop */
     LLVMValueRef start;           /* for: the range's start */
     LLVMValueRef ivar;            /* for: the loop variable, loaded in the head */
-    LLVMValueRef enter;           /* for: the branch into the loop (jit/loop_version.c) */
+    LLVMValueRef enter;           /* loops: the branch into the loop (jit/loop_version.c) */
     unsigned barriers_at_start;   /* for: the kernel's 'barriers' when the loop began */
     unsigned shared_calls_at_start; /* for: the kernel's 'shared_calls' after it began */
 } tji_scope;
@@ -263,8 +263,9 @@ TJI_HIDDEN bool tji_fail(tj_kernel *k, tj_status st, const char *fmt, ...) TJI_P
  * for a value of another kernel or out of scope. */
 TJI_HIDDEN bool tji_use(tj_kernel *k, const tj_val *v, const char *fn, const char *arg);
 TJI_HIDDEN int tji_scope_current(const tj_kernel *k);
-/* At a for loop's end (CPU): copies the loop with its range checks made true, entered
- * when a test before the loop shows they hold throughout (jit/loop_version.c). */
+/* At a for or while loop's end (CPU): copies the loop with its range checks made true and
+ * its arrays' innermost strides the element size, entered when a test before the loop
+ * shows both hold throughout (jit/loop_version.c). */
 TJI_HIDDEN void tji_version_loop(tj_kernel *k, const tji_scope *s);
 TJI_HIDDEN tj_val *tji_val_new(tj_kernel *k, tj_val_kind kind, const tj_type *type,
                                LLVMValueRef ll);

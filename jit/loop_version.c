@@ -158,6 +158,23 @@ invariant(const loop *l, LLVMValueRef v)
 enum { COEF_MAX = 1 << 20 };
 #define MAG_MAX 0x1p60 /* bound on |I|: the 64-bit sums below cannot overflow */
 
+/* A multiplication by a constant: the other operand in '*x' and the constant's value. */
+static bool
+split_mul(LLVMValueRef v, LLVMValueRef *x, int64_t *f)
+{
+    LLVMValueRef a = LLVMGetOperand(v, 0), b = LLVMGetOperand(v, 1);
+    if (!LLVMIsAConstantInt(b)) {
+        LLVMValueRef t = a;
+        a = b;
+        b = t;
+    }
+    if (!LLVMIsAConstantInt(b))
+        return false;
+    *x = a;
+    *f = LLVMConstIntGetSExtValue(b);
+    return true;
+}
+
 /* Whether 'v' is c * j + I with j the loop variable 'ivar' and I made of values defined
  * before the loop, exactly modulo 2^w; '*c' gets c and '*mag' a bound on |I|. */
 static bool
@@ -189,20 +206,15 @@ affine(const loop *l, LLVMValueRef ivar, LLVMValueRef v, int *budget, int64_t *c
         *c = op == LLVMAdd ? c0 + c1 : c0 - c1;
         *mag = m0 + m1;
         break;
-    case LLVMMul:
-        if (!LLVMIsAConstantInt(b)) {
-            LLVMValueRef t = a;
-            a = b;
-            b = t;
-        }
-        if (!LLVMIsAConstantInt(b) || !affine(l, ivar, a, budget, &c0, &m0))
-            return false;
-        int64_t f = LLVMConstIntGetSExtValue(b);
-        if (f < -COEF_MAX || f > COEF_MAX)
+    case LLVMMul: {
+        int64_t f;
+        if (!split_mul(v, &a, &f) || f < -COEF_MAX || f > COEF_MAX ||
+            !affine(l, ivar, a, budget, &c0, &m0))
             return false;
         *c = c0 * f;
         *mag = m0 * (double)(f < 0 ? -f : f);
         break;
+    }
     default:
         return false;
     }
@@ -228,16 +240,12 @@ emit_offset(LLVMBuilderRef b, const loop *l, LLVMValueRef ivar, LLVMValueRef v,
     case LLVMSub:
         return LLVMBuildSub(b, emit_offset(b, l, ivar, a, i64, sg),
                             emit_offset(b, l, ivar, bo, i64, sg), "");
-    default: /* LLVMMul by a constant */
-        if (!LLVMIsAConstantInt(bo)) {
-            LLVMValueRef t = a;
-            a = bo;
-            bo = t;
-        }
+    default: { /* LLVMMul by a constant */
+        int64_t f = 0;
+        split_mul(v, &a, &f);
         return LLVMBuildMul(b, emit_offset(b, l, ivar, a, i64, sg),
-                            LLVMConstInt(i64, (unsigned long long)LLVMConstIntGetSExtValue(bo),
-                                         true),
-                            "");
+                            LLVMConstInt(i64, (unsigned long long)f, true), "");
+    }
     }
 }
 
@@ -298,18 +306,32 @@ range_check(const loop *l, LLVMValueRef ivar, LLVMValueRef cmp, check *out)
     return true;
 }
 
-/* The ends of affine 'v' = I + c * j over the range, as i64s emitted before the loop; I in
- * '*off'. */
-static void
+/* Affine 'v' = I + c * j over the range, as i64s emitted before the loop: I, the least and
+ * greatest c * j, and the least and greatest v. */
+typedef struct ends {
+    LLVMValueRef off, cj_lo, cj_hi, lo, hi;
+} ends;
+
+static ends
 emit_ends(LLVMBuilderRef b, const loop *l, const range *r, LLVMValueRef v, int64_t c,
-          bool sg, LLVMTypeRef i64, LLVMValueRef *lo, LLVMValueRef *hi, LLVMValueRef *off)
+          bool sg, LLVMTypeRef i64)
 {
-    *off = emit_offset(b, l, r->ivar, v, i64, sg);
+    ends e = {.off = emit_offset(b, l, r->ivar, v, i64, sg)};
     LLVMValueRef cv = LLVMConstInt(i64, (unsigned long long)c, true);
-    LLVMValueRef at_lo = LLVMBuildAdd(b, *off, LLVMBuildMul(b, cv, r->lo, ""), "");
-    LLVMValueRef at_hi = LLVMBuildAdd(b, *off, LLVMBuildMul(b, cv, r->hi, ""), "");
-    *lo = c >= 0 ? at_lo : at_hi;
-    *hi = c >= 0 ? at_hi : at_lo;
+    LLVMValueRef at_lo = LLVMBuildMul(b, cv, r->lo, ""), at_hi = LLVMBuildMul(b, cv, r->hi, "");
+    e.cj_lo = c >= 0 ? at_lo : at_hi;
+    e.cj_hi = c >= 0 ? at_hi : at_lo;
+    e.lo = LLVMBuildAdd(b, e.off, e.cj_lo, "");
+    e.hi = LLVMBuildAdd(b, e.off, e.cj_hi, "");
+    return e;
+}
+
+/* The least and greatest value of the w-bit type read as signed ('sg') or unsigned. */
+static void
+type_bounds(unsigned w, bool sg, int64_t *min, int64_t *max)
+{
+    *min = sg ? -((int64_t)1 << (w - 1)) : 0;
+    *max = sg ? ((int64_t)1 << (w - 1)) - 1 : ((int64_t)1 << w) - 1;
 }
 
 /* Whether [lo, hi] lies in the w-bit type read as signed ('sg') or unsigned. */
@@ -317,8 +339,8 @@ static LLVMValueRef
 emit_fits(LLVMBuilderRef b, LLVMValueRef lo, LLVMValueRef hi, unsigned w, bool sg,
           LLVMTypeRef i64)
 {
-    int64_t tmin = sg ? -((int64_t)1 << (w - 1)) : 0;
-    int64_t tmax = sg ? ((int64_t)1 << (w - 1)) - 1 : ((int64_t)1 << w) - 1;
+    int64_t tmin, tmax;
+    type_bounds(w, sg, &tmin, &tmax);
     return LLVMBuildAnd(
         b, LLVMBuildICmp(b, LLVMIntSGE, lo, LLVMConstInt(i64, (unsigned long long)tmin, true), ""),
         LLVMBuildICmp(b, LLVMIntSLE, hi, LLVMConstInt(i64, (unsigned long long)tmax, true), ""),
@@ -344,8 +366,8 @@ emit_holds(LLVMBuilderRef b, const loop *l, const range *r, const check *ck, LLV
     LLVMTypeRef t = LLVMTypeOf(ck->x);
     unsigned w = LLVMGetIntTypeWidth(t);
     bool sg = p == LLVMIntSLT || p == LLVMIntSLE || p == LLVMIntSGT || p == LLVMIntSGE;
-    LLVMValueRef lo, hi, off;
-    emit_ends(b, l, r, ck->x, ck->c, sg, i64, &lo, &hi, &off);
+    ends e = emit_ends(b, l, r, ck->x, ck->c, sg, i64);
+    LLVMValueRef lo = e.lo, hi = e.hi;
     /* No wrap: both ends are values of the w-bit type as the comparison reads it. */
     LLVMValueRef all = emit_fits(b, lo, hi, w, sg, i64);
     LLVMValueRef n = sg ? LLVMBuildSExt(b, ck->n, i64, "") : LLVMBuildZExt(b, ck->n, i64, "");
@@ -358,17 +380,13 @@ emit_holds(LLVMBuilderRef b, const loop *l, const range *r, const check *ck, LLV
     }
     all = LLVMBuildAnd(b, all, holds, "");
     /* The rewrite's multiplier is a w-bit constant: c must be one (2^(w-1) is not). */
-    int64_t cmin = -((int64_t)1 << (w - 1)), cmax = ((int64_t)1 << (w - 1)) - 1;
+    int64_t cmin, cmax;
+    type_bounds(w, true, &cmin, &cmax);
     if (!sg || !r->sg || ck->x == r->ivar || ck->c < cmin || ck->c > cmax)
         return all;
-    LLVMValueRef cv = LLVMConstInt(i64, (unsigned long long)ck->c, true);
-    LLVMValueRef cj_lo = LLVMBuildMul(b, cv, r->lo, ""), cj_hi = LLVMBuildMul(b, cv, r->hi, "");
-    all = LLVMBuildAnd(b, all, emit_fits(b, off, off, w, true, i64), "");
-    all = LLVMBuildAnd(b, all,
-                       emit_fits(b, ck->c > 0 ? cj_lo : cj_hi, ck->c > 0 ? cj_hi : cj_lo, w,
-                                 true, i64),
-                       "");
-    rw[(*nrw)++] = (rewrite){.x = ck->x, .inv = LLVMBuildTrunc(b, off, t, ""), .c = ck->c};
+    all = LLVMBuildAnd(b, all, emit_fits(b, e.off, e.off, w, true, i64), "");
+    all = LLVMBuildAnd(b, all, emit_fits(b, e.cj_lo, e.cj_hi, w, true, i64), "");
+    rw[(*nrw)++] = (rewrite){.x = ck->x, .inv = LLVMBuildTrunc(b, e.off, t, ""), .c = ck->c};
     return all;
 }
 
