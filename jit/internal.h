@@ -583,6 +583,19 @@ TJI_HIDDEN int tji_inline_simple(tj_context *ctx, LLVMModuleRef m);
  * empty for the caller to delete. False, with nothing changed, for any other 'fn'. */
 TJI_HIDDEN bool tji_splice_call(LLVMValueRef fn);
 
+/* vmap.c: a map of LLVM values (or blocks, as values) to values, of fixed capacity */
+typedef struct tji_vmap {
+    LLVMValueRef *key, *val;
+    size_t cap; /* a power of two, at least twice the entries */
+} tji_vmap;
+/* Room for 'n' entries; false when out of memory (free it all the same). */
+TJI_HIDDEN bool tji_vmap_init(tji_vmap *m, size_t n);
+TJI_HIDDEN void tji_vmap_free(tji_vmap *m);
+TJI_HIDDEN void tji_vmap_put(tji_vmap *m, LLVMValueRef key, LLVMValueRef val);
+/* The value of 'v', or 'v' itself when it has none. */
+TJI_HIDDEN LLVMValueRef tji_vmap_get(const tji_vmap *m, LLVMValueRef v);
+TJI_HIDDEN bool tji_vmap_has(const tji_vmap *m, LLVMValueRef v);
+
 /* libdevice.c */
 /* Links the libdevice functions that 'm' declares (and what they call). */
 TJI_HIDDEN tj_status tji_libdevice_link(tj_context *ctx, LLVMModuleRef m);

@@ -36,72 +36,13 @@ enum {
     AFFINE_MAX_NODES = 32,    /* values in an index's tree (a shared one counts each time) */
 };
 
-/* ---- a pointer map: LLVM value of the loop -> its copy ---------------------------------- */
-
-typedef struct vmap {
-    LLVMValueRef *key, *val;
-    size_t cap; /* a power of two */
-} vmap;
-
-static size_t
-vmap_slot(const vmap *m, LLVMValueRef key)
-{
-    size_t h = (size_t)(uintptr_t)key;
-    h ^= h >> 17;
-    h *= 0x9e3779b97f4a7c15ull;
-    size_t i = (h >> 20) & (m->cap - 1);
-    while (m->key[i] && m->key[i] != key)
-        i = (i + 1) & (m->cap - 1);
-    return i;
-}
-
-static bool
-vmap_init(vmap *m, size_t n)
-{
-    m->cap = 64;
-    while (m->cap < 2 * n)
-        m->cap *= 2;
-    m->key = calloc(m->cap, sizeof *m->key);
-    m->val = calloc(m->cap, sizeof *m->val);
-    return m->key && m->val;
-}
-
-static void
-vmap_free(vmap *m)
-{
-    free(m->key);
-    free(m->val);
-}
-
-static void
-vmap_put(vmap *m, LLVMValueRef key, LLVMValueRef val)
-{
-    size_t i = vmap_slot(m, key);
-    m->key[i] = key;
-    m->val[i] = val;
-}
-
-/* The copy of 'v', or 'v' itself when it is not in the loop. */
-static LLVMValueRef
-vmap_get(const vmap *m, LLVMValueRef v)
-{
-    size_t i = vmap_slot(m, v);
-    return m->key[i] ? m->val[i] : v;
-}
-
-static bool
-vmap_has(const vmap *m, LLVMValueRef v)
-{
-    return m->key[vmap_slot(m, v)] != NULL;
-}
-
 /* ---- the loop's blocks -------------------------------------------------------------------- */
 
 typedef struct loop {
     LLVMBasicBlockRef *blocks; /* from the head, in the order they were found */
     int nblocks;
     size_t ninsts;
-    vmap in;                   /* each block (as a value) of the loop -> itself, for now */
+    tji_vmap in;               /* each block (as a value) of the loop -> itself, for now */
 } loop;
 
 /* Collects the blocks reachable from 'head' without passing 'exit'. False when one leaves
@@ -110,7 +51,7 @@ static bool
 collect(loop *l, LLVMBasicBlockRef head, LLVMBasicBlockRef exit, int max_blocks)
 {
     l->blocks[l->nblocks++] = head;
-    vmap_put(&l->in, LLVMBasicBlockAsValue(head), LLVMBasicBlockAsValue(head));
+    tji_vmap_put(&l->in, LLVMBasicBlockAsValue(head), LLVMBasicBlockAsValue(head));
     for (int at = 0; at < l->nblocks; at++) {
         LLVMBasicBlockRef bb = l->blocks[at];
         LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
@@ -126,12 +67,12 @@ collect(loop *l, LLVMBasicBlockRef head, LLVMBasicBlockRef exit, int max_blocks)
         for (unsigned s = 0, ns = LLVMGetNumSuccessors(term); s < ns; s++) {
             LLVMBasicBlockRef to = LLVMGetSuccessor(term, s);
             LLVMValueRef tv = LLVMBasicBlockAsValue(to);
-            if (to == exit || vmap_has(&l->in, tv))
+            if (to == exit || tji_vmap_has(&l->in, tv))
                 continue;
             if (l->nblocks == max_blocks)
                 return false;
             l->blocks[l->nblocks++] = to;
-            vmap_put(&l->in, tv, tv);
+            tji_vmap_put(&l->in, tv, tv);
         }
     }
     return true;
@@ -140,7 +81,7 @@ collect(loop *l, LLVMBasicBlockRef head, LLVMBasicBlockRef exit, int max_blocks)
 static bool
 in_loop(const loop *l, LLVMValueRef v)
 {
-    return LLVMIsAInstruction(v) && vmap_has(&l->in, LLVMBasicBlockAsValue(
+    return LLVMIsAInstruction(v) && tji_vmap_has(&l->in, LLVMBasicBlockAsValue(
                                                          LLVMGetInstructionParent(v)));
 }
 
@@ -395,17 +336,17 @@ emit_holds(LLVMBuilderRef b, const loop *l, const range *r, const check *ck, LLV
 /* Copies the loop's blocks before 'exit' (the copy branches to 'exit' as the loop does);
  * 'map' takes each block and instruction of the loop to its copy. */
 static void
-copy_loop(tj_kernel *k, const loop *l, LLVMBasicBlockRef exit, vmap *map)
+copy_loop(tj_kernel *k, const loop *l, LLVMBasicBlockRef exit, tji_vmap *map)
 {
     LLVMContextRef llctx = k->ctx->llctx;
     LLVMBuilderRef b = LLVMCreateBuilderInContext(llctx);
     unsigned loop_md = LLVMGetMDKindIDInContext(llctx, "llvm.loop", 9);
     for (int i = 0; i < l->nblocks; i++)
-        vmap_put(map, LLVMBasicBlockAsValue(l->blocks[i]),
+        tji_vmap_put(map, LLVMBasicBlockAsValue(l->blocks[i]),
                  LLVMBasicBlockAsValue(LLVMInsertBasicBlockInContext(llctx, exit, "loop.copy")));
     for (int i = 0; i < l->nblocks; i++) {
         LLVMPositionBuilderAtEnd(
-            b, LLVMValueAsBasicBlock(vmap_get(map, LLVMBasicBlockAsValue(l->blocks[i]))));
+            b, LLVMValueAsBasicBlock(tji_vmap_get(map, LLVMBasicBlockAsValue(l->blocks[i]))));
         for (LLVMValueRef in = LLVMGetFirstInstruction(l->blocks[i]); in;
              in = LLVMGetNextInstruction(in)) {
             LLVMValueRef c = LLVMIsAPHINode(in) ? LLVMBuildPhi(b, LLVMTypeOf(in), "")
@@ -416,25 +357,25 @@ copy_loop(tj_kernel *k, const loop *l, LLVMBasicBlockRef exit, vmap *map)
                 if (LLVMIsATerminatorInst(c) && LLVMGetMetadata(c, loop_md))
                     LLVMSetMetadata(c, loop_md, NULL);
             }
-            vmap_put(map, in, c);
+            tji_vmap_put(map, in, c);
         }
     }
     for (int i = 0; i < l->nblocks; i++)
         for (LLVMValueRef in = LLVMGetFirstInstruction(l->blocks[i]); in;
              in = LLVMGetNextInstruction(in)) {
-            LLVMValueRef c = vmap_get(map, in);
+            LLVMValueRef c = tji_vmap_get(map, in);
             if (LLVMIsAPHINode(in)) {
                 for (unsigned j = 0, nj = LLVMCountIncoming(in); j < nj; j++) {
-                    LLVMValueRef v = vmap_get(map, LLVMGetIncomingValue(in, j));
+                    LLVMValueRef v = tji_vmap_get(map, LLVMGetIncomingValue(in, j));
                     LLVMBasicBlockRef from = LLVMValueAsBasicBlock(
-                        vmap_get(map, LLVMBasicBlockAsValue(LLVMGetIncomingBlock(in, j))));
+                        tji_vmap_get(map, LLVMBasicBlockAsValue(LLVMGetIncomingBlock(in, j))));
                     LLVMAddIncoming(c, &v, &from, 1);
                 }
                 continue;
             }
             for (int o = 0, no = LLVMGetNumOperands(c); o < no; o++) {
                 LLVMValueRef op = LLVMGetOperand(c, (unsigned)o);
-                LLVMValueRef to = op ? vmap_get(map, op) : op;
+                LLVMValueRef to = op ? tji_vmap_get(map, op) : op;
                 if (to != op)
                     LLVMSetOperand(c, (unsigned)o, to);
             }
@@ -447,14 +388,14 @@ copy_loop(tj_kernel *k, const loop *l, LLVMBasicBlockRef exit, vmap *map)
  * 'all' requires it. An element stride known to be 1 leaves the address an index scaled by
  * the addressing mode, instead of a multiplication and its sign extension. */
 static LLVMValueRef
-unit_strides(tj_kernel *k, const loop *l, vmap *map, LLVMValueRef all)
+unit_strides(tj_kernel *k, const loop *l, tji_vmap *map, LLVMValueRef all)
 {
     for (int p = 0; p < k->nparams; p++) {
         const tj_val *v = k->params[p].val;
         if (!v || v->kind != TJ_VAL_ARRAY)
             continue;
         LLVMValueRef stride = v->u.arr.strides[v->u.arr.ndim - 1];
-        if (!stride || !invariant(l, stride) || LLVMIsAConstant(stride) || vmap_has(map, stride))
+        if (!stride || !invariant(l, stride) || LLVMIsAConstant(stride) || tji_vmap_has(map, stride))
             continue;
         bool used = false;
         for (LLVMUseRef u = LLVMGetFirstUse(stride); u && !used; u = LLVMGetNextUse(u))
@@ -464,7 +405,7 @@ unit_strides(tj_kernel *k, const loop *l, vmap *map, LLVMValueRef all)
         LLVMValueRef es = LLVMConstInt(LLVMTypeOf(stride), v->type->size, false);
         LLVMValueRef unit = LLVMBuildICmp(k->llb, LLVMIntEQ, stride, es, "");
         all = all ? LLVMBuildAnd(k->llb, all, unit, "") : unit;
-        vmap_put(map, stride, es);
+        tji_vmap_put(map, stride, es);
     }
     return all;
 }
@@ -509,9 +450,9 @@ tji_version_loop(tj_kernel *k, const tji_scope *s)
     LLVMBasicBlockRef head = is_for ? s->other : s->cont;
     enum { MAX_BLOCKS = 512 };
     loop l = {.blocks = malloc(MAX_BLOCKS * sizeof *l.blocks)};
-    vmap map = {0};
-    if (!l.blocks || !vmap_init(&l.in, MAX_BLOCKS) || !collect(&l, head, s->merge, MAX_BLOCKS) ||
-        !vmap_init(&map, l.ninsts + MAX_BLOCKS + (size_t)k->nparams))
+    tji_vmap map = {0};
+    if (!l.blocks || !tji_vmap_init(&l.in, MAX_BLOCKS) || !collect(&l, head, s->merge, MAX_BLOCKS) ||
+        !tji_vmap_init(&map, l.ninsts + MAX_BLOCKS + (size_t)k->nparams))
         goto done;
     check checks[VERSION_MAX_CHECKS];
     int nchecks = is_for ? find_checks(&l, s, checks) : 0;
@@ -549,16 +490,16 @@ tji_version_loop(tj_kernel *k, const tji_scope *s)
     copy_loop(k, &l, s->merge, &map);
     LLVMValueRef yes = LLVMConstInt(LLVMInt1TypeInContext(k->ctx->llctx), 1, false);
     for (int i = 0; i < nchecks; i++) {
-        LLVMValueRef c = vmap_get(&map, checks[i].cmp);
+        LLVMValueRef c = tji_vmap_get(&map, checks[i].cmp);
         LLVMReplaceAllUsesWith(c, yes);
         LLVMInstructionEraseFromParent(c);
     }
     for (int i = 0; i < nrw; i++) {
-        LLVMValueRef cx = vmap_get(&map, rw[i].x);
+        LLVMValueRef cx = tji_vmap_get(&map, rw[i].x);
         if (!LLVMGetFirstUse(cx))
             continue; /* rewritten for another check already */
         LLVMPositionBuilderBefore(b, cx);
-        LLVMValueRef j = vmap_get(&map, s->ivar), cj = j;
+        LLVMValueRef j = tji_vmap_get(&map, s->ivar), cj = j;
         if (rw[i].c != 1)
             cj = LLVMBuildNSWMul(b, j, LLVMConstInt(LLVMTypeOf(j), (unsigned long long)rw[i].c,
                                                     true), "");
@@ -566,10 +507,10 @@ tji_version_loop(tj_kernel *k, const tji_scope *s)
     }
     LLVMInstructionEraseFromParent(s->enter);
     LLVMPositionBuilderAtEnd(b, pre);
-    LLVMBuildCondBr(b, all, LLVMValueAsBasicBlock(vmap_get(&map, LLVMBasicBlockAsValue(head))),
+    LLVMBuildCondBr(b, all, LLVMValueAsBasicBlock(tji_vmap_get(&map, LLVMBasicBlockAsValue(head))),
                     head);
 done:
-    vmap_free(&map);
-    vmap_free(&l.in);
+    tji_vmap_free(&map);
+    tji_vmap_free(&l.in);
     free(l.blocks);
 }
