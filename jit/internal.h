@@ -583,6 +583,11 @@ TJI_HIDDEN int tji_inline_simple(tj_context *ctx, LLVMModuleRef m);
  * empty for the caller to delete. False, with nothing changed, for any other 'fn'. */
 TJI_HIDDEN bool tji_splice_call(LLVMValueRef fn);
 
+/* sink_copies.c */
+/* CPU, after the pipeline: moves each copy into a local array down into the one branch
+ * below it that reads the array (tji_target_host.finish). Returns how many moved. */
+TJI_HIDDEN int tji_sink_local_copies(LLVMModuleRef m);
+
 /* vmap.c: a map of LLVM values (or blocks, as values) to values, of fixed capacity */
 typedef struct tji_vmap {
     LLVMValueRef *key, *val;

@@ -180,8 +180,19 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
     return TJ_OK;
 }
 
+/* After the pipeline: copies into the entry's local arrays (width-1 shared memory, register
+ * tiles) move into the branch that reads them (sink_copies.c). */
+static tj_status
+finish(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *descs, int n, LLVMTargetMachineRef tm)
+{
+    (void)ctx, (void)descs, (void)n, (void)tm;
+    tji_sink_local_copies(m);
+    return TJ_OK;
+}
+
 const tji_target tji_target_host = {
     .name = "host",
     .kind = TJ_TARGET_CPU,
     .lower = lower,
+    .finish = finish,
 };

@@ -539,6 +539,189 @@ START_TEST(test_debug_build_reports_runtime_view_offsets_out_of_range)
 }
 END_TEST
 
+/* ---- copies through a shared tile ------------------------------------------------------------ */
+
+/* Block b loads its CT_L elements of src into a register tile, assigns it into a shared tile
+ * through a full view and stores the shared tile into dst: the copy of the bench. src has
+ * CT_NB blocks' worth less 5 elements, so the last block takes tile_store's
+ * element-by-element path and the others its fast path (one memmove). 'both': the store
+ * happens when flag != 0 only, and otherwise lane 0 writes element 3 of the shared tile to
+ * out[b], so both sides of that branch read the shared tile. */
+enum { CT_L = 1024, CT_NB = 5, CT_N = CT_NB * CT_L - 5 };
+
+static tj_kernel *
+ct_kernel(bool both)
+{
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32), *i32 = tjt_type(TJ_DTYPE_I32);
+    int L = CT_L;
+    tj_kernel *k = tt_kernel(both ? "copy_either" : "copy_through");
+    tj_val *src = tj_param_array(k, "src", f32, 1), *dst = tj_param_array(k, "dst", f32, 1);
+    tj_val *out = both ? tj_param_array(k, "out", f32, 1) : NULL;
+    tj_val *flag = both ? tj_param(k, "flag", i32) : NULL, *id[2];
+    tj_tid(k, 2, id);
+    tj_val *off = tj_binary(k, TJ_BIN_MUL, id[0], tt_i32(k, CT_L));
+    tj_val *t = tj_tile_load(k, src, 1, &L, &off, REG);
+    tj_val *buf = tj_tile_zeros(k, f32, 1, &L, SHR);
+    tj_view_index all = tj_view_slice(N, N, N);
+    tj_val *view = tj_tile_view(k, buf, &all, 1, NULL, 0);
+    tj_tile_assign(k, view, t, NULL);
+    if (both)
+        tj_if_begin(k, tj_compare(k, TJ_CMP_NE, flag, tt_i32(k, 0)));
+    tj_tile_store(k, dst, view, &off);
+    if (both) {
+        tj_else_begin(k);
+        tj_val *three = tt_i32(k, 3);
+        tj_val *x = tj_tile_extract(k, buf, &three, 1);
+        tj_if_begin(k, tj_compare(k, TJ_CMP_EQ, id[1], tt_i32(k, 0)));
+        tj_store(k, out, &id[0], 1, x);
+        tj_if_end(k);
+        tj_if_end(k);
+    }
+    return k;
+}
+
+enum { IRB_MAX = 256, IRB_NAME = 64, IRB_PREDS = 8 };
+
+typedef struct ir_block {
+    char name[IRB_NAME];
+    char preds[IRB_PREDS][IRB_NAME];
+    int npreds;
+    bool has[2]; /* an instruction of the block contains needle 0, 1 */
+} ir_block;
+
+/* The blocks of the one function that 'ir' defines, from its label lines ("name: ; preds =
+ * %a, %b"); has[j] when one of the block's lines contains needles[j]. */
+static int
+ir_blocks(const char *ir, const char *const needles[2], ir_block *bs)
+{
+    int n = 0;
+    bool in_fn = false;
+    for (const char *line = ir; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        char buf[1024];
+        snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), line);
+        if (strncmp(buf, "define ", 7) == 0) {
+            in_fn = true;
+        } else if (strcmp(buf, "}") == 0) {
+            in_fn = false;
+        } else if (in_fn && buf[0] != ' ' && strchr(buf, ':')) {
+            ck_assert_int_lt(n, IRB_MAX);
+            ir_block *b = &bs[n++];
+            memset(b, 0, sizeof *b);
+            snprintf(b->name, sizeof b->name, "%.*s", (int)(strchr(buf, ':') - buf), buf);
+            const char *p = strstr(buf, "; preds = ");
+            for (p = p ? p + 10 : NULL; p && *p == '%';) {
+                size_t w = strcspn(p + 1, ", ");
+                ck_assert_int_lt(b->npreds, IRB_PREDS);
+                snprintf(b->preds[b->npreds++], IRB_NAME, "%.*s", (int)w, p + 1);
+                p += 1 + w;
+                p = strncmp(p, ", ", 2) == 0 ? p + 2 : NULL;
+            }
+        } else if (in_fn && n > 0) {
+            for (int j = 0; j < 2; j++)
+                bs[n - 1].has[j] = bs[n - 1].has[j] || strstr(buf, needles[j]) != NULL;
+        }
+        line = end ? end + 1 : line + len;
+    }
+    return n;
+}
+
+/* True when block 'from' reaches block 'to' (or is it) without passing a block named
+ * 'stop' (the entry's loop over blocks, target_host.c: one block's run, not the next). */
+static bool
+ir_reaches(const ir_block *bs, int n, int from, int to, const char *stop)
+{
+    bool seen[IRB_MAX] = {false};
+    int work[IRB_MAX], top = 0;
+    work[top++] = to;
+    seen[to] = true;
+    while (top > 0) {
+        int b = work[--top];
+        if (b == from)
+            return true;
+        if (strcmp(bs[b].name, stop) == 0)
+            continue;
+        for (int p = 0; p < bs[b].npreds; p++)
+            for (int c = 0; c < n; c++)
+                if (!seen[c] && strcmp(bs[c].name, bs[b].preds[p]) == 0) {
+                    seen[c] = true;
+                    work[top++] = c;
+                }
+    }
+    return false;
+}
+
+/* In width-1 mode the shared tile is a local array, and after O3 the copy into it sat
+ * above tile_store's branch, though the fast path reads the source directly: sink_copies.c
+ * moves it into the branch that reads it. The optimised IR shows that no block on the way
+ * to the fast path's memmove copies into the shared array; the values show both paths
+ * right. 'copy_either' keeps the copy above its branch (both sides read the array): moved
+ * into either side, the other would read a shared tile never written. */
+START_TEST(test_copies_through_a_shared_tile_skip_it_on_the_fast_path)
+{
+    tt_begin(_i);
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
+    float *hs = tt_alloc(CT_NB * CT_L, TJ_DTYPE_F32), *hd = tt_alloc(CT_NB * CT_L, TJ_DTYPE_F32);
+    for (int e = 0; e < CT_N; e++)
+        hs[e] = (float)(e % 1000) * 0.5f - 7;
+    int64_t ns = CT_N, nb = CT_NB;
+    tj_array *as = tt_array(f32, 1, &ns, hs);
+    for (int both = 0; both < 2; both++)
+        for (int flag = 0; flag < 1 + both; flag++) {
+            tj_module *m = tt_build(ct_kernel(both), both ? "copy_either" : "copy_through");
+            for (int e = 0; e < CT_N; e++)
+                hd[e] = -1;
+            tj_array *ad = tt_array(f32, 1, &ns, hd), *ao = tt_array(f32, 1, &nb, hd);
+            tj_arg args[4] = {tj_arg_array(as), tj_arg_array(ad), tj_arg_array(ao),
+                              tj_arg_int(flag)};
+            bool stored = !both || flag;
+            if (tt_launch_tiled(m, both ? "copy_either" : "copy_through", CT_NB, args,
+                                both ? 4 : 2)) {
+                tt_read(ad, hd);
+                for (int e = 0; e < CT_N; e++)
+                    ck_assert_msg(hd[e] == (stored ? hs[e] : -1),
+                                  "%s, flag %d (%s): dst[%d] is %g, expected %g",
+                                  both ? "copy_either" : "copy_through", flag, tt_where(), e,
+                                  hd[e], stored ? hs[e] : -1);
+                tt_read(ao, hd);
+                for (int b = 0; both && b < CT_NB; b++)
+                    ck_assert_msg(hd[b] == (stored ? -1 : hs[b * CT_L + 3]),
+                                  "copy_either, flag %d (%s): out[%d] is %g, expected %g", flag,
+                                  tt_where(), b, hd[b], stored ? -1 : hs[b * CT_L + 3]);
+            }
+            tj_array_destroy(ad);
+            tj_array_destroy(ao);
+            tj_module_destroy(m);
+        }
+    tj_array_destroy(as);
+    free(hs);
+    free(hd);
+    if (tt.kind == TT_CPU1) {
+        tj_kernel *k = ct_kernel(false);
+        tt_kernel_ok(k, "copy_through");
+        tj_build_options o = {.keep_ir = true};
+        tj_module *m = NULL;
+        ck_assert_int_eq(tj_kernel_build(k, &o, &m), TJ_OK);
+        static const char *const needles[2] = {"@llvm.memcpy", "@llvm.memmove"};
+        static ir_block bs[IRB_MAX];
+        int n = ir_blocks(tj_module_get_ir(m), needles, bs), copies = 0, moves = 0;
+        for (int c = 0; c < n; c++)
+            for (int v = 0; v < n; v++)
+                if (bs[c].has[0] && bs[v].has[1]) {
+                    ck_assert_msg(!ir_reaches(bs, n, c, v, "body"),
+                                  "block %s copies into the shared tile on the way to the "
+                                  "memmove of block %s",
+                                  bs[c].name, bs[v].name);
+                    copies++, moves++;
+                }
+        ck_assert_msg(copies > 0 && moves > 0, "expected a memcpy and a memmove in the IR");
+        tj_module_destroy(m);
+        tj_kernel_destroy(k);
+    }
+}
+END_TEST
+
 /* ---- the suite ------------------------------------------------------------------------------- */
 
 static TCase *
@@ -549,6 +732,7 @@ make_case(tt_kind kind)
     tt_add_rows(tc, kind, test_dense_views_can_be_reshaped, 1);
     tt_add_rows(tc, kind, test_views_feed_other_builtins_and_loops_promote_their_tiles, 1);
     tt_add_rows(tc, kind, test_debug_build_reports_runtime_view_offsets_out_of_range, 1);
+    tt_add_rows(tc, kind, test_copies_through_a_shared_tile_skip_it_on_the_fast_path, 1);
     return tc;
 }
 
