@@ -221,35 +221,39 @@ sink_function(sinker *s, LLVMBuilderRef bld, LLVMValueRef fn)
     size_t nblocks = LLVMCountBasicBlocks(fn);
     if (nblocks < 2)
         return 0;
+    memset(&s->uses, 0, sizeof s->uses);
+    memset(&s->seen, 0, sizeof s->seen);
     s->work = malloc(nblocks * sizeof *s->work);
     bool ok = s->work && tji_vmap_init(&s->uses, nblocks) && tji_vmap_init(&s->seen, nblocks);
-    int moved = 0;
     LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
-    /* Calls found first: a moved one goes to a later block, where the walk meets it again. */
+    /* The calls and their arrays, found first: a moved call goes to a later block, where the
+     * walk would meet it again. */
     size_t ncalls = 0, cap = 0;
-    LLVMValueRef *calls = NULL;
+    LLVMValueRef(*found)[2] = NULL;
     for (LLVMBasicBlockRef bb = entry; ok && bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef in = LLVMGetFirstInstruction(bb); ok && in;
              in = LLVMGetNextInstruction(in)) {
-            if (!LLVMIsACallInst(in) || !filled_array(s, in, entry))
+            LLVMValueRef a = LLVMIsACallInst(in) ? filled_array(s, in, entry) : NULL;
+            if (!a)
                 continue;
             if (ncalls == cap) {
                 cap = cap ? 2 * cap : 8;
-                LLVMValueRef *grown = realloc(calls, cap * sizeof *calls);
+                LLVMValueRef(*grown)[2] = realloc(found, cap * sizeof *found);
                 ok = grown != NULL;
-                calls = ok ? grown : calls;
+                found = ok ? grown : found;
             }
-            if (ok)
-                calls[ncalls++] = in;
+            if (ok) {
+                found[ncalls][0] = in;
+                found[ncalls++][1] = a;
+            }
         }
+    int moved = 0;
     for (size_t i = 0; ok && i < ncalls; i++)
-        moved += sink_call(s, bld, calls[i], filled_array(s, calls[i], entry), nblocks);
-    free(calls);
+        moved += sink_call(s, bld, found[i][0], found[i][1], nblocks);
+    free(found);
     free(s->work);
     tji_vmap_free(&s->uses);
     tji_vmap_free(&s->seen);
-    memset(&s->uses, 0, sizeof s->uses);
-    memset(&s->seen, 0, sizeof s->seen);
     return moved;
 }
 
