@@ -7,7 +7,8 @@
  *   push: each lane with a value reserves a slot (on the GPU one atomic add on the counter
  *         per warp, the lanes ranked by a ballot); slots past the capacity are dropped
  *         (-1) and the counter is clamped after a barrier. On the CPU, where a block's lanes
- *         run one at a time, a plain branch-free update.
+ *         run one at a time, a plain branch-free update, whose store is marked for
+ *         jit/compress_push.c (loops of them vectorised where the host has AVX-512).
  *   pop:  the running lanes take the top min(count, running) slots, lane 0 the topmost;
  *         the counter drops by that many. So values of a later push come out first, and
  *         draining hands out the slots 0..count-1 once each.
@@ -120,6 +121,7 @@ push_one_at_a_time(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
     tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
     tji_emit_barrier(k);
+    k->serial_pushes++;
     LLVMValueRef n = LLVMBuildLoad2(b, tji_i32(c), s->u.stack.count, "count");
     LLVMValueRef fits = LLVMBuildICmp(b, LLVMIntSLT, n, i32c(k, s->u.stack.capacity), "");
     LLVMValueRef ok = LLVMBuildAnd(b, has_value->ll, fits, "");
@@ -127,6 +129,9 @@ push_one_at_a_time(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
     if (!s->u.stack.spare_slot)
         tji_emit_cond_begin(k, fits, &room);
     tji_emit_store(k, s->type, value->ll, slot_ptr(k, s, n));
+    LLVMValueRef last = LLVMGetLastInstruction(LLVMGetInsertBlock(b));
+    if (last && LLVMIsAStoreInst(last))
+        tji_mark_serial_push(c, last, s->u.stack.capacity);
     if (!s->u.stack.spare_slot)
         tji_emit_cond_end(k, &room);
     /* min(count + has_value, capacity): the same as count + (has_value && fits) while the
@@ -224,6 +229,7 @@ tj_tile_stack_pop(tj_kernel *k, tj_val *s, tj_val **slot_out)
     tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
     tji_emit_barrier(k);
+    k->serial_pushes++;
     LLVMValueRef n = LLVMBuildLoad2(b, tji_i32(c), s->u.stack.count, "count");
     LLVMValueRef lane = tji_lane(k);
     /* lane L takes slot n - 1 - L when L < n */

@@ -331,8 +331,8 @@ counter_reaches_local_index(LLVMValueRef counter)
 }
 
 /* Marks the loop of this latch not to be unrolled (llvm.loop.unroll.disable). */
-static void
-keep_rolled(tj_context *c, LLVMValueRef latch)
+void
+tji_keep_rolled(tj_context *c, LLVMValueRef latch)
 {
     LLVMMetadataRef self = LLVMTemporaryMDNode(c->llctx, NULL, 0);
     LLVMMetadataRef name = LLVMMDStringInContext2(c->llctx, "llvm.loop.unroll.disable", 24);
@@ -361,6 +361,7 @@ tj_for_begin(tj_kernel *k, tj_val *start, tj_val *stop, tj_val *step)
     s->start = start->ll;
     s->barriers_at_start = k->barriers;
     s->shared_calls_at_start = k->shared_calls;
+    s->serial_pushes_at_start = k->serial_pushes;
     LLVMBuildStore(b, start->ll, s->counter);
     LLVMBasicBlockRef head = new_block(k, "for.head"), body = new_block(k, "for.body");
     s->other = head;
@@ -413,7 +414,11 @@ tj_for_end(tj_kernel *k)
     LLVMValueRef latch = LLVMBuildCondBr(b, more, s->other, s->merge);
     if (k->opts.target == TJ_TARGET_CUDA && k->barriers != s->barriers_at_start &&
         !counter_reaches_local_index(s->counter))
-        keep_rolled(k->ctx, latch);
+        tji_keep_rolled(k->ctx, latch);
+    /* A loop of serial pushes stays rolled where compress_push.c vectorises it. */
+    if (k->opts.target == TJ_TARGET_CPU && k->block_dim == 1 &&
+        k->serial_pushes != s->serial_pushes_at_start && tji_host_compresses(k->ctx))
+        tji_keep_rolled(k->ctx, latch);
     tji_version_loop(k, s);
     LLVMPositionBuilderAtEnd(b, s->merge);
     k->reachable = s->reachable_at_start;

@@ -52,6 +52,7 @@ struct tj_context {
     LLVMTargetMachineRef tm_nvptx[4];   /* per architecture and codegen level, on first use */
     char nvptx_arch[4][16];             /* "sm_90", or "sm_90+" for full codegen */
     LLVMOrcLLJITRef jit;                /* created on the first CPU build */
+    int host_compress;                  /* compress_push.c: 0 not asked yet, 1 yes, -1 no */
     tj_type *types;                     /* interned types (a list) */
     tji_cache_entry *cache;             /* compiled modules (cache.c) */
     LLVMMemoryBufferRef libdevice;      /* libdevice bitcode, read on first use */
@@ -183,6 +184,7 @@ typedef struct tji_scope {
     LLVMValueRef enter;           /* loops: the branch into the loop (jit/loop_version.c) */
     unsigned barriers_at_start;   /* for: the kernel's 'barriers' when the loop began */
     unsigned shared_calls_at_start; /* for: the kernel's 'shared_calls' after it began */
+    unsigned serial_pushes_at_start; /* for: the kernel's 'serial_pushes' when it began */
 } tji_scope;
 
 /* A check site for debug builds: what a failing index names in the launch's message. */
@@ -223,6 +225,7 @@ struct tj_kernel {
     unsigned barriers;            /* block barriers emitted so far (tji_emit_barrier) */
     bool barrier_pending;         /* a builtin's trailing barrier is owed (tji_defer_barrier) */
     unsigned shared_calls;        /* builder calls that may read shared memory or branch */
+    unsigned serial_pushes;       /* stack pushes of one lane at a time (jit/compress_push.c) */
     size_t shared_bytes;          /* owned shared memory, SPEC 3 */
     size_t scratch_bytes;         /* shared scratch its builtins share */
     LLVMValueRef layout_globals[2]; /* constants filled at seal: owned, callee arena base */
@@ -587,6 +590,20 @@ TJI_HIDDEN bool tji_splice_call(LLVMValueRef fn);
 /* CPU, after the pipeline: moves each copy into a local array down into the one branch
  * below it that reads the array (tji_target_host.finish). Returns how many moved. */
 TJI_HIDDEN int tji_sink_local_copies(LLVMModuleRef m);
+
+/* control.c: marks the loop of this latch not to be unrolled (llvm.loop.unroll.disable). */
+TJI_HIDDEN void tji_keep_rolled(tj_context *c, LLVMValueRef latch);
+
+/* compress_push.c */
+/* Whether the host's vector unit compresses (AVX-512), so that compress_push.c vectorises
+ * loops of serial stack pushes. */
+TJI_HIDDEN bool tji_host_compresses(tj_context *ctx);
+/* Marks 'store' as a serial push's store into a stack of 'capacity' elements: the only
+ * stores the pass vectorises. */
+TJI_HIDDEN void tji_mark_serial_push(tj_context *ctx, LLVMValueRef store, int64_t capacity);
+/* CPU, after the pipeline: vectorises each loop whose only store is a serial stack push of
+ * values loaded at the loop counter (tji_target_host.finish). Returns how many. */
+TJI_HIDDEN int tji_compress_pushes(tj_context *ctx, LLVMModuleRef m);
 
 /* vmap.c: a map of LLVM values (or blocks, as values) to values, of fixed capacity */
 typedef struct tji_vmap {

@@ -353,9 +353,10 @@ copy_loop(tj_kernel *k, const loop *l, LLVMBasicBlockRef exit, tji_vmap *map)
                                                 : LLVMInstructionClone(in);
             if (!LLVMIsAPHINode(in)) {
                 LLVMInsertIntoBuilder(b, c);
-                /* A loop's identity is its own: the copy takes no llvm.loop of the original. */
+                /* A loop's identity is its own: the copy gets a new llvm.loop, which can
+                 * only be tji_keep_rolled's. */
                 if (LLVMIsATerminatorInst(c) && LLVMGetMetadata(c, loop_md))
-                    LLVMSetMetadata(c, loop_md, NULL);
+                    tji_keep_rolled(k->ctx, c);
             }
             tji_vmap_put(map, in, c);
         }

@@ -185,8 +185,9 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
 static tj_status
 finish(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *descs, int n, LLVMTargetMachineRef tm)
 {
-    (void)ctx, (void)descs, (void)n, (void)tm;
+    (void)descs, (void)n, (void)tm;
     tji_sink_local_copies(m);
+    tji_compress_pushes(ctx, m);
     return TJ_OK;
 }
 

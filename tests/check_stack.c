@@ -21,7 +21,12 @@
  * them one function that pops through a call to another (passing its stack parameter on),
  * counts in every lane and clears, and functions on each of two stacks. Every script runs
  * with full blocks and with a partial last block (only the lanes of the launch run).
- * Separate tests cover vec3 and struct elements, the compaction seed and the build errors.
+ * Separate tests cover vec3 and struct elements, the compaction seed, the build errors, and
+ * (cpu1) loops of pushes over f32, i32, f64 and i64 against a C model, exactly: half kept,
+ * all kept past the capacity (a shared tile after the stack must stay intact), none kept, a
+ * trip count not a multiple of the vector width, and the push's slot used; where the host
+ * has AVX-512 the optimised IR must show the compressed push (jit/compress_push.c) in all
+ * but the last.
  *
  * Test cases: cpu1, coop (block widths 2, 31, 32, 33, 64, 256; partial blocks), ptx (the
  * same kernels through ptxas, grepped for atom.shared and bar.sync), cuda, errors.
@@ -923,6 +928,176 @@ START_TEST(test_stack_compaction_seed)
 }
 END_TEST
 
+/* ---- loops of pushes (jit/compress_push.c) -------------------------------------------------- */
+
+/* A compaction per block, as the bench's: for j in range(0, items, block_dim), push x[i] if
+ * i is in x and the value passes, then counts[blk] = count and the drain into
+ * out[blk * cap + slot]; a shared guard tile of ones declared after the stack is stored to
+ * guard[blk * 16 ..]. Width-1 pushes keep their order, so the outputs are exact. */
+typedef enum push_case { P_HALF, P_OVERFLOW, P_NONE, P_ODD, P_SLOT_USED, NPCASES } push_case;
+
+static const struct push_row {
+    push_case what;
+    int items, cap;      /* per block */
+    int64_t n;           /* elements of x */
+    int threshold;       /* keeps values below it (values are 0..999) */
+} push_rows[] = {
+    {P_HALF, 4096, 4096, 3 * 4096 + 1000, 500},  /* the bench's shape, a partial last block */
+    {P_OVERFLOW, 100, 40, 300, 1000},            /* keeps all: 40 of 100 fit */
+    {P_NONE, 256, 256, 1024, -7},                /* keeps none */
+    {P_ODD, 37, 37, 37 * 5, 500},                /* not a multiple of the vector width */
+    {P_SLOT_USED, 512, 512, 1024 + 100, 500},    /* the push's slot is used: stays scalar */
+};
+
+static const tj_dtype push_dtypes[] = {TJ_DTYPE_F32, TJ_DTYPE_I32, TJ_DTYPE_F64, TJ_DTYPE_I64};
+
+static tj_kernel *
+push_loop_kernel(const struct push_row *r, const tj_type *t)
+{
+    const tj_type *i32 = tjt_type(TJ_DTYPE_I32), *f32 = tjt_type(TJ_DTYPE_F32);
+    tj_kernel_options o = opts_for(1);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "push_loop", &o);
+    tj_val *x = tj_param_array(k, "x", t, 1);
+    tj_val *out = tj_param_array(k, "out", t, 1);
+    tj_val *counts = tj_param_array(k, "counts", i32, 1);
+    tj_val *guard = tj_param_array(k, "guard", f32, 1);
+    tj_val *slots = tj_param_array(k, "slots", i32, 1);
+    tj_val *tid[2];
+    tj_tid(k, 2, tid);
+    tj_val *blk = tid[0], *lane = tid[1], *zero = ci(k, 0);
+    tj_val *s = tj_tile_stack(k, r->cap, t);
+    int sixteen = 16;
+    tj_val *ones = tj_tile_ones(k, f32, 1, &sixteen, TJ_STORAGE_SHARED);
+    tj_val *base = bin(k, TJ_BIN_MUL, blk, ci(k, r->items));
+    tj_val *n = tj_shape(k, x, 0);
+    tj_val *j = tj_for_begin(k, zero, ci(k, r->items), tj_block_dim(k));
+    tj_val *i = bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_ADD, base, j), lane);
+    tj_val *has = tj_compare(k, TJ_CMP_LT, i, n);
+    tj_val *safe = tj_select(k, has, i, zero);
+    tj_val *v = tj_load(k, x, &safe, 1);
+    tj_val *limit = tj_cast(k, ci(k, r->threshold), t);
+    tj_val *keep = bin(k, TJ_BIN_AND, has, tj_compare(k, TJ_CMP_LT, v, limit));
+    tj_val *slot = tj_tile_stack_push(k, s, v, keep);
+    if (r->what == P_SLOT_USED) {
+        tj_if_begin(k, has);
+        put(k, slots, i, slot);
+        tj_if_end(k);
+    }
+    tj_for_end(k);
+    put(k, counts, blk, tj_tile_stack_count(k, s));
+    tj_val *start = bin(k, TJ_BIN_MUL, blk, ci(k, r->cap));
+    tj_while_begin(k);
+    tj_while_cond(k, tj_compare(k, TJ_CMP_GT, tj_tile_stack_count(k, s), zero));
+    tj_val *at;
+    tj_val *popped = tj_tile_stack_pop(k, s, &at);
+    tj_if_begin(k, tj_compare(k, TJ_CMP_GE, at, zero));
+    put(k, out, bin(k, TJ_BIN_ADD, start, at), popped);
+    tj_if_end(k);
+    tj_while_end(k);
+    tj_val *goff = bin(k, TJ_BIN_MUL, blk, ci(k, 16));
+    ck_assert(tj_tile_store(k, guard, ones, &goff));
+    return k;
+}
+
+static void
+put_elem(void *a, tj_dtype dt, int64_t i, int v)
+{
+    switch (dt) {
+    case TJ_DTYPE_F32: ((float *)a)[i] = (float)v; break;
+    case TJ_DTYPE_F64: ((double *)a)[i] = v; break;
+    case TJ_DTYPE_I32: ((int32_t *)a)[i] = v; break;
+    default: ((int64_t *)a)[i] = v; break;
+    }
+}
+
+static int
+get_elem(const void *a, tj_dtype dt, int64_t i)
+{
+    switch (dt) {
+    case TJ_DTYPE_F32: return (int)((const float *)a)[i];
+    case TJ_DTYPE_F64: return (int)((const double *)a)[i];
+    case TJ_DTYPE_I32: return ((const int32_t *)a)[i];
+    default: return (int)((const int64_t *)a)[i];
+    }
+}
+
+START_TEST(test_stack_push_loops_keep_order_and_capacity)
+{
+    g_where = ON_CPU1;
+    const struct push_row *r = &push_rows[_i / NROWS(push_dtypes)];
+    tj_dtype dt = push_dtypes[_i % NROWS(push_dtypes)];
+    const tj_type *t = tjt_type(dt), *i32 = tjt_type(TJ_DTYPE_I32);
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
+    size_t es = (size_t)tj_type_get_size(t);
+    int64_t nb = (r->n + r->items - 1) / r->items, nout = nb * r->cap;
+    void *hx = malloc((size_t)r->n * es), *hout = calloc((size_t)nout, es);
+    void *want = calloc((size_t)nout, es);
+    int32_t *hcounts = calloc((size_t)nb, 4), *wcounts = calloc((size_t)nb, 4);
+    int32_t *hslots = calloc((size_t)r->n, 4), *wslots = calloc((size_t)r->n, 4);
+    float *hguard = calloc((size_t)nb * 16, 4);
+    ck_assert(hx && hout && want && hcounts && wcounts && hslots && wslots && hguard);
+    uint32_t seed = 12345u + (uint32_t)_i;
+    for (int64_t i = 0; i < r->n; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        put_elem(hx, dt, i, (int)((seed >> 8) % 1000));
+    }
+    /* the model: in block order, each kept value at the next slot, until the capacity */
+    for (int64_t b = 0; b < nb; b++)
+        for (int64_t i = b * r->items; i < (b + 1) * r->items && i < r->n; i++) {
+            bool keep = get_elem(hx, dt, i) < r->threshold, fits = wcounts[b] < r->cap;
+            wslots[i] = keep && fits ? wcounts[b] : -1;
+            if (keep && fits)
+                put_elem(want, dt, b * r->cap + wcounts[b]++, get_elem(hx, dt, i));
+        }
+    tj_kernel *k = push_loop_kernel(r, t);
+    ck_assert_msg(tj_kernel_error(k) == NULL, "builder error: %s", tj_kernel_error(k));
+    tj_build_options bo = {.keep_ir = true};
+    tj_module *m = NULL;
+    ck_assert_int_eq(tj_kernel_build(k, &bo, &m), TJ_OK);
+    /* where the host compresses (AVX-512), the loop is vectorised unless the slot is used */
+    bool compress = __builtin_cpu_supports("avx512f");
+    bool vectorised = strstr(tj_module_get_ir(m), "llvm.x86.avx512.mask.compress") != NULL;
+    ck_assert_msg(vectorised == (compress && r->what != P_SLOT_USED),
+                  "the push loop is %svectorised (host AVX-512: %s)", vectorised ? "" : "not ",
+                  compress ? "yes" : "no");
+    if (!compress && _i == 0)
+        printf("note: no AVX-512 on this host: push loops stay scalar, their values are "
+               "checked, not the vector path\n");
+    tj_array *ax = tjt_array(device(), t, r->n, hx), *aout = tjt_array(device(), t, nout, NULL);
+    tj_array *acounts = tjt_array(device(), i32, nb, NULL);
+    tj_array *aguard = tjt_array(device(), f32, nb * 16, NULL);
+    tj_array *aslots = tjt_array(device(), i32, r->n, NULL);
+    tj_arg args[] = {tj_arg_array(ax), tj_arg_array(aout), tj_arg_array(acounts),
+                     tj_arg_array(aguard), tj_arg_array(aslots)};
+    tjt_ok(device(), tj_launch_tiled(device(), m, "push_loop", 1, &nb, 1, args, 5));
+    tjt_ok(device(), tj_array_copy_to_host(aout, hout, (size_t)nout * es));
+    tjt_ok(device(), tj_array_copy_to_host(acounts, hcounts, (size_t)nb * 4));
+    tjt_ok(device(), tj_array_copy_to_host(aguard, hguard, (size_t)nb * 64));
+    tjt_ok(device(), tj_array_copy_to_host(aslots, hslots, (size_t)r->n * 4));
+    for (int64_t b = 0; b < nb; b++) {
+        ck_assert_msg(hcounts[b] == wcounts[b], "block %lld: count %d, expected %d",
+                      (long long)b, hcounts[b], wcounts[b]);
+        for (int g = 0; g < 16; g++)
+            ck_assert_msg(hguard[b * 16 + g] == 1.0f, "block %lld: the tile after the stack "
+                          "changed: guard[%d] = %g", (long long)b, g, (double)hguard[b * 16 + g]);
+    }
+    ck_assert_msg(memcmp(hout, want, (size_t)nout * es) == 0, "out differs from the model");
+    if (r->what == P_SLOT_USED)
+        for (int64_t i = 0; i < r->n; i++)
+            ck_assert_msg(hslots[i] == wslots[i], "slot of x[%lld]: %d, expected %d",
+                          (long long)i, hslots[i], wslots[i]);
+    tj_array_destroy(ax);
+    tj_array_destroy(aout);
+    tj_array_destroy(acounts);
+    tj_array_destroy(aguard);
+    tj_array_destroy(aslots);
+    tj_module_destroy(m);
+    tj_kernel_destroy(k);
+    free(hx), free(hout), free(want), free(hcounts), free(wcounts), free(hslots), free(wslots);
+    free(hguard);
+}
+END_TEST
+
 /* ---- build errors ---------------------------------------------------------------------------- */
 
 typedef enum err_kind {
@@ -1055,6 +1230,9 @@ add_where(TCase *tc, int where)
              NROWS(scripts) * (all ? NWIDTHS : 1));
     ADD_ROWS(test_stack_of_vec3_and_struct_elements, all ? NWIDTHS : 1);
     ADD_ROWS(test_stack_compaction_seed, where == ON_CPU1 || where == ON_PTX ? 1 : 7);
+    if (where == ON_CPU1)
+        tcase_add_loop_test(tc, test_stack_push_loops_keep_order_and_capacity, 0,
+                            NROWS(push_rows) * NROWS(push_dtypes));
 #undef ADD_ROWS
 }
 

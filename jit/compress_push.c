@@ -1,0 +1,611 @@
+/*
+ * jit/compress_push.c: loops of serial stack pushes, vectorised with a compress (CPU, after
+ * the pipeline, where the host has AVX-512).
+ *
+ * In width-1 mode a compaction's loop pushes one element per iteration: 'v = x[i]; keep =
+ * f(v); stack[count] = v; count += keep' (builtins/stack.c's push_one_at_a_time). The count
+ * carries from one iteration to the next and picks the store's address, so LLVM's loop
+ * vectoriser leaves the loop scalar (LLVM 19 vectorises no compress). Yet VF iterations are
+ * one vector step: load VF elements, compute VF flags, pack the kept values to the front
+ * of a vector (AVX-512's vcompress, in a register) and store it at stack + count, then add
+ * the number of flags set. On the bench's compaction that is 1.4-1.5 times the one-pass C
+ * loop where the scalar pushes reach 0.65 of it (bench/RESULTS.md).
+ *
+ * tj_for_end keeps such a loop rolled (llvm.loop.unroll.disable) where this pass will run,
+ * so that after O3 it is still three blocks: the head (the counter i and the count c as
+ * phis, the body, the push's store and 'more = c + zext(keep)'), the cold block the
+ * push's clamp 'more > capacity' branches to, and the latch (c' = phi(capacity, more), the
+ * exit test on i, i + 1). A loop of that shape is vectorised when:
+ *  - the store is the loop's only instruction with a side effect, not volatile, of a 32- or
+ *    64-bit integer or float, at GEP(S, ext(c)) with S outside the loop and based on an
+ *    alloca whose address goes only to GEPs, loads, stores (as the address), lifetime
+ *    markers and memory intrinsics;
+ *  - the stored value and the flag are computed from loop invariants, i, and loads at
+ *    GEP(base, i) of their own type with 'base' outside the loop and not based on that
+ *    alloca, by arithmetic, comparisons, casts, selects and elementwise intrinsics;
+ *  - i is an i64 that starts outside the loop and steps by one to an 'i == L' or
+ *    'i + 1 == L' exit, and the loop's only value used after it is c', by phis of the exit.
+ *  - the store carries tji_mark_serial_push's mark, with the clamp's capacity (so the slots
+ *    up to the capacity are the stack's own).
+ * The vector loop runs first, while at least VF iterations remain and c <= capacity - VF:
+ * then each scalar iteration would have stored at slots below the capacity and the clamp
+ * would not have fired, and the vector store writes the kept values to the same slots in
+ * the same order. Slots from the new count to c + VF - 1 get zeros instead of the scalar
+ * loop's leftovers: beyond the count, where nothing reads a stack (SPEC 4). The scalar
+ * loop then finishes from where the vector loop stopped.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+enum { SLICE_MAX = 64 };
+
+bool
+tji_host_compresses(tj_context *ctx)
+{
+    if (ctx->host_compress == 0) {
+        char *f = LLVMGetTargetMachineFeatureString(ctx->tm_host);
+        ctx->host_compress = -1;
+        for (const char *at = f; at && (at = strstr(at, "+avx512f")); at++)
+            if ((at == f || at[-1] == ',') && (at[8] == ',' || at[8] == 0))
+                ctx->host_compress = 1; /* the whole token, not +avx512fp16 */
+        LLVMDisposeMessage(f);
+    }
+    return ctx->host_compress > 0;
+}
+
+static const char push_md[] = "tj.serial_push";
+
+void
+tji_mark_serial_push(tj_context *ctx, LLVMValueRef store, int64_t capacity)
+{
+    LLVMMetadataRef cap = LLVMValueAsMetadata(
+        LLVMConstInt(LLVMInt64TypeInContext(ctx->llctx), (uint64_t)capacity, 1));
+    LLVMSetMetadata(store, LLVMGetMDKindIDInContext(ctx->llctx, push_md, sizeof push_md - 1),
+                    LLVMMetadataAsValue(ctx->llctx, LLVMMDNodeInContext2(ctx->llctx, &cap, 1)));
+}
+
+/* The capacity a serial push's store was marked with, or -1. */
+static int64_t
+marked_capacity(LLVMValueRef store)
+{
+    LLVMContextRef llctx = LLVMGetTypeContext(LLVMTypeOf(store));
+    LLVMValueRef md = LLVMGetMetadata(store,
+                                      LLVMGetMDKindIDInContext(llctx, push_md, sizeof push_md - 1));
+    if (!md || LLVMGetMDNodeNumOperands(md) != 1)
+        return -1;
+    LLVMValueRef op;
+    LLVMGetMDNodeOperands(md, &op);
+    return op && LLVMIsAConstantInt(op) ? LLVMConstIntGetSExtValue(op) : -1;
+}
+
+typedef struct pushloop {
+    LLVMBasicBlockRef pre, head, cold, latch, exit;
+    LLVMValueRef i, c, c2;        /* the counter, the count, the count after the clamp */
+    LLVMValueRef store, value, keep, more, over, exit_cmp, i_next;
+    LLVMValueRef limit;           /* L of the exit test */
+    bool limit_on_next;           /* the test is i + 1 == L (else i == L) */
+    int64_t capacity;
+    LLVMTypeRef elem;             /* the stored type */
+    LLVMValueRef stack;           /* S */
+    LLVMValueRef slice[SLICE_MAX]; /* the body's instructions that value and keep need */
+    int nslice;
+} pushloop;
+
+static bool
+in_loop(const pushloop *p, LLVMValueRef v)
+{
+    if (!LLVMIsAInstruction(v))
+        return false;
+    LLVMBasicBlockRef bb = LLVMGetInstructionParent(v);
+    return bb == p->head || bb == p->cold || bb == p->latch;
+}
+
+/* The alloca or other object 'p' is an offset of, through GEPs and casts. */
+static LLVMValueRef
+root_of(LLVMValueRef p)
+{
+    for (;;) {
+        if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) ||
+            (LLVMIsAConstantExpr(p) && (LLVMGetConstOpcode(p) == LLVMGetElementPtr ||
+                                        LLVMGetConstOpcode(p) == LLVMBitCast)))
+            p = LLVMGetOperand(p, 0);
+        else
+            return p;
+    }
+}
+
+/* Whether the alloca's address only reaches memory accesses of it (no escape). */
+static bool
+stays_local(LLVMValueRef p)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsAGetElementPtrInst(user) && LLVMGetOperand(user, 0) == p) {
+            if (!stays_local(user))
+                return false;
+        } else if (LLVMIsAStoreInst(user)) {
+            if (LLVMGetOperand(user, 0) == p)
+                return false;
+        } else if (LLVMIsACallInst(user)) {
+            LLVMValueRef fn = LLVMGetCalledValue(user);
+            if (!fn || !LLVMIsAFunction(fn) || !LLVMGetIntrinsicID(fn))
+                return false;
+            size_t len;
+            const char *name = LLVMGetValueName2(fn, &len);
+            if (strncmp(name, "llvm.lifetime.", 14) && strncmp(name, "llvm.memcpy.", 12) &&
+                strncmp(name, "llvm.memmove.", 13) && strncmp(name, "llvm.memset.", 12))
+                return false;
+        } else if (!LLVMIsALoadInst(user)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool
+is_elementwise_intrinsic(LLVMValueRef call)
+{
+    static const char *const names[] = {
+        "llvm.fabs.",    "llvm.smin.",    "llvm.smax.",     "llvm.umin.",     "llvm.umax.",
+        "llvm.minnum.",  "llvm.maxnum.",  "llvm.minimum.",  "llvm.maximum.",  "llvm.copysign.",
+        "llvm.sqrt.",    "llvm.floor.",   "llvm.ceil.",     "llvm.trunc.",    "llvm.rint.",
+        "llvm.nearbyint.", "llvm.round.", "llvm.roundeven.",
+    };
+    LLVMValueRef fn = LLVMGetCalledValue(call);
+    if (!fn || !LLVMIsAFunction(fn) || !LLVMGetIntrinsicID(fn))
+        return false;
+    size_t len;
+    const char *name = LLVMGetValueName2(fn, &len);
+    for (size_t i = 0; i < TJI_NELEMS(names); i++)
+        if (strncmp(name, names[i], strlen(names[i])) == 0)
+            return true;
+    return false;
+}
+
+static bool
+is_add(LLVMValueRef v)
+{
+    return LLVMIsAInstruction(v) && LLVMGetInstructionOpcode(v) == LLVMAdd;
+}
+
+static bool
+in_slice(const pushloop *p, LLVMValueRef v)
+{
+    for (int i = 0; i < p->nslice; i++)
+        if (p->slice[i] == v)
+            return true;
+    return false;
+}
+
+/* Adds what 'v' needs to the slice, operands first; false for anything it cannot widen. */
+static bool
+add_to_slice(pushloop *p, LLVMValueRef v, LLVMValueRef alloca)
+{
+    if (!in_loop(p, v) || v == p->i || in_slice(p, v))
+        return true;
+    if (LLVMGetInstructionParent(v) != p->head || p->nslice == SLICE_MAX)
+        return false;
+    LLVMOpcode op = LLVMGetInstructionOpcode(v);
+    if (op == LLVMLoad) {
+        LLVMValueRef gep = LLVMGetOperand(v, 0);
+        if (LLVMGetVolatile(v) || LLVMGetOrdering(v) != LLVMAtomicOrderingNotAtomic ||
+            !LLVMIsAGetElementPtrInst(gep) || LLVMGetNumOperands(gep) != 2 ||
+            LLVMGetOperand(gep, 1) != p->i || in_loop(p, LLVMGetOperand(gep, 0)) ||
+            LLVMGetGEPSourceElementType(gep) != LLVMTypeOf(v) ||
+            root_of(LLVMGetOperand(gep, 0)) == alloca)
+            return false;
+        p->slice[p->nslice++] = v;
+        return true;
+    }
+    bool ok = LLVMIsABinaryOperator(v) || LLVMIsACmpInst(v) || LLVMIsACastInst(v) ||
+              op == LLVMSelect || op == LLVMFNeg || op == LLVMFreeze ||
+              (op == LLVMCall && is_elementwise_intrinsic(v));
+    if (!ok || LLVMIsAAddrSpaceCastInst(v) || LLVMIsAPtrToIntInst(v) ||
+        LLVMIsAIntToPtrInst(v) || LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind)
+        return false;
+    int n = op == LLVMCall ? (int)LLVMGetNumArgOperands(v) : LLVMGetNumOperands(v);
+    for (int k = 0; k < n; k++)
+        if (!add_to_slice(p, LLVMGetOperand(v, (unsigned)k), alloca))
+            return false;
+    p->slice[p->nslice++] = v;
+    return true;
+}
+
+/* Whether 'v' is only the address of loads of the slice. */
+static bool
+slice_address(const pushloop *p, LLVMValueRef v)
+{
+    if (!LLVMIsAGetElementPtrInst(v))
+        return false;
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u))
+        if (!LLVMIsALoadInst(LLVMGetUser(u)) || !in_slice(p, LLVMGetUser(u)))
+            return false;
+    return true;
+}
+
+/* 'a' is an operand of 'add' besides 'b'. */
+static LLVMValueRef
+other_operand(LLVMValueRef add, LLVMValueRef b)
+{
+    LLVMValueRef x = LLVMGetOperand(add, 0), y = LLVMGetOperand(add, 1);
+    return x == b ? y : y == b ? x : NULL;
+}
+
+/* Recognises the loop whose head is 'head' (see the top of the file). */
+static bool
+match(pushloop *p, LLVMBasicBlockRef head)
+{
+    memset(p, 0, sizeof *p);
+    p->head = head;
+    LLVMValueRef hterm = LLVMGetBasicBlockTerminator(head);
+    if (!hterm || LLVMGetInstructionOpcode(hterm) != LLVMBr || !LLVMIsConditional(hterm))
+        return false;
+    /* head -> cold -> latch and head -> latch, latch -> head and exit */
+    LLVMBasicBlockRef s0 = LLVMGetSuccessor(hterm, 0), s1 = LLVMGetSuccessor(hterm, 1);
+    LLVMValueRef cterm = LLVMGetBasicBlockTerminator(s0);
+    if (!cterm || LLVMGetInstructionOpcode(cterm) != LLVMBr || LLVMIsConditional(cterm) ||
+        LLVMGetSuccessor(cterm, 0) != s1 || LLVMGetFirstInstruction(s0) != cterm)
+        return false;
+    p->cold = s0;
+    p->latch = s1;
+    LLVMValueRef lterm = LLVMGetBasicBlockTerminator(p->latch);
+    if (!lterm || LLVMGetInstructionOpcode(lterm) != LLVMBr || !LLVMIsConditional(lterm))
+        return false;
+    LLVMBasicBlockRef l0 = LLVMGetSuccessor(lterm, 0), l1 = LLVMGetSuccessor(lterm, 1);
+    if ((l0 == head) == (l1 == head))
+        return false;
+    p->exit = l0 == head ? l1 : l0;
+    if (p->exit == p->cold || p->exit == p->latch)
+        return false;
+    p->over = LLVMGetCondition(hterm);
+    p->exit_cmp = LLVMGetCondition(lterm);
+    /* the clamp: over = more > capacity, c2 = phi(capacity from cold, more from head) */
+    if (!LLVMIsAICmpInst(p->over) || LLVMGetICmpPredicate(p->over) != LLVMIntUGT ||
+        !LLVMIsAConstantInt(LLVMGetOperand(p->over, 1)))
+        return false;
+    p->more = LLVMGetOperand(p->over, 0);
+    p->capacity = LLVMConstIntGetSExtValue(LLVMGetOperand(p->over, 1));
+    for (LLVMValueRef in = LLVMGetFirstInstruction(p->latch); in && LLVMIsAPHINode(in);
+         in = LLVMGetNextInstruction(in)) {
+        if (p->c2 || LLVMCountIncoming(in) != 2)
+            return false;
+        p->c2 = in;
+    }
+    if (!p->c2)
+        return false;
+    for (unsigned k = 0; k < 2; k++) {
+        LLVMBasicBlockRef from = LLVMGetIncomingBlock(p->c2, k);
+        LLVMValueRef v = LLVMGetIncomingValue(p->c2, k);
+        if (from == p->cold ? !(LLVMIsAConstantInt(v) &&
+                                LLVMConstIntGetSExtValue(v) == p->capacity)
+                            : (from != head || v != p->more))
+            return false;
+    }
+    /* the head's phis: i and c, each from one preheader and the latch */
+    for (LLVMValueRef in = LLVMGetFirstInstruction(head); in && LLVMIsAPHINode(in);
+         in = LLVMGetNextInstruction(in)) {
+        if (LLVMCountIncoming(in) != 2)
+            return false;
+        LLVMBasicBlockRef b0 = LLVMGetIncomingBlock(in, 0), b1 = LLVMGetIncomingBlock(in, 1);
+        LLVMBasicBlockRef pre = b0 == p->latch ? b1 : b0;
+        LLVMValueRef next = LLVMGetIncomingValue(in, b0 == p->latch ? 0 : 1);
+        if ((b0 == p->latch) == (b1 == p->latch) || (p->pre && pre != p->pre))
+            return false;
+        p->pre = pre;
+        if (next == p->c2 && !p->c)
+            p->c = in;
+        else if (!p->i && is_add(next) && LLVMGetOperand(next, 0) == in &&
+                 LLVMIsAConstantInt(LLVMGetOperand(next, 1)) &&
+                 LLVMConstIntGetZExtValue(LLVMGetOperand(next, 1)) == 1 &&
+                 LLVMGetInstructionParent(next) == p->latch &&
+                 LLVMTypeOf(in) == LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(in))))
+            p->i = in, p->i_next = next;
+        else
+            return false;
+    }
+    LLVMTypeRef ct = p->c ? LLVMTypeOf(p->c) : NULL;
+    if (!p->i || !p->c || p->pre == head || LLVMGetTypeKind(ct) != LLVMIntegerTypeKind ||
+        LLVMGetIntTypeWidth(ct) != 32)
+        return false;
+    /* the exit: i == L or i + 1 == L (or != with the head on the true side) */
+    if (!LLVMIsAICmpInst(p->exit_cmp))
+        return false;
+    LLVMIntPredicate pred = LLVMGetICmpPredicate(p->exit_cmp);
+    if (!((pred == LLVMIntEQ && LLVMGetSuccessor(lterm, 0) == p->exit) ||
+          (pred == LLVMIntNE && LLVMGetSuccessor(lterm, 1) == p->exit)))
+        return false;
+    LLVMValueRef a = LLVMGetOperand(p->exit_cmp, 0), b = LLVMGetOperand(p->exit_cmp, 1);
+    if (in_loop(p, b) && !in_loop(p, a)) {
+        LLVMValueRef t = a;
+        a = b;
+        b = t;
+    }
+    if ((a != p->i && a != p->i_next) || in_loop(p, b))
+        return false;
+    p->limit = b;
+    p->limit_on_next = a == p->i_next;
+    /* more = c + zext(keep), keep an i1 */
+    LLVMValueRef z = is_add(p->more) ? other_operand(p->more, p->c) : NULL;
+    if (!z || !LLVMIsAZExtInst(z) || LLVMGetInstructionParent(z) != head)
+        return false;
+    p->keep = LLVMGetOperand(z, 0);
+    if (LLVMTypeOf(p->keep) != LLVMInt1TypeInContext(LLVMGetTypeContext(LLVMTypeOf(z))))
+        return false;
+    /* the one store: value at GEP(S, ext(c)) */
+    for (LLVMValueRef in = LLVMGetFirstInstruction(head); in; in = LLVMGetNextInstruction(in))
+        if (LLVMIsAStoreInst(in)) {
+            if (p->store)
+                return false;
+            p->store = in;
+        }
+    if (!p->store || marked_capacity(p->store) != p->capacity || LLVMGetVolatile(p->store) ||
+        LLVMGetOrdering(p->store) != LLVMAtomicOrderingNotAtomic)
+        return false;
+    p->value = LLVMGetOperand(p->store, 0);
+    LLVMValueRef sp = LLVMGetOperand(p->store, 1);
+    p->elem = LLVMTypeOf(p->value);
+    LLVMTypeKind ek = LLVMGetTypeKind(p->elem);
+    bool int_ok = ek == LLVMIntegerTypeKind &&
+                  (LLVMGetIntTypeWidth(p->elem) == 32 || LLVMGetIntTypeWidth(p->elem) == 64);
+    if (!(int_ok || ek == LLVMFloatTypeKind || ek == LLVMDoubleTypeKind) ||
+        !LLVMIsAGetElementPtrInst(sp) || LLVMGetNumOperands(sp) != 2 ||
+        LLVMGetGEPSourceElementType(sp) != p->elem || LLVMGetInstructionParent(sp) != head)
+        return false;
+    LLVMValueRef ext = LLVMGetOperand(sp, 1);
+    if (!(LLVMIsASExtInst(ext) || LLVMIsAZExtInst(ext)) || LLVMGetOperand(ext, 0) != p->c ||
+        LLVMGetInstructionParent(ext) != head)
+        return false;
+    p->stack = LLVMGetOperand(sp, 0);
+    LLVMValueRef alloca = root_of(p->stack);
+    if (in_loop(p, p->stack) || !LLVMIsAAllocaInst(alloca) || !stays_local(alloca))
+        return false;
+    int vf = 512 / (int)(ek == LLVMFloatTypeKind    ? 32
+                         : ek == LLVMDoubleTypeKind ? 64
+                                                    : LLVMGetIntTypeWidth(p->elem));
+    if (p->capacity < vf || p->capacity > INT32_MAX)
+        return false;
+    if (!add_to_slice(p, p->value, alloca) || !add_to_slice(p, p->keep, alloca))
+        return false;
+    /* nothing else in the loop, and only c2 used after it, by the exit's phis */
+    for (LLVMBasicBlockRef bb = head;; bb = bb == head ? p->cold : p->latch) {
+        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+            bool known = in == p->i || in == p->c || in == p->c2 || in == p->store ||
+                         in == sp || in == ext || in == z || in == p->more || in == p->over ||
+                         in == p->exit_cmp || in == p->i_next || in_slice(p, in) ||
+                         slice_address(p, in) ||
+                         LLVMIsATerminatorInst(in);
+            if (!known)
+                return false;
+            for (LLVMUseRef u = LLVMGetFirstUse(in); u; u = LLVMGetNextUse(u)) {
+                LLVMValueRef user = LLVMGetUser(u);
+                if (in_loop(p, user))
+                    continue;
+                if (in != p->c2 || !LLVMIsAPHINode(user) ||
+                    LLVMGetInstructionParent(user) != p->exit)
+                    return false;
+            }
+        }
+        if (bb == p->latch)
+            break;
+    }
+    /* the exit's phis take c2 or values from outside the loop from the latch */
+    for (LLVMValueRef in = LLVMGetFirstInstruction(p->exit); in && LLVMIsAPHINode(in);
+         in = LLVMGetNextInstruction(in))
+        for (unsigned k = 0, n = LLVMCountIncoming(in); k < n; k++)
+            if (LLVMGetIncomingBlock(in, k) == p->latch) {
+                LLVMValueRef v = LLVMGetIncomingValue(in, k);
+                if (v != p->c2 && in_loop(p, v))
+                    return false;
+            }
+    return true;
+}
+
+static LLVMValueRef
+splat(LLVMBuilderRef b, LLVMValueRef v, unsigned vf)
+{
+    LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(v), vf);
+    LLVMValueRef i0 = LLVMConstInt(LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(v))), 0, 0);
+    LLVMValueRef one = LLVMBuildInsertElement(b, LLVMGetPoison(vt), v, i0, "");
+    return LLVMBuildShuffleVector(b, one, LLVMGetPoison(vt),
+                                  LLVMConstNull(LLVMVectorType(LLVMTypeOf(i0), vf)), "");
+}
+
+typedef struct widen {
+    LLVMBuilderRef b;
+    LLVMModuleRef m;
+    const pushloop *p;
+    unsigned vf;
+    LLVMValueRef vi;              /* the vector loop's counter */
+    tji_vmap map;                 /* scalar -> vector */
+} widen;
+
+static LLVMValueRef
+vec_of(widen *w, LLVMValueRef v)
+{
+    if (tji_vmap_has(&w->map, v))
+        return tji_vmap_get(&w->map, v);
+    LLVMValueRef r;
+    if (v == w->p->i) {
+        LLVMTypeRef i64 = LLVMTypeOf(v);
+        LLVMValueRef steps[16];
+        for (unsigned k = 0; k < w->vf; k++)
+            steps[k] = LLVMConstInt(i64, k, 0);
+        r = LLVMBuildAdd(w->b, splat(w->b, w->vi, w->vf), LLVMConstVector(steps, w->vf), "");
+    } else {
+        r = splat(w->b, v, w->vf); /* defined outside the loop */
+    }
+    tji_vmap_put(&w->map, v, r);
+    return r;
+}
+
+/* The vector form of slice instruction 'in', whose operands are widened already. */
+static LLVMValueRef
+widen_one(widen *w, LLVMValueRef in)
+{
+    LLVMBuilderRef b = w->b;
+    LLVMOpcode op = LLVMGetInstructionOpcode(in);
+    LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(in), w->vf);
+    if (op == LLVMLoad) {
+        LLVMValueRef gep = LLVMGetOperand(in, 0);
+        LLVMValueRef at = LLVMBuildGEP2(b, LLVMTypeOf(in), LLVMGetOperand(gep, 0), &w->vi, 1, "");
+        LLVMValueRef r = LLVMBuildLoad2(b, vt, at, "");
+        LLVMSetAlignment(r, LLVMGetAlignment(in));
+        return r;
+    }
+    LLVMValueRef a = LLVMGetNumOperands(in) > 0 ? vec_of(w, LLVMGetOperand(in, 0)) : NULL;
+    if (LLVMIsABinaryOperator(in))
+        return LLVMBuildBinOp(b, op, a, vec_of(w, LLVMGetOperand(in, 1)), "");
+    if (LLVMIsACastInst(in))
+        return LLVMBuildCast(b, op, a, vt, "");
+    switch (op) {
+    case LLVMICmp:
+        return LLVMBuildICmp(b, LLVMGetICmpPredicate(in), a, vec_of(w, LLVMGetOperand(in, 1)), "");
+    case LLVMFCmp:
+        return LLVMBuildFCmp(b, LLVMGetFCmpPredicate(in), a, vec_of(w, LLVMGetOperand(in, 1)), "");
+    case LLVMSelect:
+        return LLVMBuildSelect(b, a, vec_of(w, LLVMGetOperand(in, 1)),
+                               vec_of(w, LLVMGetOperand(in, 2)), "");
+    case LLVMFNeg:
+        return LLVMBuildFNeg(b, a, "");
+    case LLVMFreeze:
+        return LLVMBuildFreeze(b, a, "");
+    default: { /* an elementwise intrinsic, overloaded on its type */
+        LLVMValueRef fn = LLVMGetCalledValue(in);
+        size_t len;
+        const char *name = LLVMGetValueName2(fn, &len);
+        const char *dot = strchr(name + 5, '.');
+        unsigned id = LLVMLookupIntrinsicID(name, (size_t)(dot - name));
+        LLVMValueRef decl = LLVMGetIntrinsicDeclaration(w->m, id, &vt, 1);
+        LLVMValueRef args[3];
+        unsigned n = (unsigned)LLVMGetNumArgOperands(in);
+        for (unsigned k = 0; k < n && k < 3; k++)
+            args[k] = vec_of(w, LLVMGetOperand(in, k));
+        return LLVMBuildCall2(b, LLVMGlobalGetValueType(decl), decl, args, n, "");
+    }
+    }
+}
+
+static LLVMValueRef
+call_intrinsic(LLVMBuilderRef b, LLVMModuleRef m, const char *name, LLVMTypeRef ty,
+               LLVMValueRef *args, unsigned n)
+{
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef decl = LLVMGetIntrinsicDeclaration(m, id, &ty, 1);
+    return LLVMBuildCall2(b, LLVMGlobalGetValueType(decl), decl, args, n, "");
+}
+
+/* Builds the vector loop in front of the matched loop (see the top of the file). */
+static bool
+vectorise(LLVMModuleRef m, const pushloop *p)
+{
+    widen w = {.m = m, .p = p};
+    if (!tji_vmap_init(&w.map, 4 * SLICE_MAX)) {
+        tji_vmap_free(&w.map);
+        return false;
+    }
+    LLVMContextRef llctx = LLVMGetTypeContext(LLVMTypeOf(p->i));
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(llctx), i32 = LLVMInt32TypeInContext(llctx);
+    LLVMTypeKind ek = LLVMGetTypeKind(p->elem);
+    unsigned bits = ek == LLVMFloatTypeKind    ? 32
+                    : ek == LLVMDoubleTypeKind ? 64
+                                               : LLVMGetIntTypeWidth(p->elem);
+    unsigned vf = 512 / bits;
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(llctx);
+    LLVMValueRef i0 = LLVMGetIncomingValue(p->i, LLVMGetIncomingBlock(p->i, 0) == p->pre ? 0 : 1);
+    LLVMValueRef c0 = LLVMGetIncomingValue(p->c, LLVMGetIncomingBlock(p->c, 0) == p->pre ? 0 : 1);
+    /* E: the counter's value once no iteration is left */
+    LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(p->pre));
+    LLVMValueRef end = p->limit_on_next ? p->limit
+                                        : LLVMBuildAdd(b, p->limit, LLVMConstInt(i64, 1, 0), "");
+    LLVMBasicBlockRef vh = LLVMInsertBasicBlockInContext(llctx, p->head, "push.vec.head");
+    LLVMBasicBlockRef vb = LLVMInsertBasicBlockInContext(llctx, p->head, "push.vec.body");
+    LLVMBasicBlockRef vx = LLVMInsertBasicBlockInContext(llctx, p->head, "push.vec.done");
+    /* the preheader enters the vector loop instead */
+    LLVMValueRef pterm = LLVMGetBasicBlockTerminator(p->pre);
+    for (unsigned k = 0, n = LLVMGetNumSuccessors(pterm); k < n; k++)
+        if (LLVMGetSuccessor(pterm, k) == p->head)
+            LLVMSetSuccessor(pterm, k, vh);
+    LLVMPositionBuilderAtEnd(b, vh);
+    LLVMValueRef vi = LLVMBuildPhi(b, i64, "push.i");
+    LLVMValueRef vc = LLVMBuildPhi(b, i32, "push.count");
+    LLVMValueRef room = LLVMBuildICmp(b, LLVMIntUGE, LLVMBuildSub(b, end, vi, ""),
+                                      LLVMConstInt(i64, vf, 0), "");
+    LLVMValueRef fits = LLVMBuildICmp(b, LLVMIntULE, vc,
+                                      LLVMConstInt(i32, (uint64_t)(p->capacity - vf), 0), "");
+    LLVMBuildCondBr(b, LLVMBuildAnd(b, room, fits, ""), vb, vx);
+    LLVMPositionBuilderAtEnd(b, vb);
+    w.b = b;
+    w.vf = vf;
+    w.vi = vi;
+    for (int k = 0; k < p->nslice; k++)
+        tji_vmap_put(&w.map, p->slice[k], widen_one(&w, p->slice[k]));
+    LLVMValueRef vals = vec_of(&w, p->value), keep = vec_of(&w, p->keep);
+    tji_vmap_free(&w.map);
+    LLVMTypeRef vt = LLVMVectorType(p->elem, vf);
+    LLVMValueRef cargs[] = {vals, LLVMConstNull(vt), keep};
+    LLVMValueRef packed = call_intrinsic(b, m, "llvm.x86.avx512.mask.compress", vt, cargs, 3);
+    LLVMValueRef at = LLVMBuildSExt(b, vc, i64, "");
+    LLVMValueRef st = LLVMBuildStore(b, packed, LLVMBuildGEP2(b, p->elem, p->stack, &at, 1, ""));
+    LLVMSetAlignment(st, LLVMGetAlignment(p->store));
+    LLVMTypeRef mask_int = LLVMIntTypeInContext(llctx, vf);
+    LLVMValueRef bitsv = LLVMBuildBitCast(b, keep, mask_int, "");
+    LLVMValueRef kept = call_intrinsic(b, m, "llvm.ctpop", mask_int, &bitsv, 1);
+    LLVMValueRef vc_next = LLVMBuildAdd(b, vc, LLVMBuildZExt(b, kept, i32, ""), "");
+    LLVMValueRef vi_next = LLVMBuildAdd(b, vi, LLVMConstInt(i64, vf, 0), "");
+    LLVMBuildBr(b, vh);
+    LLVMValueRef in_v[] = {i0, vi_next}, in_c[] = {c0, vc_next};
+    LLVMBasicBlockRef from[] = {p->pre, vb};
+    LLVMAddIncoming(vi, in_v, from, 2);
+    LLVMAddIncoming(vc, in_c, from, 2);
+    /* all done (at least one vector step, and none left), or on in the scalar loop */
+    LLVMPositionBuilderAtEnd(b, vx);
+    LLVMValueRef done = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, vi, end, ""),
+                                     LLVMBuildICmp(b, LLVMIntNE, vi, i0, ""), "");
+    LLVMBuildCondBr(b, done, p->exit, p->head);
+    /* the scalar loop starts where the vector loop stopped */
+    LLVMValueRef phis[] = {p->i, p->c}, starts[] = {vi, vc};
+    for (int k = 0; k < 2; k++) {
+        LLVMValueRef next = LLVMGetIncomingValue(
+            phis[k], LLVMGetIncomingBlock(phis[k], 0) == p->latch ? 0 : 1);
+        /* a new phi: LLVM-C cannot change a phi's incoming block */
+        LLVMPositionBuilderBefore(b, phis[k]);
+        LLVMValueRef repl = LLVMBuildPhi(b, LLVMTypeOf(phis[k]), "");
+        LLVMValueRef vals2[] = {starts[k], next};
+        LLVMBasicBlockRef blocks2[] = {vx, p->latch};
+        LLVMAddIncoming(repl, vals2, blocks2, 2);
+        LLVMReplaceAllUsesWith(phis[k], repl);
+        LLVMInstructionEraseFromParent(phis[k]);
+    }
+    /* the exit's phis: what they took from the latch, the vector loop's count for c2 */
+    for (LLVMValueRef in = LLVMGetFirstInstruction(p->exit); in && LLVMIsAPHINode(in);
+         in = LLVMGetNextInstruction(in)) {
+        LLVMValueRef v = NULL;
+        for (unsigned k = 0, n = LLVMCountIncoming(in); k < n && !v; k++)
+            if (LLVMGetIncomingBlock(in, k) == p->latch)
+                v = LLVMGetIncomingValue(in, k);
+        if (v) {
+            LLVMValueRef nv = v == p->c2 ? vc : v;
+            LLVMAddIncoming(in, &nv, &vx, 1);
+        }
+    }
+    LLVMDisposeBuilder(b);
+    return true;
+}
+
+int
+tji_compress_pushes(tj_context *ctx, LLVMModuleRef m)
+{
+    if (!tji_host_compresses(ctx))
+        return 0;
+    int done = 0;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+             bb = LLVMGetNextBasicBlock(bb)) {
+            pushloop p;
+            if (match(&p, bb) && vectorise(m, &p))
+                done++;
+        }
+    return done;
+}
