@@ -102,20 +102,6 @@ in_loop(const pushloop *p, LLVMValueRef v)
     return bb == p->head || bb == p->cold || bb == p->latch;
 }
 
-/* The alloca or other object 'p' is an offset of, through GEPs and casts. */
-static LLVMValueRef
-root_of(LLVMValueRef p)
-{
-    for (;;) {
-        if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) ||
-            (LLVMIsAConstantExpr(p) && (LLVMGetConstOpcode(p) == LLVMGetElementPtr ||
-                                        LLVMGetConstOpcode(p) == LLVMBitCast)))
-            p = LLVMGetOperand(p, 0);
-        else
-            return p;
-    }
-}
-
 /* Whether the alloca's address only reaches memory accesses of it (no escape). */
 static bool
 stays_local(LLVMValueRef p)
@@ -194,7 +180,7 @@ add_to_slice(pushloop *p, LLVMValueRef v, LLVMValueRef alloca)
             !LLVMIsAGetElementPtrInst(gep) || LLVMGetNumOperands(gep) != 2 ||
             LLVMGetOperand(gep, 1) != p->i || in_loop(p, LLVMGetOperand(gep, 0)) ||
             LLVMGetGEPSourceElementType(gep) != LLVMTypeOf(v) ||
-            root_of(LLVMGetOperand(gep, 0)) == alloca)
+            tji_pointer_base(LLVMGetOperand(gep, 0)) == alloca)
             return false;
         p->slice[p->nslice++] = v;
         return true;
@@ -358,7 +344,7 @@ match(pushloop *p, LLVMBasicBlockRef head)
         LLVMGetInstructionParent(ext) != head)
         return false;
     p->stack = LLVMGetOperand(sp, 0);
-    LLVMValueRef alloca = root_of(p->stack);
+    LLVMValueRef alloca = tji_pointer_base(p->stack);
     if (in_loop(p, p->stack) || !LLVMIsAAllocaInst(alloca) || !stays_local(alloca))
         return false;
     int vf = 512 / (int)(ek == LLVMFloatTypeKind    ? 32

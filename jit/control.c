@@ -194,8 +194,8 @@ taint_value(taint *t, LLVMValueRef v)
 }
 
 /* What a pointer is an offset of: through GEPs and casts, instructions or constants. */
-static LLVMValueRef
-pointer_base(LLVMValueRef p)
+LLVMValueRef
+tji_pointer_base(LLVMValueRef p)
 {
     for (;;) {
         LLVMOpcode op = LLVMIsAInstruction(p)    ? LLVMGetInstructionOpcode(p)
@@ -213,7 +213,7 @@ pointer_base(LLVMValueRef p)
 static bool
 may_be_local(LLVMValueRef p)
 {
-    p = pointer_base(p);
+    p = tji_pointer_base(p);
     if (LLVMIsAArgument(p))
         return p == LLVMGetFirstParam(LLVMGetParamParent(p));
     return !LLVMIsAGlobalValue(p) && !LLVMIsALoadInst(p);
@@ -290,8 +290,8 @@ visit_use(taint *t, LLVMValueRef v, LLVMValueRef user)
         if (ptr == v) {
             if (may_be_local(v))
                 t->local_index = true;
-        } else if (LLVMIsAAllocaInst(pointer_base(ptr))) {
-            taint_memory(t, pointer_base(ptr));
+        } else if (LLVMIsAAllocaInst(tji_pointer_base(ptr))) {
+            taint_memory(t, tji_pointer_base(ptr));
         } else if (may_be_local(ptr)) {
             t->local_index = true;
         }

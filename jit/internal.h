@@ -593,6 +593,9 @@ TJI_HIDDEN int tji_sink_local_copies(LLVMModuleRef m);
 
 /* control.c: marks the loop of this latch not to be unrolled (llvm.loop.unroll.disable). */
 TJI_HIDDEN void tji_keep_rolled(tj_context *c, LLVMValueRef latch);
+/* control.c: what a pointer is an offset of, through GEPs and casts (instructions or
+ * constants). */
+TJI_HIDDEN LLVMValueRef tji_pointer_base(LLVMValueRef p);
 
 /* compress_push.c */
 /* Whether the host's vector unit compresses (AVX-512), so that compress_push.c vectorises

@@ -24,9 +24,9 @@
  * Separate tests cover vec3 and struct elements, the compaction seed, the build errors, and
  * (cpu1) loops of pushes over f32, i32, f64 and i64 against a C model, exactly: half kept,
  * all kept past the capacity (a shared tile after the stack must stay intact), none kept, a
- * trip count not a multiple of the vector width, and the push's slot used; where the host
- * has AVX-512 the optimised IR must show the compressed push (jit/compress_push.c) in all
- * but the last.
+ * trip count not a multiple of the vector width, a loop from 5, and the push's slot used;
+ * where the host has AVX-512 the optimised IR must show the compressed push
+ * (jit/compress_push.c) in all but the last.
  *
  * Test cases: cpu1, coop (block widths 2, 31, 32, 33, 64, 256; partial blocks), ptx (the
  * same kernels through ptxas, grepped for atom.shared and bar.sync), cuda, errors.
@@ -934,19 +934,21 @@ END_TEST
  * i is in x and the value passes, then counts[blk] = count and the drain into
  * out[blk * cap + slot]; a shared guard tile of ones declared after the stack is stored to
  * guard[blk * 16 ..]. Width-1 pushes keep their order, so the outputs are exact. */
-typedef enum push_case { P_HALF, P_OVERFLOW, P_NONE, P_ODD, P_SLOT_USED, NPCASES } push_case;
+typedef enum push_case { P_HALF, P_OVERFLOW, P_NONE, P_ODD, P_FROM, P_SLOT_USED } push_case;
 
 static const struct push_row {
     push_case what;
     int items, cap;      /* per block */
+    int from;            /* the loop's first j */
     int64_t n;           /* elements of x */
     int threshold;       /* keeps values below it (values are 0..999) */
 } push_rows[] = {
-    {P_HALF, 4096, 4096, 3 * 4096 + 1000, 500},  /* the bench's shape, a partial last block */
-    {P_OVERFLOW, 100, 40, 300, 1000},            /* keeps all: 40 of 100 fit */
-    {P_NONE, 256, 256, 1024, -7},                /* keeps none */
-    {P_ODD, 37, 37, 37 * 5, 500},                /* not a multiple of the vector width */
-    {P_SLOT_USED, 512, 512, 1024 + 100, 500},    /* the push's slot is used: stays scalar */
+    {P_HALF, 4096, 4096, 0, 3 * 4096 + 1000, 500}, /* the bench's shape, a partial block */
+    {P_OVERFLOW, 100, 40, 0, 300, 1000},           /* keeps all: 40 of 100 fit */
+    {P_NONE, 256, 256, 0, 1024, -7},               /* keeps none */
+    {P_ODD, 37, 37, 0, 37 * 5, 500},               /* not a multiple of the vector width */
+    {P_FROM, 100, 100, 5, 700, 500},               /* range(5, 100): a loop not from 0 */
+    {P_SLOT_USED, 512, 512, 0, 1024 + 100, 500},   /* the push's slot is used: stays scalar */
 };
 
 static const tj_dtype push_dtypes[] = {TJ_DTYPE_F32, TJ_DTYPE_I32, TJ_DTYPE_F64, TJ_DTYPE_I64};
@@ -970,7 +972,7 @@ push_loop_kernel(const struct push_row *r, const tj_type *t)
     tj_val *ones = tj_tile_ones(k, f32, 1, &sixteen, TJ_STORAGE_SHARED);
     tj_val *base = bin(k, TJ_BIN_MUL, blk, ci(k, r->items));
     tj_val *n = tj_shape(k, x, 0);
-    tj_val *j = tj_for_begin(k, zero, ci(k, r->items), tj_block_dim(k));
+    tj_val *j = tj_for_begin(k, ci(k, r->from), ci(k, r->items), tj_block_dim(k));
     tj_val *i = bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_ADD, base, j), lane);
     tj_val *has = tj_compare(k, TJ_CMP_LT, i, n);
     tj_val *safe = tj_select(k, has, i, zero);
@@ -1043,7 +1045,7 @@ START_TEST(test_stack_push_loops_keep_order_and_capacity)
     }
     /* the model: in block order, each kept value at the next slot, until the capacity */
     for (int64_t b = 0; b < nb; b++)
-        for (int64_t i = b * r->items; i < (b + 1) * r->items && i < r->n; i++) {
+        for (int64_t i = b * r->items + r->from; i < (b + 1) * r->items && i < r->n; i++) {
             bool keep = get_elem(hx, dt, i) < r->threshold, fits = wcounts[b] < r->cap;
             wslots[i] = keep && fits ? wcounts[b] : -1;
             if (keep && fits)
