@@ -229,7 +229,6 @@ tj_tile_stack_pop(tj_kernel *k, tj_val *s, tj_val **slot_out)
     tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
     tji_emit_barrier(k);
-    k->serial_pushes++;
     LLVMValueRef n = LLVMBuildLoad2(b, tji_i32(c), s->u.stack.count, "count");
     LLVMValueRef lane = tji_lane(k);
     /* lane L takes slot n - 1 - L when L < n */
