@@ -187,7 +187,7 @@ add_to_slice(pushloop *p, LLVMValueRef v, LLVMValueRef alloca)
     }
     bool ok = LLVMIsABinaryOperator(v) || LLVMIsACmpInst(v) || LLVMIsACastInst(v) ||
               op == LLVMSelect || op == LLVMFNeg || op == LLVMFreeze ||
-              (op == LLVMCall && is_elementwise_intrinsic(v));
+              (op == LLVMCall && LLVMGetNumArgOperands(v) <= 3 && is_elementwise_intrinsic(v));
     if (!ok || LLVMIsAAddrSpaceCastInst(v) || LLVMIsAPtrToIntInst(v) ||
         LLVMIsAIntToPtrInst(v) || LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind)
         return false;
@@ -466,7 +466,7 @@ widen_one(widen *w, LLVMValueRef in)
         LLVMValueRef decl = LLVMGetIntrinsicDeclaration(w->m, id, &vt, 1);
         LLVMValueRef args[3];
         unsigned n = (unsigned)LLVMGetNumArgOperands(in);
-        for (unsigned k = 0; k < n && k < 3; k++)
+        for (unsigned k = 0; k < n; k++) /* at most 3 (add_to_slice) */
             args[k] = vec_of(w, LLVMGetOperand(in, k));
         return LLVMBuildCall2(b, LLVMGlobalGetValueType(decl), decl, args, n, "");
     }

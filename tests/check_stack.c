@@ -24,9 +24,9 @@
  * Separate tests cover vec3 and struct elements, the compaction seed, the build errors, and
  * (cpu1) loops of pushes over f32, i32, f64 and i64 against a C model, exactly: half kept,
  * all kept past the capacity (a shared tile after the stack must stay intact), none kept, a
- * trip count not a multiple of the vector width, a loop from 5, and the push's slot used;
- * where the host has AVX-512 the optimised IR must show the compressed push
- * (jit/compress_push.c) in all but the last.
+ * trip count not a multiple of the vector width, a loop from 5, max(v, 300) + 1 pushed, and
+ * the push's slot used; where the host has AVX-512 the optimised IR must show the
+ * compressed push (jit/compress_push.c) in all but the last.
  *
  * Test cases: cpu1, coop (block widths 2, 31, 32, 33, 64, 256; partial blocks), ptx (the
  * same kernels through ptxas, grepped for atom.shared and bar.sync), cuda, errors.
@@ -934,7 +934,9 @@ END_TEST
  * i is in x and the value passes, then counts[blk] = count and the drain into
  * out[blk * cap + slot]; a shared guard tile of ones declared after the stack is stored to
  * guard[blk * 16 ..]. Width-1 pushes keep their order, so the outputs are exact. */
-typedef enum push_case { P_HALF, P_OVERFLOW, P_NONE, P_ODD, P_FROM, P_SLOT_USED } push_case;
+typedef enum push_case {
+    P_HALF, P_OVERFLOW, P_NONE, P_ODD, P_FROM, P_MAPPED, P_SLOT_USED
+} push_case;
 
 static const struct push_row {
     push_case what;
@@ -948,6 +950,7 @@ static const struct push_row {
     {P_NONE, 256, 256, 0, 1024, -7},               /* keeps none */
     {P_ODD, 37, 37, 0, 37 * 5, 500},               /* not a multiple of the vector width */
     {P_FROM, 100, 100, 5, 700, 500},               /* range(5, 100): a loop not from 0 */
+    {P_MAPPED, 512, 512, 0, 2048, 500},            /* pushes max(v, 300) + 1 */
     {P_SLOT_USED, 512, 512, 0, 1024 + 100, 500},   /* the push's slot is used: stays scalar */
 };
 
@@ -979,7 +982,11 @@ push_loop_kernel(const struct push_row *r, const tj_type *t)
     tj_val *v = tj_load(k, x, &safe, 1);
     tj_val *limit = tj_cast(k, ci(k, r->threshold), t);
     tj_val *keep = bin(k, TJ_BIN_AND, has, tj_compare(k, TJ_CMP_LT, v, limit));
-    tj_val *slot = tj_tile_stack_push(k, s, v, keep);
+    tj_val *pushed = v;
+    if (r->what == P_MAPPED)
+        pushed = bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_MAX, v, tj_cast(k, ci(k, 300), t)),
+                     tj_cast(k, ci(k, 1), t));
+    tj_val *slot = tj_tile_stack_push(k, s, pushed, keep);
     if (r->what == P_SLOT_USED) {
         tj_if_begin(k, has);
         put(k, slots, i, slot);
@@ -1048,8 +1055,10 @@ START_TEST(test_stack_push_loops_keep_order_and_capacity)
         for (int64_t i = b * r->items + r->from; i < (b + 1) * r->items && i < r->n; i++) {
             bool keep = get_elem(hx, dt, i) < r->threshold, fits = wcounts[b] < r->cap;
             wslots[i] = keep && fits ? wcounts[b] : -1;
+            int v = get_elem(hx, dt, i);
             if (keep && fits)
-                put_elem(want, dt, b * r->cap + wcounts[b]++, get_elem(hx, dt, i));
+                put_elem(want, dt, b * r->cap + wcounts[b]++,
+                         r->what == P_MAPPED ? (v > 300 ? v : 300) + 1 : v);
         }
     tj_kernel *k = push_loop_kernel(r, t);
     ck_assert_msg(tj_kernel_error(k) == NULL, "builder error: %s", tj_kernel_error(k));
