@@ -102,34 +102,6 @@ in_loop(const pushloop *p, LLVMValueRef v)
     return bb == p->head || bb == p->cold || bb == p->latch;
 }
 
-/* Whether the alloca's address only reaches memory accesses of it (no escape). */
-static bool
-stays_local(LLVMValueRef p)
-{
-    for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
-        LLVMValueRef user = LLVMGetUser(u);
-        if (LLVMIsAGetElementPtrInst(user) && LLVMGetOperand(user, 0) == p) {
-            if (!stays_local(user))
-                return false;
-        } else if (LLVMIsAStoreInst(user)) {
-            if (LLVMGetOperand(user, 0) == p)
-                return false;
-        } else if (LLVMIsACallInst(user)) {
-            LLVMValueRef fn = LLVMGetCalledValue(user);
-            if (!fn || !LLVMIsAFunction(fn) || !LLVMGetIntrinsicID(fn))
-                return false;
-            size_t len;
-            const char *name = LLVMGetValueName2(fn, &len);
-            if (strncmp(name, "llvm.lifetime.", 14) && strncmp(name, "llvm.memcpy.", 12) &&
-                strncmp(name, "llvm.memmove.", 13) && strncmp(name, "llvm.memset.", 12))
-                return false;
-        } else if (!LLVMIsALoadInst(user)) {
-            return false;
-        }
-    }
-    return true;
-}
-
 static bool
 is_elementwise_intrinsic(LLVMValueRef call)
 {
@@ -345,7 +317,8 @@ match(pushloop *p, LLVMBasicBlockRef head)
         return false;
     p->stack = LLVMGetOperand(sp, 0);
     LLVMValueRef alloca = tji_pointer_base(p->stack);
-    if (in_loop(p, p->stack) || !LLVMIsAAllocaInst(alloca) || !stays_local(alloca))
+    if (in_loop(p, p->stack) || !LLVMIsAAllocaInst(alloca) ||
+        !tji_address_stays_local(alloca, NULL, NULL))
         return false;
     int vf = 512 / (int)(ek == LLVMFloatTypeKind    ? 32
                          : ek == LLVMDoubleTypeKind ? 64
@@ -463,23 +436,13 @@ widen_one(widen *w, LLVMValueRef in)
         const char *name = LLVMGetValueName2(fn, &len);
         const char *dot = strchr(name + 5, '.');
         unsigned id = LLVMLookupIntrinsicID(name, (size_t)(dot - name));
-        LLVMValueRef decl = LLVMGetIntrinsicDeclaration(w->m, id, &vt, 1);
         LLVMValueRef args[3];
         unsigned n = (unsigned)LLVMGetNumArgOperands(in);
         for (unsigned k = 0; k < n; k++) /* at most 3 (add_to_slice) */
             args[k] = vec_of(w, LLVMGetOperand(in, k));
-        return LLVMBuildCall2(b, LLVMGlobalGetValueType(decl), decl, args, n, "");
+        return tji_build_intrinsic(w->m, b, id, &vt, 1, args, n);
     }
     }
-}
-
-static LLVMValueRef
-call_intrinsic(LLVMBuilderRef b, LLVMModuleRef m, const char *name, LLVMTypeRef ty,
-               LLVMValueRef *args, unsigned n)
-{
-    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-    LLVMValueRef decl = LLVMGetIntrinsicDeclaration(m, id, &ty, 1);
-    return LLVMBuildCall2(b, LLVMGlobalGetValueType(decl), decl, args, n, "");
 }
 
 /* Builds the vector loop in front of the matched loop (see the top of the file). */
@@ -531,13 +494,16 @@ vectorise(LLVMModuleRef m, const pushloop *p)
     tji_vmap_free(&w.map);
     LLVMTypeRef vt = LLVMVectorType(p->elem, vf);
     LLVMValueRef cargs[] = {vals, LLVMConstNull(vt), keep};
-    LLVMValueRef packed = call_intrinsic(b, m, "llvm.x86.avx512.mask.compress", vt, cargs, 3);
+    static const char compress[] = "llvm.x86.avx512.mask.compress";
+    LLVMValueRef packed = tji_build_intrinsic(
+        m, b, LLVMLookupIntrinsicID(compress, sizeof compress - 1), &vt, 1, cargs, 3);
     LLVMValueRef at = LLVMBuildSExt(b, vc, i64, "");
     LLVMValueRef st = LLVMBuildStore(b, packed, LLVMBuildGEP2(b, p->elem, p->stack, &at, 1, ""));
     LLVMSetAlignment(st, LLVMGetAlignment(p->store));
     LLVMTypeRef mask_int = LLVMIntTypeInContext(llctx, vf);
     LLVMValueRef bitsv = LLVMBuildBitCast(b, keep, mask_int, "");
-    LLVMValueRef kept = call_intrinsic(b, m, "llvm.ctpop", mask_int, &bitsv, 1);
+    LLVMValueRef kept = tji_build_intrinsic(m, b, LLVMLookupIntrinsicID("llvm.ctpop", 10),
+                                            &mask_int, 1, &bitsv, 1);
     LLVMValueRef vc_next = LLVMBuildAdd(b, vc, LLVMBuildZExt(b, kept, i32, ""), "");
     LLVMValueRef vi_next = LLVMBuildAdd(b, vi, LLVMConstInt(i64, vf, 0), "");
     LLVMBuildBr(b, vh);

@@ -83,14 +83,21 @@ tji_errrec_type(tj_context *c)
 }
 
 LLVMValueRef
+tji_build_intrinsic(LLVMModuleRef m, LLVMBuilderRef b, unsigned id, LLVMTypeRef *tys,
+                    unsigned ntys, LLVMValueRef *args, unsigned nargs)
+{
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(m, id, tys, ntys);
+    LLVMTypeRef fty = LLVMIntrinsicGetType(LLVMGetModuleContext(m), id, tys, ntys);
+    return LLVMBuildCall2(b, fty, fn, args, nargs, "");
+}
+
+LLVMValueRef
 tji_emit_intrinsic(tj_kernel *k, const char *name, LLVMTypeRef *tys, unsigned ntys,
                    LLVMValueRef *args, unsigned nargs)
 {
     unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
     TJI_ASSERT(id != 0);
-    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(k->llmod, id, tys, ntys);
-    LLVMTypeRef fty = LLVMIntrinsicGetType(k->ctx->llctx, id, tys, ntys);
-    return LLVMBuildCall2(k->llb, fty, fn, args, nargs, "");
+    return tji_build_intrinsic(k->llmod, k->llb, id, tys, ntys, args, nargs);
 }
 
 LLVMValueRef

@@ -399,6 +399,10 @@ TJI_HIDDEN LLVMValueRef tji_const_i32(tj_context *c, int64_t v);
 TJI_HIDDEN LLVMValueRef tji_const_i64(tj_context *c, int64_t v);
 /* Adds the enum attribute 'name' ("noinline", "alwaysinline") to function 'fn'. */
 TJI_HIDDEN void tji_add_fn_attr(tj_context *c, LLVMValueRef fn, const char *name);
+/* Calls intrinsic 'id' overloaded on 'tys' from module 'm', at the builder's position. */
+TJI_HIDDEN LLVMValueRef tji_build_intrinsic(LLVMModuleRef m, LLVMBuilderRef b, unsigned id,
+                                            LLVMTypeRef *tys, unsigned ntys,
+                                            LLVMValueRef *args, unsigned nargs);
 /* Calls intrinsic 'name' overloaded on 'tys'. */
 TJI_HIDDEN LLVMValueRef tji_emit_intrinsic(tj_kernel *k, const char *name,
                                            LLVMTypeRef *tys, unsigned ntys,
@@ -620,6 +624,12 @@ TJI_HIDDEN void tji_vmap_put(tji_vmap *m, LLVMValueRef key, LLVMValueRef val);
 /* The value of 'v', or 'v' itself when it has none. */
 TJI_HIDDEN LLVMValueRef tji_vmap_get(const tji_vmap *m, LLVMValueRef v);
 TJI_HIDDEN bool tji_vmap_has(const tji_vmap *m, LLVMValueRef v);
+
+/* sink_copies.c, beside tji_vmap, which it takes */
+/* Whether address 'p' (an alloca, or a GEP of one) reaches only accesses of its memory: GEPs,
+ * loads, stores to it, memcpy/memmove/memset and lifetime markers. With 'blocks', puts there
+ * (each as block -> itself) the blocks of those accesses other than 'skip' and the markers. */
+TJI_HIDDEN bool tji_address_stays_local(LLVMValueRef p, LLVMValueRef skip, tji_vmap *blocks);
 
 /* libdevice.c */
 /* Links the libdevice functions that 'm' declares (and what they call). */

@@ -30,8 +30,25 @@
 
 #include "internal.h"
 
-typedef struct sinker {
+/* The intrinsics that touch a local array without letting its address out. */
+typedef struct mem_ids {
     unsigned memcpy_id, memmove_id, memset_id, start_id, end_id;
+} mem_ids;
+
+static mem_ids
+mem_ids_get(void)
+{
+    return (mem_ids){
+        .memcpy_id = LLVMLookupIntrinsicID("llvm.memcpy", 11),
+        .memmove_id = LLVMLookupIntrinsicID("llvm.memmove", 12),
+        .memset_id = LLVMLookupIntrinsicID("llvm.memset", 11),
+        .start_id = LLVMLookupIntrinsicID("llvm.lifetime.start", 19),
+        .end_id = LLVMLookupIntrinsicID("llvm.lifetime.end", 17),
+    };
+}
+
+typedef struct sinker {
+    mem_ids ids;
     tji_vmap uses;              /* blocks that access the array (block -> itself) */
     tji_vmap seen;              /* the walk of the other successors */
     LLVMBasicBlockRef *work;    /* that walk's stack: one slot per block of the function */
@@ -45,9 +62,9 @@ intrinsic_of(LLVMValueRef call)
 }
 
 static bool
-is_mem_intrinsic(const sinker *s, unsigned id)
+is_mem_intrinsic(const mem_ids *ids, unsigned id)
 {
-    return id && (id == s->memcpy_id || id == s->memmove_id || id == s->memset_id);
+    return id && (id == ids->memcpy_id || id == ids->memmove_id || id == ids->memset_id);
 }
 
 /* 'p' without GEPs of constant indices; NULL when a GEP has a variable one. */
@@ -63,17 +80,21 @@ constant_base(LLVMValueRef p)
     return p;
 }
 
-/* Puts in s->uses the blocks of the accesses to 'p' (the array or a GEP of it) other than
- * 'call' and lifetime markers. False when the address goes anywhere else. */
+typedef struct local_walk {
+    mem_ids ids;
+    LLVMValueRef skip;
+    tji_vmap *blocks;
+} local_walk;
+
 static bool
-collect_uses(sinker *s, LLVMValueRef p, LLVMValueRef call)
+walk_local(const local_walk *w, LLVMValueRef p)
 {
     for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
         LLVMValueRef user = LLVMGetUser(u);
-        if (user == call)
+        if (user == w->skip)
             continue;
         if (LLVMIsAGetElementPtrInst(user) && LLVMGetOperand(user, 0) == p) {
-            if (!collect_uses(s, user, call))
+            if (!walk_local(w, user))
                 return false;
             continue;
         }
@@ -82,16 +103,25 @@ collect_uses(sinker *s, LLVMValueRef p, LLVMValueRef call)
                        LLVMGetOperand(user, 0) != p);
         if (!access && LLVMIsACallInst(user)) {
             unsigned id = intrinsic_of(user);
-            if (id && (id == s->start_id || id == s->end_id))
+            if (id && (id == w->ids.start_id || id == w->ids.end_id))
                 continue;
-            access = is_mem_intrinsic(s, id);
+            access = is_mem_intrinsic(&w->ids, id);
         }
         if (!access)
             return false;
-        LLVMValueRef bb = LLVMBasicBlockAsValue(LLVMGetInstructionParent(user));
-        tji_vmap_put(&s->uses, bb, bb);
+        if (w->blocks) {
+            LLVMValueRef bb = LLVMBasicBlockAsValue(LLVMGetInstructionParent(user));
+            tji_vmap_put(w->blocks, bb, bb);
+        }
     }
     return true;
+}
+
+bool
+tji_address_stays_local(LLVMValueRef p, LLVMValueRef skip, tji_vmap *blocks)
+{
+    local_walk w = {.ids = mem_ids_get(), .skip = skip, .blocks = blocks};
+    return walk_local(&w, p);
 }
 
 /* True when nothing between 'call' and its block's terminator reads or writes memory. */
@@ -182,7 +212,7 @@ static LLVMValueRef
 filled_array(const sinker *s, LLVMValueRef call, LLVMBasicBlockRef entry)
 {
     unsigned id = intrinsic_of(call);
-    if (!is_mem_intrinsic(s, id) || LLVMGetNumArgOperands(call) != 4)
+    if (!is_mem_intrinsic(&s->ids, id) || LLVMGetNumArgOperands(call) != 4)
         return NULL;
     LLVMValueRef size = LLVMGetArgOperand(call, 2), vol = LLVMGetArgOperand(call, 3);
     if (!LLVMIsAConstantInt(size) || !LLVMIsAConstantInt(vol) || LLVMConstIntGetZExtValue(vol))
@@ -190,7 +220,7 @@ filled_array(const sinker *s, LLVMValueRef call, LLVMBasicBlockRef entry)
     LLVMValueRef a = constant_base(LLVMGetArgOperand(call, 0));
     if (!a || !LLVMIsAAllocaInst(a) || LLVMGetInstructionParent(a) != entry)
         return NULL;
-    if (id != s->memset_id && constant_base(LLVMGetArgOperand(call, 1)) == a)
+    if (id != s->ids.memset_id && constant_base(LLVMGetArgOperand(call, 1)) == a)
         return NULL; /* a copy within the array */
     return a;
 }
@@ -200,7 +230,7 @@ static bool
 sink_call(sinker *s, LLVMBuilderRef bld, LLVMValueRef call, LLVMValueRef array, size_t nblocks)
 {
     memset(s->uses.key, 0, s->uses.cap * sizeof *s->uses.key);
-    if (!collect_uses(s, array, call))
+    if (!tji_address_stays_local(array, call, &s->uses))
         return false;
     bool moved = false;
     for (LLVMBasicBlockRef to; (to = target_of(s, call, nblocks));) {
@@ -260,13 +290,7 @@ sink_function(sinker *s, LLVMBuilderRef bld, LLVMValueRef fn)
 int
 tji_sink_local_copies(LLVMModuleRef m)
 {
-    sinker s = {
-        .memcpy_id = LLVMLookupIntrinsicID("llvm.memcpy", 11),
-        .memmove_id = LLVMLookupIntrinsicID("llvm.memmove", 12),
-        .memset_id = LLVMLookupIntrinsicID("llvm.memset", 11),
-        .start_id = LLVMLookupIntrinsicID("llvm.lifetime.start", 19),
-        .end_id = LLVMLookupIntrinsicID("llvm.lifetime.end", 17),
-    };
+    sinker s = {.ids = mem_ids_get()};
     LLVMBuilderRef bld = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
     int moved = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))

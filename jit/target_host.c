@@ -26,10 +26,8 @@ lifetime(tj_context *ctx, LLVMModuleRef m, LLVMBuilderRef b, const char *name, s
          LLVMValueRef p)
 {
     LLVMTypeRef pt = tji_ptr(ctx);
-    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(m, id, &pt, 1);
     LLVMValueRef args[] = {tji_const_i64(ctx, (int64_t)bytes), p};
-    LLVMBuildCall2(b, LLVMIntrinsicGetType(ctx->llctx, id, &pt, 1), fn, args, 2, "");
+    tji_build_intrinsic(m, b, LLVMLookupIntrinsicID(name, strlen(name)), &pt, 1, args, 2);
 }
 
 static LLVMTypeRef

@@ -37,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tj_api_test.h"
+#include "tj_tile_test.h" /* tt_get, tt_put */
 
 enum { TIMEOUT_S = 600 };
 enum { ON_CPU1 = 0, ON_COOP = 1, ON_PTX = 2, ON_CUDA = 3, NWHERE = 4 };
@@ -1008,28 +1008,6 @@ push_loop_kernel(const struct push_row *r, const tj_type *t)
     return k;
 }
 
-static void
-put_elem(void *a, tj_dtype dt, int64_t i, int v)
-{
-    switch (dt) {
-    case TJ_DTYPE_F32: ((float *)a)[i] = (float)v; break;
-    case TJ_DTYPE_F64: ((double *)a)[i] = v; break;
-    case TJ_DTYPE_I32: ((int32_t *)a)[i] = v; break;
-    default: ((int64_t *)a)[i] = v; break;
-    }
-}
-
-static int
-get_elem(const void *a, tj_dtype dt, int64_t i)
-{
-    switch (dt) {
-    case TJ_DTYPE_F32: return (int)((const float *)a)[i];
-    case TJ_DTYPE_F64: return (int)((const double *)a)[i];
-    case TJ_DTYPE_I32: return ((const int32_t *)a)[i];
-    default: return (int)((const int64_t *)a)[i];
-    }
-}
-
 START_TEST(test_stack_push_loops_keep_order_and_capacity)
 {
     g_where = ON_CPU1;
@@ -1048,17 +1026,17 @@ START_TEST(test_stack_push_loops_keep_order_and_capacity)
     uint32_t seed = 12345u + (uint32_t)_i;
     for (int64_t i = 0; i < r->n; i++) {
         seed = seed * 1664525u + 1013904223u;
-        put_elem(hx, dt, i, (int)((seed >> 8) % 1000));
+        tt_put(hx, dt, (size_t)i, (double)((seed >> 8) % 1000));
     }
     /* the model: in block order, each kept value at the next slot, until the capacity */
     for (int64_t b = 0; b < nb; b++)
         for (int64_t i = b * r->items + r->from; i < (b + 1) * r->items && i < r->n; i++) {
-            bool keep = get_elem(hx, dt, i) < r->threshold, fits = wcounts[b] < r->cap;
+            bool keep = tt_get(hx, dt, (size_t)i) < r->threshold, fits = wcounts[b] < r->cap;
             wslots[i] = keep && fits ? wcounts[b] : -1;
-            int v = get_elem(hx, dt, i);
+            int v = (int)tt_get(hx, dt, (size_t)i);
             if (keep && fits)
-                put_elem(want, dt, b * r->cap + wcounts[b]++,
-                         r->what == P_MAPPED ? (v > 300 ? v : 300) + 1 : v);
+                tt_put(want, dt, (size_t)(b * r->cap + wcounts[b]++),
+                       r->what == P_MAPPED ? (v > 300 ? v : 300) + 1 : v);
         }
     tj_kernel *k = push_loop_kernel(r, t);
     ck_assert_msg(tj_kernel_error(k) == NULL, "builder error: %s", tj_kernel_error(k));
