@@ -8,7 +8,7 @@
  *         per warp, the lanes ranked by a ballot); slots past the capacity are dropped
  *         (-1) and the counter is clamped after a barrier. On the CPU, where a block's lanes
  *         run one at a time, a plain branch-free update, whose store is marked for
- *         jit/compress_push.c (loops of them vectorised where the host has AVX-512).
+ *         jit/compress_push.c (loops of them vectorised where the host has AVX-512 or AVX2).
  *   pop:  the running lanes take the top min(count, running) slots, lane 0 the topmost;
  *         the counter drops by that many. So values of a later push come out first, and
  *         draining hands out the slots 0..count-1 once each.

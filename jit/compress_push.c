@@ -1,15 +1,23 @@
 /*
  * jit/compress_push.c: loops of serial stack pushes, vectorised with a compress (CPU, after
- * the pipeline, where the host has AVX-512).
+ * the pipeline, where the host has AVX-512 or AVX2).
  *
  * In width-1 mode a compaction's loop pushes one element per iteration: 'v = x[i]; keep =
  * f(v); stack[count] = v; count += keep' (builtins/stack.c's push_one_at_a_time). The count
  * carries from one iteration to the next and picks the store's address, so LLVM's loop
  * vectoriser leaves the loop scalar (LLVM 19 vectorises no compress). Yet VF iterations are
  * one vector step: load VF elements, compute VF flags, pack the kept values to the front
- * of a vector (AVX-512's vcompress, in a register) and store it at stack + count, then add
- * the number of flags set. On the bench's compaction that is 1.4-1.5 times the one-pass C
- * loop where the scalar pushes reach 0.65 of it (bench/RESULTS.md).
+ * of a vector and store it at stack + count, then add the number of flags set. On the
+ * bench's compaction that is 1.2-1.4 times the one-pass C loop where the scalar pushes
+ * reach 0.62-0.65 of it (bench/RESULTS.md). The pack has two forms (ctx->compress):
+ *  - AVX-512F: vcompress into a register, 512-bit vectors (16 floats or ints, 8 doubles or
+ *    longs);
+ *  - AVX2, which has no compress: the flags as an integer pick a row of a constant table
+ *    (2 KiB for 8 elements, 128 bytes for 4) of eight 32-bit lane numbers, and a vpermd by
+ *    that row moves the kept elements to the front (a 64-bit element is two lanes);
+ *    256-bit vectors.
+ * $TILEJIT_CPU_COMPRESS ("avx2", "off") lowers the form the host would get, for tests and
+ * measurements of the other forms; the cache key holds the form.
  *
  * tj_for_end keeps such a loop rolled (llvm.loop.unroll.disable) where this pass will run,
  * so that after O3 it is still three blocks: the head (the counter i and the count c as
@@ -30,9 +38,10 @@
  * The vector loop runs first, while at least VF iterations remain and c <= capacity - VF:
  * then each scalar iteration would have stored at slots below the capacity and the clamp
  * would not have fired, and the vector store writes the kept values to the same slots in
- * the same order. Slots from the new count to c + VF - 1 get zeros instead of the scalar
- * loop's leftovers: beyond the count, where nothing reads a stack (SPEC 4). The scalar
- * loop then finishes from where the vector loop stopped.
+ * the same order. Slots from the new count to c + VF - 1 get zeros (AVX-512) or other
+ * elements of the step (AVX2) instead of the scalar loop's leftovers: beyond the count,
+ * where nothing reads a stack (SPEC 4). The scalar loop then finishes from where the
+ * vector loop stopped.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -41,18 +50,37 @@
 
 enum { SLICE_MAX = 64 };
 
+/* Whether features string 'f' enables 'name' ("+name" as a whole token). */
+static bool
+has_feature(const char *f, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *at = f; at && (at = strstr(at, name)); at++)
+        if (at > f && at[-1] == '+' && (at - 1 == f || at[-2] == ',') &&
+            (at[n] == ',' || at[n] == 0))
+            return true;
+    return false;
+}
+
+tji_compress_form
+tji_compress_form_for(LLVMTargetMachineRef tm, const char *want)
+{
+    char *f = LLVMGetTargetMachineFeatureString(tm);
+    tji_compress_form form = has_feature(f, "avx512f") ? TJI_COMPRESS_AVX512
+                             : has_feature(f, "avx2")  ? TJI_COMPRESS_PERMUTE
+                                                       : TJI_COMPRESS_NONE;
+    LLVMDisposeMessage(f);
+    tji_compress_form cap = !want                        ? TJI_COMPRESS_AVX512
+                            : strcmp(want, "off") == 0  ? TJI_COMPRESS_NONE
+                            : strcmp(want, "avx2") == 0 ? TJI_COMPRESS_PERMUTE
+                                                        : TJI_COMPRESS_AVX512;
+    return form < cap ? form : cap;
+}
+
 bool
 tji_host_compresses(tj_context *ctx)
 {
-    if (ctx->host_compress == 0) {
-        char *f = LLVMGetTargetMachineFeatureString(ctx->tm_host);
-        ctx->host_compress = -1;
-        for (const char *at = f; at && (at = strstr(at, "+avx512f")); at++)
-            if ((at == f || at[-1] == ',') && (at[8] == ',' || at[8] == 0))
-                ctx->host_compress = 1; /* the whole token, not +avx512fp16 */
-        LLVMDisposeMessage(f);
-    }
-    return ctx->host_compress > 0;
+    return ctx->compress != TJI_COMPRESS_NONE;
 }
 
 static const char push_md[] = "tj.serial_push";
@@ -87,6 +115,8 @@ typedef struct pushloop {
     LLVMValueRef limit;           /* L of the exit test */
     bool limit_on_next;           /* the test is i + 1 == L (else i == L) */
     int64_t capacity;
+    tji_compress_form form;
+    unsigned vf;                  /* elements a vector step */
     LLVMTypeRef elem;             /* the stored type */
     LLVMValueRef stack;           /* S */
     LLVMValueRef slice[SLICE_MAX]; /* the body's instructions that value and keep need */
@@ -193,10 +223,11 @@ other_operand(LLVMValueRef add, LLVMValueRef b)
 
 /* Recognises the loop whose head is 'head' (see the top of the file). */
 static bool
-match(pushloop *p, LLVMBasicBlockRef head)
+match(pushloop *p, LLVMBasicBlockRef head, tji_compress_form form)
 {
     memset(p, 0, sizeof *p);
     p->head = head;
+    p->form = form;
     LLVMValueRef hterm = LLVMGetBasicBlockTerminator(head);
     if (!hterm || LLVMGetInstructionOpcode(hterm) != LLVMBr || !LLVMIsConditional(hterm))
         return false;
@@ -320,10 +351,11 @@ match(pushloop *p, LLVMBasicBlockRef head)
     if (in_loop(p, p->stack) || !LLVMIsAAllocaInst(alloca) ||
         !tji_address_stays_local(alloca, NULL, NULL))
         return false;
-    int vf = 512 / (int)(ek == LLVMFloatTypeKind    ? 32
-                         : ek == LLVMDoubleTypeKind ? 64
-                                                    : LLVMGetIntTypeWidth(p->elem));
-    if (p->capacity < vf || p->capacity > INT32_MAX)
+    unsigned bits = ek == LLVMFloatTypeKind    ? 32
+                    : ek == LLVMDoubleTypeKind ? 64
+                                               : LLVMGetIntTypeWidth(p->elem);
+    p->vf = (form == TJI_COMPRESS_AVX512 ? 512 : 256) / bits;
+    if (p->capacity < p->vf || p->capacity > INT32_MAX)
         return false;
     if (!add_to_slice(p, p->value, alloca) || !add_to_slice(p, p->keep, alloca))
         return false;
@@ -445,6 +477,67 @@ widen_one(widen *w, LLVMValueRef in)
     }
 }
 
+/* AVX-512: the kept elements of 'vals' packed to the front, zeros after them. */
+static LLVMValueRef
+compress(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef vals, LLVMValueRef keep)
+{
+    LLVMTypeRef vt = LLVMTypeOf(vals);
+    LLVMValueRef args[] = {vals, LLVMConstNull(vt), keep};
+    static const char name[] = "llvm.x86.avx512.mask.compress";
+    return tji_build_intrinsic(m, b, LLVMLookupIntrinsicID(name, sizeof name - 1), &vt, 1,
+                               args, 3);
+}
+
+/* AVX2's table for 'vf' elements of 256 / vf bits: row 'mask' holds the eight 32-bit lane
+ * numbers, one a byte (lowest first), that move the elements 'mask' keeps to the front, in
+ * order (an element of 64 bits is two lanes); the rest are lane 0. */
+static LLVMValueRef
+permute_table(LLVMModuleRef m, unsigned vf)
+{
+    const char *name = vf == 8 ? "tj.permute.8" : "tj.permute.4";
+    LLVMValueRef g = LLVMGetNamedGlobal(m, name);
+    if (g)
+        return g;
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(LLVMGetModuleContext(m));
+    unsigned lanes = 8 / vf, n = 1u << vf;
+    LLVMValueRef rows[256];
+    for (unsigned mask = 0; mask < n; mask++) {
+        uint64_t row = 0;
+        unsigned at = 0;
+        for (unsigned e = 0; e < vf; e++)
+            for (unsigned l = 0; l < lanes && (mask >> e & 1); l++)
+                row |= (uint64_t)(e * lanes + l) << (8 * at++);
+        rows[mask] = LLVMConstInt(i64, row, 0);
+    }
+    g = LLVMAddGlobal(m, LLVMArrayType2(i64, n), name);
+    LLVMSetInitializer(g, LLVMConstArray2(i64, rows, n));
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMPrivateLinkage);
+    LLVMSetUnnamedAddress(g, LLVMGlobalUnnamedAddr);
+    LLVMSetAlignment(g, 8);
+    return g;
+}
+
+/* AVX2: the kept elements of 'vals' ('bits': its mask as an integer) packed to the front by
+ * a vpermd with the table's row, other elements after them. */
+static LLVMValueRef
+permute(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef vals, LLVMValueRef bits, unsigned vf)
+{
+    LLVMContextRef llctx = LLVMGetModuleContext(m);
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(llctx);
+    LLVMTypeRef v8i32 = LLVMVectorType(LLVMInt32TypeInContext(llctx), 8);
+    LLVMValueRef row = LLVMBuildZExt(b, bits, i64, "");
+    LLVMValueRef at = LLVMBuildGEP2(b, i64, permute_table(m, vf), &row, 1, "");
+    LLVMValueRef idx = LLVMBuildLoad2(b, LLVMVectorType(LLVMInt8TypeInContext(llctx), 8), at, "");
+    LLVMSetAlignment(idx, 8);
+    LLVMValueRef args[] = {LLVMBuildBitCast(b, vals, v8i32, ""),
+                           LLVMBuildZExt(b, idx, v8i32, "")};
+    static const char name[] = "llvm.x86.avx2.permd";
+    LLVMValueRef r = tji_build_intrinsic(m, b, LLVMLookupIntrinsicID(name, sizeof name - 1),
+                                         NULL, 0, args, 2);
+    return LLVMBuildBitCast(b, r, LLVMTypeOf(vals), "");
+}
+
 /* Builds the vector loop in front of the matched loop (see the top of the file). */
 static bool
 vectorise(LLVMModuleRef m, const pushloop *p)
@@ -456,11 +549,7 @@ vectorise(LLVMModuleRef m, const pushloop *p)
     }
     LLVMContextRef llctx = LLVMGetTypeContext(LLVMTypeOf(p->i));
     LLVMTypeRef i64 = LLVMInt64TypeInContext(llctx), i32 = LLVMInt32TypeInContext(llctx);
-    LLVMTypeKind ek = LLVMGetTypeKind(p->elem);
-    unsigned bits = ek == LLVMFloatTypeKind    ? 32
-                    : ek == LLVMDoubleTypeKind ? 64
-                                               : LLVMGetIntTypeWidth(p->elem);
-    unsigned vf = 512 / bits;
+    unsigned vf = p->vf;
     LLVMBuilderRef b = LLVMCreateBuilderInContext(llctx);
     LLVMValueRef i0 = LLVMGetIncomingValue(p->i, LLVMGetIncomingBlock(p->i, 0) == p->pre ? 0 : 1);
     LLVMValueRef c0 = LLVMGetIncomingValue(p->c, LLVMGetIncomingBlock(p->c, 0) == p->pre ? 0 : 1);
@@ -492,16 +581,13 @@ vectorise(LLVMModuleRef m, const pushloop *p)
         tji_vmap_put(&w.map, p->slice[k], widen_one(&w, p->slice[k]));
     LLVMValueRef vals = vec_of(&w, p->value), keep = vec_of(&w, p->keep);
     tji_vmap_free(&w.map);
-    LLVMTypeRef vt = LLVMVectorType(p->elem, vf);
-    LLVMValueRef cargs[] = {vals, LLVMConstNull(vt), keep};
-    static const char compress[] = "llvm.x86.avx512.mask.compress";
-    LLVMValueRef packed = tji_build_intrinsic(
-        m, b, LLVMLookupIntrinsicID(compress, sizeof compress - 1), &vt, 1, cargs, 3);
+    LLVMTypeRef mask_int = LLVMIntTypeInContext(llctx, vf);
+    LLVMValueRef bitsv = LLVMBuildBitCast(b, keep, mask_int, "");
+    LLVMValueRef packed = p->form == TJI_COMPRESS_AVX512 ? compress(m, b, vals, keep)
+                                                         : permute(m, b, vals, bitsv, vf);
     LLVMValueRef at = LLVMBuildSExt(b, vc, i64, "");
     LLVMValueRef st = LLVMBuildStore(b, packed, LLVMBuildGEP2(b, p->elem, p->stack, &at, 1, ""));
     LLVMSetAlignment(st, LLVMGetAlignment(p->store));
-    LLVMTypeRef mask_int = LLVMIntTypeInContext(llctx, vf);
-    LLVMValueRef bitsv = LLVMBuildBitCast(b, keep, mask_int, "");
     LLVMValueRef kept = tji_build_intrinsic(m, b, LLVMLookupIntrinsicID("llvm.ctpop", 10),
                                             &mask_int, 1, &bitsv, 1);
     LLVMValueRef vc_next = LLVMBuildAdd(b, vc, LLVMBuildZExt(b, kept, i32, ""), "");
@@ -549,14 +635,14 @@ vectorise(LLVMModuleRef m, const pushloop *p)
 int
 tji_compress_pushes(tj_context *ctx, LLVMModuleRef m)
 {
-    if (!tji_host_compresses(ctx))
+    if (ctx->compress == TJI_COMPRESS_NONE)
         return 0;
     int done = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
              bb = LLVMGetNextBasicBlock(bb)) {
             pushloop p;
-            if (match(&p, bb) && vectorise(m, &p))
+            if (match(&p, bb, ctx->compress) && vectorise(m, &p))
                 done++;
         }
     return done;

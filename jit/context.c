@@ -175,6 +175,7 @@ tj_context_create(tj_context **out)
         tj_context_destroy(ctx);
         return st;
     }
+    ctx->compress = tji_compress_form_for(ctx->tm_host, getenv("TILEJIT_CPU_COMPRESS"));
     *out = ctx;
     return TJ_OK;
 }

@@ -46,13 +46,20 @@ typedef struct tji_arena {
     tji_arena_chunk *head;
 } tji_arena;
 
+/* How compress_push.c packs a vector of kept values on this host (tji_compress_form_for). */
+typedef enum tji_compress_form {
+    TJI_COMPRESS_NONE,    /* push loops stay scalar */
+    TJI_COMPRESS_PERMUTE, /* AVX2: a vpermd by a table row per mask, 256-bit vectors */
+    TJI_COMPRESS_AVX512,  /* AVX-512F: vcompress, 512-bit vectors */
+} tji_compress_form;
+
 struct tj_context {
     LLVMContextRef llctx;
     LLVMTargetMachineRef tm_host;       /* created with the context */
     LLVMTargetMachineRef tm_nvptx[4];   /* per architecture and codegen level, on first use */
     char nvptx_arch[4][16];             /* "sm_90", or "sm_90+" for full codegen */
     LLVMOrcLLJITRef jit;                /* created on the first CPU build */
-    int host_compress;                  /* compress_push.c: 0 not asked yet, 1 yes, -1 no */
+    tji_compress_form compress;         /* compress_push.c: how push loops are vectorised */
     tj_type *types;                     /* interned types (a list) */
     tji_cache_entry *cache;             /* compiled modules (cache.c) */
     LLVMMemoryBufferRef libdevice;      /* libdevice bitcode, read on first use */
@@ -602,8 +609,11 @@ TJI_HIDDEN void tji_keep_rolled(tj_context *c, LLVMValueRef latch);
 TJI_HIDDEN LLVMValueRef tji_pointer_base(LLVMValueRef p);
 
 /* compress_push.c */
-/* Whether the host's vector unit compresses (AVX-512), so that compress_push.c vectorises
- * loops of serial stack pushes. */
+/* The widest form target machine 'tm' has (its "+avx512f", "+avx2" features), capped by
+ * 'want' ($TILEJIT_CPU_COMPRESS: "avx512", "avx2" or "off"; NULL or anything else: no cap).
+ * tj_context_create stores it in ctx->compress. */
+TJI_HIDDEN tji_compress_form tji_compress_form_for(LLVMTargetMachineRef tm, const char *want);
+/* Whether compress_push.c vectorises loops of serial stack pushes on this host. */
 TJI_HIDDEN bool tji_host_compresses(tj_context *ctx);
 /* Marks 'store' as a serial push's store into a stack of 'capacity' elements: the only
  * stores the pass vectorises. */

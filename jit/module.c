@@ -437,16 +437,18 @@ verify(tj_context *ctx, LLVMModuleRef m)
 
 /* The cache key: the lowered module's bitcode (deterministic, and written several times
  * faster than its text) plus everything else that changes the code (library and LLVM
- * versions, target, CPU and features, optimisation level). */
+ * versions, target, CPU and features, optimisation level, and on the CPU the compress form,
+ * which $TILEJIT_CPU_COMPRESS may lower). */
 static void
-module_key(LLVMModuleRef m, LLVMTargetMachineRef tm, const tj_build_options *o,
-           tj_target target, uint8_t key[16])
+module_key(tj_context *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm,
+           const tj_build_options *o, tj_target target, uint8_t key[16])
 {
     LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);
     char *cpu = LLVMGetTargetMachineCPU(tm), *features = LLVMGetTargetMachineFeatureString(tm);
     char extra[4096];
-    snprintf(extra, sizeof extra, "tilejit %s|codegen %d|%d|%s|%s|opt%d", tj_version(),
-             TJI_CODEGEN_VERSION, (int)target, cpu, features, (int)o->opt_level);
+    snprintf(extra, sizeof extra, "tilejit %s|codegen %d|%d|%s|%s|opt%d|compress%d",
+             tj_version(), TJI_CODEGEN_VERSION, (int)target, cpu, features, (int)o->opt_level,
+             target == TJ_TARGET_CPU ? (int)ctx->compress : 0);
     LLVMDisposeMessage(cpu);
     LLVMDisposeMessage(features);
     uint8_t seed[16];
@@ -620,7 +622,7 @@ build_run(build *bd, tj_kernel *const *ks, size_t n, tj_module **out)
     if (st != TJ_OK)
         return st;
     internalize(bd->m, bd->descs, bd->n);
-    module_key(bd->m, bd->tm, bd->o, bd->target, bd->key);
+    module_key(ctx, bd->m, bd->tm, bd->o, bd->target, bd->key);
     entry_symbols(bd);
     tji_cache_entry *e = tji_cache_find(ctx, bd->key);
     if (!e)

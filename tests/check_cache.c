@@ -2,8 +2,8 @@
 /*
  * tests/check_cache.c: the compile caches (SPEC 6). The in-memory cache of a context, and
  * the on-disk cache: where it lives, what it refuses to load (corrupt, truncated,
- * foreign-owned files; directories others can write), TILEJIT_CACHE=0, and processes
- * building the same module at once.
+ * foreign-owned files; directories others can write), TILEJIT_CACHE=0, the CPU's compress
+ * form in the key, and processes building the same module at once.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -132,6 +132,21 @@ START_TEST(test_disk_cache_serves_a_new_context)
 }
 END_TEST
 
+/* The CPU's compress form (TILEJIT_CPU_COMPRESS, read by tj_context_create) is part of the
+ * key: code built for one form is not served to a context of another. */
+START_TEST(test_disk_cache_keeps_cpu_compress_forms_apart)
+{
+    bool vector_host = __builtin_cpu_supports("avx2"); /* else every form is "off" */
+    ck_assert(!build_and_run_fresh());
+    ck_assert_int_eq(setenv("TILEJIT_CPU_COMPRESS", "off", 1), 0);
+    ck_assert(build_and_run_fresh() == !vector_host);
+    ck_assert(build_and_run_fresh());
+    ck_assert_int_eq(count_files(".o", NULL, 0), vector_host ? 2 : 1);
+    unsetenv("TILEJIT_CPU_COMPRESS");
+    ck_assert(build_and_run_fresh());
+}
+END_TEST
+
 START_TEST(test_disk_cache_directory_is_made_private)
 {
     char nested[400];
@@ -238,6 +253,7 @@ cache_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_memory_cache_reuses_code_for_equal_kernels);
     tcase_add_test(tc, test_disk_cache_serves_a_new_context);
+    tcase_add_test(tc, test_disk_cache_keeps_cpu_compress_forms_apart);
     tcase_add_test(tc, test_disk_cache_directory_is_made_private);
     tcase_add_test(tc, test_disk_cache_uses_xdg_cache_home);
     tcase_add_loop_test(tc, test_damaged_entry_is_ignored_and_rebuilt, 0, 3);

@@ -935,7 +935,7 @@ END_TEST
  * out[blk * cap + slot]; a shared guard tile of ones declared after the stack is stored to
  * guard[blk * 16 ..]. Width-1 pushes keep their order, so the outputs are exact. */
 typedef enum push_case {
-    P_HALF, P_OVERFLOW, P_NONE, P_ODD, P_FROM, P_MAPPED, P_SLOT_USED
+    P_HALF, P_OVERFLOW, P_NONE, P_ODD, P_FROM, P_MAPPED, P_SMALL, P_SLOT_USED
 } push_case;
 
 static const struct push_row {
@@ -951,10 +951,18 @@ static const struct push_row {
     {P_ODD, 37, 37, 0, 37 * 5, 500},               /* not a multiple of the vector width */
     {P_FROM, 100, 100, 5, 700, 500},               /* range(5, 100): a loop not from 0 */
     {P_MAPPED, 512, 512, 0, 2048, 500},            /* pushes max(v, 300) + 1 */
+    {P_SMALL, 64, 6, 0, 640, 500},                 /* 6 slots: vectorised where VF <= 6 */
     {P_SLOT_USED, 512, 512, 0, 1024 + 100, 500},   /* the push's slot is used: stays scalar */
 };
 
 static const tj_dtype push_dtypes[] = {TJ_DTYPE_F32, TJ_DTYPE_I32, TJ_DTYPE_F64, TJ_DTYPE_I64};
+
+/* Each row runs with the host's widest form and with $TILEJIT_CPU_COMPRESS lowering it. */
+typedef enum push_form { F_NONE, F_PERMUTE, F_AVX512 } push_form;
+static const struct {
+    const char *env;     /* TILEJIT_CPU_COMPRESS for the test's context (NULL: unset) */
+    push_form cap;
+} push_forms[] = {{NULL, F_AVX512}, {"avx2", F_PERMUTE}, {"off", F_NONE}};
 
 static tj_kernel *
 push_loop_kernel(const struct push_row *r, const tj_type *t)
@@ -1011,8 +1019,20 @@ push_loop_kernel(const struct push_row *r, const tj_type *t)
 START_TEST(test_stack_push_loops_keep_order_and_capacity)
 {
     g_where = ON_CPU1;
-    const struct push_row *r = &push_rows[_i / NROWS(push_dtypes)];
-    tj_dtype dt = push_dtypes[_i % NROWS(push_dtypes)];
+    const int nf = (int)NROWS(push_forms), nd = (int)NROWS(push_dtypes);
+    const struct push_row *r = &push_rows[_i / (nf * nd)];
+    tj_dtype dt = push_dtypes[_i / nf % nd];
+    const char *env = push_forms[_i % nf].env;
+    push_form host = __builtin_cpu_supports("avx512f") ? F_AVX512
+                     : __builtin_cpu_supports("avx2")  ? F_PERMUTE
+                                                       : F_NONE;
+    push_form form = host < push_forms[_i % nf].cap ? host : push_forms[_i % nf].cap;
+    if (env) { /* a context of its own, made with the variable set */
+        tjt_teardown();
+        ck_assert_int_eq(setenv("TILEJIT_CPU_COMPRESS", env, 1), 0);
+        tjt_setup();
+        unsetenv("TILEJIT_CPU_COMPRESS");
+    }
     const tj_type *t = tjt_type(dt), *i32 = tjt_type(TJ_DTYPE_I32);
     const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
     size_t es = (size_t)tj_type_get_size(t);
@@ -1043,15 +1063,22 @@ START_TEST(test_stack_push_loops_keep_order_and_capacity)
     tj_build_options bo = {.keep_ir = true};
     tj_module *m = NULL;
     ck_assert_int_eq(tj_kernel_build(k, &bo, &m), TJ_OK);
-    /* where the host compresses (AVX-512), the loop is vectorised unless the slot is used */
-    bool compress = __builtin_cpu_supports("avx512f");
-    bool vectorised = strstr(tj_module_get_ir(m), "llvm.x86.avx512.mask.compress") != NULL;
-    ck_assert_msg(vectorised == (compress && r->what != P_SLOT_USED),
-                  "the push loop is %svectorised (host AVX-512: %s)", vectorised ? "" : "not ",
-                  compress ? "yes" : "no");
-    if (!compress && _i == 0)
-        printf("note: no AVX-512 on this host: push loops stay scalar, their values are "
-               "checked, not the vector path\n");
+    /* the loop is vectorised in the form asked for, unless the slot is used or the stack
+     * is smaller than a vector step */
+    const char *ir = tj_module_get_ir(m);
+    bool by_compress = strstr(ir, "llvm.x86.avx512.mask.compress") != NULL;
+    bool by_permute = strstr(ir, "llvm.x86.avx2.permd") != NULL;
+    int vf = (form == F_AVX512 ? 512 : 256) / (8 * (int)es);
+    bool vector = form != F_NONE && r->what != P_SLOT_USED && r->cap >= vf;
+    ck_assert_msg(by_compress == (vector && form == F_AVX512) &&
+                      by_permute == (vector && form == F_PERMUTE),
+                  "form %d (TILEJIT_CPU_COMPRESS=%s, host %d): compress %d, permute %d, "
+                  "expected %s", (int)form, env ? env : "(unset)", (int)host, by_compress,
+                  by_permute, vector ? "one of them" : "neither");
+    if (host != F_AVX512 && _i == 0)
+        printf("note: this host has %s: push loops in %s are checked by value only\n",
+               host == F_PERMUTE ? "AVX2, no AVX-512" : "neither AVX2 nor AVX-512",
+               host == F_PERMUTE ? "AVX-512 form" : "vector forms");
     tj_array *ax = tjt_array(device(), t, r->n, hx), *aout = tjt_array(device(), t, nout, NULL);
     tj_array *acounts = tjt_array(device(), i32, nb, NULL);
     tj_array *aguard = tjt_array(device(), f32, nb * 16, NULL);
@@ -1221,7 +1248,7 @@ add_where(TCase *tc, int where)
     ADD_ROWS(test_stack_compaction_seed, where == ON_CPU1 || where == ON_PTX ? 1 : 7);
     if (where == ON_CPU1)
         tcase_add_loop_test(tc, test_stack_push_loops_keep_order_and_capacity, 0,
-                            NROWS(push_rows) * NROWS(push_dtypes));
+                            NROWS(push_rows) * NROWS(push_dtypes) * NROWS(push_forms));
 #undef ADD_ROWS
 }
 
