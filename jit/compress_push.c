@@ -495,11 +495,12 @@ static LLVMValueRef
 permute_table(LLVMModuleRef m, unsigned vf)
 {
     const char *name = vf == 8 ? "tj.permute.8" : "tj.permute.4";
-    LLVMValueRef g = LLVMGetNamedGlobal(m, name);
-    if (g)
-        return g;
     LLVMTypeRef i64 = LLVMInt64TypeInContext(LLVMGetModuleContext(m));
     unsigned lanes = 8 / vf, n = 1u << vf;
+    LLVMValueRef g = LLVMGetNamedGlobal(m, name);
+    if (g && LLVMGlobalGetValueType(g) == LLVMArrayType2(i64, n) && LLVMIsGlobalConstant(g) &&
+        LLVMGetLinkage(g) == LLVMPrivateLinkage)
+        return g; /* this pass's, for an earlier loop (another global gets a new name) */
     LLVMValueRef rows[256];
     for (unsigned mask = 0; mask < n; mask++) {
         uint64_t row = 0;

@@ -952,6 +952,7 @@ static const struct push_row {
     {P_FROM, 100, 100, 5, 700, 500},               /* range(5, 100): a loop not from 0 */
     {P_MAPPED, 512, 512, 0, 2048, 500},            /* pushes max(v, 300) + 1 */
     {P_SMALL, 64, 6, 0, 640, 500},                 /* 6 slots: vectorised where VF <= 6 */
+    {P_OVERFLOW, 64, 63, 0, 64 * 4, 1000},         /* keeps all: a last full step would pass 63 */
     {P_SLOT_USED, 512, 512, 0, 1024 + 100, 500},   /* the push's slot is used: stays scalar */
 };
 
