@@ -506,8 +506,9 @@ permute_table(LLVMModuleRef m, unsigned vf)
         uint64_t row = 0;
         unsigned at = 0;
         for (unsigned e = 0; e < vf; e++)
-            for (unsigned l = 0; l < lanes && (mask >> e & 1); l++)
-                row |= (uint64_t)(e * lanes + l) << (8 * at++);
+            if (mask >> e & 1)
+                for (unsigned l = 0; l < lanes; l++)
+                    row |= (uint64_t)(e * lanes + l) << (8 * at++);
         rows[mask] = LLVMConstInt(i64, row, 0);
     }
     g = LLVMAddGlobal(m, LLVMArrayType2(i64, n), name);
@@ -636,7 +637,7 @@ vectorise(LLVMModuleRef m, const pushloop *p)
 int
 tji_compress_pushes(tj_context *ctx, LLVMModuleRef m)
 {
-    if (ctx->compress == TJI_COMPRESS_NONE)
+    if (!tji_host_compresses(ctx))
         return 0;
     int done = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
