@@ -148,10 +148,11 @@ tj_kernel *bench_kernel_compact(tj_context *ctx, const bench_kcfg *c, int items,
 tj_kernel *bench_kernel_copy(tj_context *ctx, const bench_kcfg *c, int tile);
 /* A kernel with one array parameter that does nothing: the launch overhead. */
 tj_kernel *bench_kernel_empty(tj_context *ctx, const bench_kcfg *c);
-/* Builds 'k' (destroyed here) for 'dev' (NULL: the default architecture). NULL on
- * failure, with the message in 'why'. */
-tj_module *bench_build(tj_context *ctx, tj_kernel *k, const tj_device *dev, char *why,
-                       size_t n);
+/* Builds 'k' (destroyed here) for 'dev' (NULL: the default architecture), keeping the
+ * optimised IR (tj_module_get_ir) when 'keep_ir'. NULL on failure, with the message in
+ * 'why'. */
+tj_module *bench_build(tj_context *ctx, tj_kernel *k, const tj_device *dev, bool keep_ir,
+                       char *why, size_t n);
 
 /* ---- cpu_reference.c: C references, built at -O3 -march=native ---------------------------- */
 

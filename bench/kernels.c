@@ -150,14 +150,15 @@ bench_kernel_empty(tj_context *ctx, const bench_kcfg *c)
 }
 
 tj_module *
-bench_build(tj_context *ctx, tj_kernel *k, const tj_device *dev, char *why, size_t n)
+bench_build(tj_context *ctx, tj_kernel *k, const tj_device *dev, bool keep_ir, char *why,
+            size_t n)
 {
     if (!k) {
         snprintf(why, n, "tj_kernel_create failed: %s",
                  tj_context_error(ctx) ? tj_context_error(ctx) : "out of memory");
         return NULL;
     }
-    tj_build_options bo = {.device = dev};
+    tj_build_options bo = {.device = dev, .keep_ir = keep_ir};
     tj_module *m = NULL;
     tj_status st = tj_kernel_build(k, &bo, &m);
     if (st != TJ_OK)

@@ -257,6 +257,7 @@ typedef struct impl {
     char kname[64];
     uint32_t block_dim;
     double one_thread_median;     /* for the speed-up; NaN until measured */
+    const char *pushes;           /* how its loops of stack pushes run, or NULL (none) */
 } impl;
 
 /* One run; its time in '*ms' when 'ms' is not NULL. */
@@ -368,7 +369,8 @@ series_end(cpu_case *c, const cpu_op *op, series *sr, const bench_row *ref)
         snprintf(r.note, sizeof r.note, "block_dim %u, %d elements per block", im->block_dim,
                  op->items);
     else if (im->m)
-        snprintf(r.note, sizeof r.note, "%d elements per block", op->items);
+        snprintf(r.note, sizeof r.note, "%d elements per block%s%s", op->items,
+                 im->pushes ? "; push loop: " : "", im->pushes ? im->pushes : "");
     bench_emit(&r);
     return r.median;
 }
@@ -413,13 +415,27 @@ close_case(cpu_case *c)
     tj_array_destroy(c->small);
 }
 
+/* How the width-1 push loop of a kernel's optimised IR runs (jit/compress_push.c's forms,
+ * which TILEJIT_CPU_COMPRESS can lower), or NULL when it has no stack. */
+static const char *
+push_form(const char *ir)
+{
+    if (!ir || !strstr(ir, "tj.serial_push"))
+        return NULL;
+    return strstr(ir, "llvm.x86.avx512.mask.compress") ? "AVX-512 compress"
+           : strstr(ir, "llvm.x86.avx2.permd")         ? "AVX2 permute"
+                                                       : "scalar";
+}
+
 static bool
 build_impl(bench_env *e, const cpu_op *op, impl *im, tj_cpu_mode mode)
 {
     bench_kcfg cfg = {.target = TJ_TARGET_CPU, .cpu_mode = mode,
                       .block_dim = mode == TJ_CPU_COOPERATIVE ? COOP_BLOCK : 1};
     char why[512];
-    im->m = bench_build(e->ctx, op->make(e->ctx, &cfg, op->items), e->cpu, why, sizeof why);
+    im->m = bench_build(e->ctx, op->make(e->ctx, &cfg, op->items), e->cpu, true, why,
+                        sizeof why);
+    im->pushes = im->m ? push_form(tj_module_get_ir(im->m)) : NULL;
     snprintf(im->kname, sizeof im->kname, "bench_%s", op->name);
     im->block_dim = cfg.block_dim;
     im->one_thread_median = NAN;
@@ -494,7 +510,8 @@ run_launch(bench_env *e)
     const char *name = "cpu/launch", *label = "tilejit width-1, 1 block";
     bench_kcfg cfg = {.target = TJ_TARGET_CPU, .cpu_mode = TJ_CPU_WIDTH1, .block_dim = 1};
     char why[512];
-    tj_module *m = bench_build(e->ctx, bench_kernel_empty(e->ctx, &cfg), e->cpu, why, sizeof why);
+    tj_module *m = bench_build(e->ctx, bench_kernel_empty(e->ctx, &cfg), e->cpu, false, why,
+                               sizeof why);
     int64_t one = 1;
     tj_array *x = NULL;
     if (!m || tj_array_create(e->cpu, tj_context_get_type(e->ctx, TJ_DTYPE_F32), 1, &one, &x)
@@ -553,7 +570,7 @@ run_barrier(bench_env *e, int block_dim)
     char label[64];
     snprintf(label, sizeof label, "tilejit cooperative, block_dim %d", block_dim);
     char why[512];
-    tj_module *m = bench_build(e->ctx, barrier_kernel(e->ctx, block_dim, ITERS), e->cpu, why,
+    tj_module *m = bench_build(e->ctx, barrier_kernel(e->ctx, block_dim, ITERS), e->cpu, false, why,
                                sizeof why);
     int64_t one = 1;
     tj_array *x = NULL;

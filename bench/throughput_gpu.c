@@ -243,7 +243,7 @@ static tj_module *
 build_op(gpu_case *g, const char *op, tj_kernel *k)
 {
     char why[512], name[64];
-    tj_module *m = bench_build(g->e->ctx, k, g->dev, why, sizeof why);
+    tj_module *m = bench_build(g->e->ctx, k, g->dev, false, why, sizeof why);
     snprintf(name, sizeof name, "gpu/%s", op);
     if (!m)
         bench_fail(name, "tilejit", "cuda", "%s", why);
@@ -405,7 +405,7 @@ run_launch(bench_env *e, tj_device *dev, bench_reflib *ref, const char *ref_why)
     bench_row rr = ref_launch(e, ref, ref_why, ms);
     bench_kcfg cfg = {.target = TJ_TARGET_CUDA, .block_dim = BLOCK};
     char why[512];
-    tj_module *m = bench_build(e->ctx, bench_kernel_empty(e->ctx, &cfg), dev, why, sizeof why);
+    tj_module *m = bench_build(e->ctx, bench_kernel_empty(e->ctx, &cfg), dev, false, why, sizeof why);
     bench_row r = bench_row_new("gpu/launch", "tilejit tj_launch_tiled", "cuda");
     tj_status st = m ? tj_launches(e, dev, m, ms) : TJ_ERR_INVALID;
     if (!m) {
@@ -530,7 +530,7 @@ no_gpu(bench_env *e)
                        bench_kernel_empty(e->ctx, &cfg)};
     for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
         char why[512];
-        tj_module *m = bench_build(e->ctx, ks[i], NULL, why, sizeof why);
+        tj_module *m = bench_build(e->ctx, ks[i], NULL, false, why, sizeof why);
         if (!bench_wanted(e->o, op_names[i])) {
             tj_module_destroy(m);
             continue;
