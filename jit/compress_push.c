@@ -8,8 +8,9 @@
  * vectoriser leaves the loop scalar (LLVM 19 vectorises no compress). Yet VF iterations are
  * one vector step: load VF elements, compute VF flags, pack the kept values to the front
  * of a vector and store it at stack + count, then add the number of flags set. On the
- * bench's compaction that is 1.2-1.4 times the one-pass C loop where the scalar pushes
- * reach 0.62-0.65 of it (bench/RESULTS.md). The pack has two forms (ctx->compress):
+ * bench's compaction either form is 1.0-1.4 times the one-pass C loop (as fast as memory
+ * lets C be) where the scalar pushes reach 0.61-0.69 of it (bench/RESULTS.md). The pack
+ * has two forms (ctx->compress):
  *  - AVX-512F: vcompress into a register, 512-bit vectors (16 floats or ints, 8 doubles or
  *    longs);
  *  - AVX2, which has no compress: the flags as an integer pick a row of a constant table
