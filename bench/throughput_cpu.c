@@ -570,8 +570,8 @@ run_barrier(bench_env *e, int block_dim)
     char label[64];
     snprintf(label, sizeof label, "tilejit cooperative, block_dim %d", block_dim);
     char why[512];
-    tj_module *m = bench_build(e->ctx, barrier_kernel(e->ctx, block_dim, ITERS), e->cpu, false, why,
-                               sizeof why);
+    tj_module *m = bench_build(e->ctx, barrier_kernel(e->ctx, block_dim, ITERS), e->cpu,
+                               false, why, sizeof why);
     int64_t one = 1;
     tj_array *x = NULL;
     if (!m || tj_array_create(e->cpu, tj_context_get_type(e->ctx, TJ_DTYPE_F32), 1, &one, &x)

@@ -405,7 +405,8 @@ run_launch(bench_env *e, tj_device *dev, bench_reflib *ref, const char *ref_why)
     bench_row rr = ref_launch(e, ref, ref_why, ms);
     bench_kcfg cfg = {.target = TJ_TARGET_CUDA, .block_dim = BLOCK};
     char why[512];
-    tj_module *m = bench_build(e->ctx, bench_kernel_empty(e->ctx, &cfg), dev, false, why, sizeof why);
+    tj_module *m = bench_build(e->ctx, bench_kernel_empty(e->ctx, &cfg), dev, false, why,
+                               sizeof why);
     bench_row r = bench_row_new("gpu/launch", "tilejit tj_launch_tiled", "cuda");
     tj_status st = m ? tj_launches(e, dev, m, ms) : TJ_ERR_INVALID;
     if (!m) {
