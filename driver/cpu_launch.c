@@ -24,6 +24,10 @@ enum {
     CHUNKS_PER_THREAD = 8,    /* width-1 chunks: load balance against counter traffic */
     SPIN_ROUNDS = 2048,       /* polls (tens of microseconds) before a waiter sleeps */
     CACHE_LINE = 64,
+    /* A lane's stack starts (id % STACK_COLOURS) cache lines below its top. The stacks are
+     * whole pages, so uncoloured, the lanes' hot frames, which the barriers visit in turn,
+     * would all sit in the same few sets of the L1 and L2 caches (fiber.h). */
+    STACK_COLOURS = 64,
     DEFAULT_STACK_KB = 256,
     MIN_STACK_KB = 16,
     MAX_STACK_KB = 1024 * 1024,
@@ -234,7 +238,8 @@ add_lane(worker *k, char *msg, size_t msglen)
         return fail(msg, msglen, TJ_ERR_NOMEM, "tji_cpu_run: cannot allocate lane %d",
                     (int)k->nlanes);
     *ln = (lane){.worker = k, .id = k->nlanes};
-    int e = tji_fiber_create(&ln->fiber, k->pool->stack_bytes, lane_main, ln);
+    size_t colour = (size_t)(k->nlanes % STACK_COLOURS) * CACHE_LINE;
+    int e = tji_fiber_create(&ln->fiber, k->pool->stack_bytes, colour, lane_main, ln);
     if (e != 0) {
         free(ln);
         return fail(msg, msglen, TJ_ERR_NOMEM,

@@ -86,9 +86,9 @@ control_words(void)
 }
 
 static void
-prepare_context(tji_fiber *f)
+prepare_context(tji_fiber *f, size_t colour)
 {
-    uintptr_t top = ((uintptr_t)f->stack + f->stack_bytes) & ~(uintptr_t)15;
+    uintptr_t top = ((uintptr_t)f->stack + f->stack_bytes - colour) & ~(uintptr_t)15;
     uint64_t *sp = (uint64_t *)top;
     sp[-1] = 0;                             /* fiber_start's return address: none */
     sp[-2] = (uint64_t)(uintptr_t)tji_fiber_boot;
@@ -121,12 +121,12 @@ uc_start(unsigned hi, unsigned lo)
 }
 
 static void
-prepare_context(tji_fiber *f)
+prepare_context(tji_fiber *f, size_t colour)
 {
     uint64_t p = (uint64_t)(uintptr_t)f;
     getcontext(&f->uc);
     f->uc.uc_stack.ss_sp = f->stack;
-    f->uc.uc_stack.ss_size = f->stack_bytes;
+    f->uc.uc_stack.ss_size = (f->stack_bytes - colour) & ~(size_t)15;
     f->uc.uc_link = NULL;
     makecontext(&f->uc, (void (*)(void))uc_start, 2, (unsigned)(p >> 32), (unsigned)p);
 }
@@ -208,9 +208,12 @@ map_stack(tji_fiber *f, size_t stack_bytes)
 }
 
 int
-tji_fiber_create(tji_fiber *f, size_t stack_bytes, tji_fiber_fn fn, void *arg)
+tji_fiber_create(tji_fiber *f, size_t stack_bytes, size_t colour, tji_fiber_fn fn, void *arg)
 {
     *f = (tji_fiber){.fn = fn, .arg = arg};
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    if (colour > stack_bytes || stack_bytes - colour < page)
+        return EINVAL;
     int e = map_stack(f, stack_bytes);
     if (e != 0) {
         *f = (tji_fiber){0};
@@ -225,7 +228,7 @@ tji_fiber_create(tji_fiber *f, size_t stack_bytes, tji_fiber_fn fn, void *arg)
     f->asan_bottom = f->stack;
     f->asan_size = f->stack_bytes;
 #endif
-    prepare_context(f);
+    prepare_context(f, colour);
     return 0;
 }
 

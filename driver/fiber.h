@@ -57,8 +57,13 @@ struct tji_fiber {
 
 /* Maps a stack of 'stack_bytes' (rounded up to pages) with a guard page below it and
  * prepares 'f' so that the first switch to it calls fn(arg). 'fn' must never return.
- * Returns 0 or an errno value; on failure 'f' holds nothing to destroy. */
-TJI_HIDDEN int tji_fiber_create(tji_fiber *f, size_t stack_bytes, tji_fiber_fn fn, void *arg);
+ * The fiber starts 'colour' bytes (rounded up to 16) below the top of its stack, which it
+ * then does not use: stacks are whole pages, so fibers that run in turn and start at the
+ * same offset of a page keep their hot frames in the same cache sets, and different
+ * colours spread them. Returns 0 or an errno value (EINVAL: 'colour' leaves less than a
+ * page of 'stack_bytes'); on failure 'f' holds nothing to destroy. */
+TJI_HIDDEN int tji_fiber_create(tji_fiber *f, size_t stack_bytes, size_t colour, tji_fiber_fn fn,
+                                void *arg);
 /* Unmaps the stack of a fiber that is not running. A thread's own fiber, or a zeroed one,
  * does nothing. */
 TJI_HIDDEN void tji_fiber_destroy(tji_fiber *f);

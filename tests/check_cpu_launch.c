@@ -6,6 +6,7 @@
  * Entries never call Check: they count contract violations that the test then asserts.
  */
 #include <check.h>
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "driver.h"
+#include "fiber.h"
 #include "tj_test.h"
 
 #if defined(__has_include)
@@ -716,6 +718,82 @@ START_TEST(test_fiber_stacks_follow_tilejit_fiber_stack_kb)
 }
 END_TEST
 
+typedef struct colour_args {
+    uintptr_t *where;          /* per lane: the address of a local, at the first barrier */
+} colour_args;
+
+static void
+colour_entry(tji_cpu_worker *w, const void *args, int64_t b0, int64_t b1, int32_t lane)
+{
+    const colour_args *a = args;
+    volatile int local = lane;
+    a->where[lane] = (uintptr_t)&local;
+    w->barrier(w);
+    (void)local;
+}
+
+/* The lanes' stacks are whole pages; each lane starts (lane % 64) cache lines below the top
+ * of its own (cpu_launch.c's STACK_COLOURS), so at the same point of the kernel 64
+ * consecutive lanes have their frames at 64 different cache-line offsets of a page, and
+ * lanes 64 apart at the same one. */
+START_TEST(test_coop_lane_stacks_start_at_different_cache_lines)
+{
+    enum { NLANES = 128 };
+    tji_cpu_pool *p = make_pool(1);
+    tji_error_record err = {0};
+    uintptr_t where[NLANES] = {0};
+    colour_args a = {.where = where};
+    tji_cpu_launch l = {.entry = colour_entry, .args = &a, .nblocks = 1, .block_dim = NLANES,
+                        .cooperative = true, .err = &err};
+    run_ok(p, &l);
+    for (int i = 0; i < NLANES; i++) {
+        uintptr_t off = where[i] % 4096, off0 = where[i % 64] % 4096;
+        ck_assert_msg((where[0] % 4096 - off) % 4096 == (uintptr_t)(i % 64) * 64,
+                      "lane %d: its local sits at page offset %ju, lane 0's at %ju", i,
+                      (uintmax_t)off, (uintmax_t)(where[0] % 4096));
+        ck_assert_uint_eq(off, off0);
+    }
+    tji_cpu_pool_destroy(p);
+}
+END_TEST
+
+typedef struct colour_fiber {
+    tji_fiber self, home;
+    uintptr_t where;
+} colour_fiber;
+
+static void
+note_and_return(void *arg)
+{
+    colour_fiber *c = arg;
+    volatile int local = 0;
+    c->where = (uintptr_t)&local;
+    for (;;)
+        tji_fiber_switch(&c->self, &c->home);
+}
+
+/* A colour must leave at least a page of the stack: else EINVAL, and nothing mapped. */
+START_TEST(test_fiber_create_rejects_a_colour_that_leaves_less_than_a_page)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    colour_fiber c = {0};
+    tji_fiber *f = &c.self;
+    memset(f, 0xa5, sizeof *f);
+    ck_assert_int_eq(tji_fiber_create(f, 4 * page, 3 * page + 1, note_and_return, &c), EINVAL);
+    ck_assert_ptr_null(f->map);
+    ck_assert_int_eq(tji_fiber_create(f, 4 * page, 5 * page, note_and_return, &c), EINVAL);
+    ck_assert_ptr_null(f->map);
+    /* the largest colour: the fiber runs in the last page */
+    ck_assert_int_eq(tji_fiber_create(f, 4 * page, 3 * page, note_and_return, &c), 0);
+    ck_assert_ptr_nonnull(f->map);
+    tji_fiber_switch(&c.home, f);
+    ck_assert_uint_ge(c.where, (uintptr_t)f->stack);
+    ck_assert_uint_lt(c.where, (uintptr_t)f->stack + page);
+    tji_fiber_destroy(f);
+    ck_assert_ptr_null(f->map);
+}
+END_TEST
+
 typedef struct spin_args {
     int nbarriers;
     atomic_int *bad;
@@ -978,6 +1056,8 @@ cpu_launch_suite(void)
     tcase_add_loop_test(coop, test_fiber_stacks_follow_tilejit_fiber_stack_kb, 0,
                         NROWS(stack_rows));
     tcase_add_test(coop, test_coop_hundred_thousand_barriers_finish_quickly);
+    tcase_add_test(coop, test_coop_lane_stacks_start_at_different_cache_lines);
+    tcase_add_test(coop, test_fiber_create_rejects_a_colour_that_leaves_less_than_a_page);
     suite_add_tcase(s, coop);
     return s;
 }
