@@ -29,7 +29,7 @@
 #include "reflib.h"
 #include "seeds.h"
 
-enum { WARMUP = 2 };
+enum { WARMUP = 2, ROUND = 5 };
 
 typedef enum kind {
     K_PTX,            /* builder → PTX text for sm_90 */
@@ -385,44 +385,63 @@ row_for(const char *figure, const bench_seed *s, const char *impl, const char *d
     return bench_row_new(name, impl, device);
 }
 
-/* Steady state in this process, for 'n' kinds (one, or NVRTC and tilejit) whose builds
- * alternate, so that each sees the same state of a shared machine: WARMUP untimed builds
- * of each, then --repeat timed ones. Row j gets the times of ks[j], or fails alone (the
- * others go on); oks[j] says which. */
+/* One steady-state build of kind 'k' (the 'nth' of its run, for a unique name); its time
+ * goes to '*ms' unless 'ms' is NULL (untimed). False, with the reason in 'why', when it
+ * fails or a cache served it. */
+static bool
+steady_once(cenv *c, const bench_seed *s, kind k, int nth, double *ms, char *why, size_t n)
+{
+    tj_device *dev = k == K_CPU ? c->e->cpu : k == K_MODULE ? c->e->gpu : NULL;
+    char kname[96];
+    /* one letter per kind: a source build may lower to the builder's very module */
+    snprintf(kname, sizeof kname, "%s_s%c%08x_%d", s->name, "pcmnls"[k], c->salt, nth);
+    double t = 0;
+    bool cached = false, ok;
+    if (k == K_NVRTC || k == K_NVRTC_MODULE)
+        ok = nvrtc_once(c->nv, k == K_NVRTC_MODULE ? c->ref : NULL, s, kname, &t, why, n);
+    else
+        ok = tj_once(c->e->ctx, dev, s, k, kname, &t, &cached, why, n);
+    if (ok && cached) {
+        snprintf(why, n, "a cache served steady-state build %d", nth);
+        ok = false;
+    }
+    if (ok && ms)
+        *ms = t;
+    return ok;
+}
+
+/* Steady state in this process, for 'n' kinds (one, or NVRTC and tilejit). Each kind makes
+ * WARMUP untimed builds, then the kinds take turns in rounds: per round, each kind makes
+ * one untimed build (when there are two kinds) and then up to ROUND timed ones, until each
+ * has --repeat. The rounds let both see the same state of a shared machine; the untimed
+ * build at the start of each turn keeps the other compiler's traces in the caches out of
+ * the figures (timed build by build in turn, each tilejit build came after a 20 ms NVRTC
+ * compilation: bench/RESULTS.md, "2026-12-02 (evening)"). Row j gets the times of ks[j],
+ * or fails alone (the others go on); oks[j] says which. */
 static void
 steady(cenv *c, const bench_seed *s, int n, const kind *ks, bench_row *const *rs, bool *oks)
 {
     int reps = c->e->o->repeat;
     double *ms = calloc((size_t)reps * (size_t)n, sizeof *ms);
     char why[2][1024] = {"", ""};
+    int nth = 0; /* builds of each kind so far, for unique names */
     for (int j = 0; j < n; j++)
         oks[j] = ms != NULL;
-    for (int i = -WARMUP; i < reps; i++) {
+    for (; nth < WARMUP; nth++)
+        for (int j = 0; j < n; j++)
+            oks[j] = oks[j] && steady_once(c, s, ks[j], nth, NULL, why[j], sizeof why[j]);
+    for (int done = 0; done < reps;) {
+        int m = reps - done < ROUND ? reps - done : ROUND, opening = n > 1;
         for (int j = 0; j < n; j++) {
-            if (!oks[j])
-                continue;
-            kind k = ks[j];
-            tj_device *dev = k == K_CPU ? c->e->cpu : k == K_MODULE ? c->e->gpu : NULL;
-            char kname[96];
-            /* one letter per kind: a source build may lower to the builder's very module */
-            snprintf(kname, sizeof kname, "%s_s%c%08x_%d", s->name, "pcmnls"[k], c->salt,
-                     i + WARMUP);
-            double t = 0;
-            bool cached = false;
-            if (k == K_NVRTC || k == K_NVRTC_MODULE)
-                oks[j] = nvrtc_once(c->nv, k == K_NVRTC_MODULE ? c->ref : NULL, s, kname, &t,
-                                    why[j], sizeof why[j]);
-            else
-                oks[j] = tj_once(c->e->ctx, dev, s, k, kname, &t, &cached, why[j],
-                                 sizeof why[j]);
-            if (oks[j] && cached) {
-                snprintf(why[j], sizeof why[j], "a cache served steady-state build %d",
-                         i + WARMUP);
-                oks[j] = false;
-            }
-            if (oks[j] && i >= 0)
-                ms[(size_t)j * (size_t)reps + (size_t)i] = t;
+            if (opening)
+                oks[j] = oks[j] && steady_once(c, s, ks[j], nth, NULL, why[j], sizeof why[j]);
+            for (int i = 0; i < m && oks[j]; i++)
+                oks[j] = steady_once(c, s, ks[j], nth + opening + i,
+                                     &ms[(size_t)j * (size_t)reps + (size_t)(done + i)], why[j],
+                                     sizeof why[j]);
         }
+        nth += opening + m;
+        done += m;
     }
     for (int j = 0; j < n; j++) {
         if (oks[j])
@@ -570,9 +589,13 @@ figure(cenv *c, int seed, const char *fig, kind tjk, int nvk, const char *mode,
         bench_row_set_ref(&r, &nv);
     if (!first)
         snprintf(r.note, sizeof r.note, "steady state: fresh kernel, new name each build, "
-                 "TILEJIT_CACHE=0%s%s", tjk == K_MODULE ? "; includes the first launch"
-                 : tjk == K_SOURCE ? "; parse, check, lower, build" : "",
-                 measure_nv ? "; alternating with NVRTC" : "");
+                 "TILEJIT_CACHE=0%s", tjk == K_MODULE ? "; includes the first launch"
+                 : tjk == K_SOURCE ? "; parse, check, lower, build" : "");
+    if (!first && measure_nv) {
+        size_t used = strlen(r.note);
+        snprintf(r.note + used, sizeof r.note - used,
+                 "; in turns with NVRTC, %d timed builds a turn after an untimed one", ROUND);
+    }
     bench_emit(&r);
     return r.median;
 }
