@@ -659,6 +659,10 @@ struct tji_cache_entry {
     tji_cache_entry *next;
 };
 TJI_HIDDEN void tji_hash128(const void *data, size_t n, const uint8_t *seed16, uint8_t out[16]);
+/* The build-ids of the ELF objects holding tilejit's and LLVM's code (build_id.c), as text:
+ * part of every cache key, so that a rebuilt library or libLLVM never loads code cached by
+ * another build. */
+TJI_HIDDEN const char *tji_build_identity(void);
 TJI_HIDDEN tji_cache_entry *tji_cache_find(tj_context *ctx, const uint8_t key[16]);
 TJI_HIDDEN tji_cache_entry *tji_cache_add(tj_context *ctx, const uint8_t key[16],
                                           tj_target target);

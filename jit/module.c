@@ -272,6 +272,19 @@ link_all(tj_context *ctx, LLVMModuleRef *m, tj_kernel *const *ks, size_t n)
         LLVMValueRef body = LLVMGetNamedFunction(*m, k->symbol);
         if (body)
             LLVMSetValueName2(body, canon, strlen(canon));
+        /* and the layout globals named after it (tji_kernel_layout_global) */
+        size_t symlen = strlen(k->symbol);
+        for (int w = 0; w < 2; w++) {
+            if (!k->layout_globals[w])
+                continue;
+            size_t nlen;
+            const char *name = LLVMGetValueName2(k->layout_globals[w], &nlen);
+            LLVMValueRef g = LLVMGetNamedGlobal(*m, name);
+            char gname[300];
+            int len = snprintf(gname, sizeof gname, "%s%s", canon, name + symlen);
+            if (g && len > 0 && (size_t)len < sizeof gname)
+                LLVMSetValueName2(g, gname, (size_t)len);
+        }
     }
     return TJ_OK;
 }
@@ -437,8 +450,8 @@ verify(tj_context *ctx, LLVMModuleRef m)
 
 /* The cache key: the lowered module's bitcode (deterministic, and written several times
  * faster than its text) plus everything else that changes the code (library and LLVM
- * versions, target, CPU and features, optimisation level, and on the CPU the compress form,
- * which $TILEJIT_CPU_COMPRESS may lower). */
+ * versions and the build-ids of their binaries, target, CPU and features, optimisation
+ * level, and on the CPU the compress form, which $TILEJIT_CPU_COMPRESS may lower). */
 static void
 module_key(tj_context *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm,
            const tj_build_options *o, tj_target target, uint8_t key[16])
@@ -446,9 +459,9 @@ module_key(tj_context *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm,
     LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);
     char *cpu = LLVMGetTargetMachineCPU(tm), *features = LLVMGetTargetMachineFeatureString(tm);
     char extra[4096];
-    snprintf(extra, sizeof extra, "tilejit %s|codegen %d|%d|%s|%s|opt%d|compress%d",
-             tj_version(), TJI_CODEGEN_VERSION, (int)target, cpu, features, (int)o->opt_level,
-             target == TJ_TARGET_CPU ? (int)ctx->compress : 0);
+    snprintf(extra, sizeof extra, "tilejit %s|%s|codegen %d|%d|%s|%s|opt%d|compress%d",
+             tj_version(), tji_build_identity(), TJI_CODEGEN_VERSION, (int)target, cpu,
+             features, (int)o->opt_level, target == TJ_TARGET_CPU ? (int)ctx->compress : 0);
     LLVMDisposeMessage(cpu);
     LLVMDisposeMessage(features);
     uint8_t seed[16];

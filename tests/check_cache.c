@@ -3,9 +3,12 @@
  * tests/check_cache.c: the compile caches (SPEC 6). The in-memory cache of a context, and
  * the on-disk cache: where it lives, what it refuses to load (corrupt, truncated,
  * foreign-owned files; directories others can write), TILEJIT_CACHE=0, the CPU's compress
- * form in the key, and processes building the same module at once.
+ * form and the library's build-id in the key, and processes building the same module at
+ * once.
  */
 #include <dirent.h>
+#include <dlfcn.h>
+#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +114,40 @@ START_TEST(test_memory_cache_reuses_code_for_equal_kernels)
     ck_assert(tj_module_is_cached(b)); /* another kernel object, the same code */
     ck_assert(!tj_module_is_cached(c)); /* other options */
     ck_assert_int_eq(count_files(".o", NULL, 0), 0);
+}
+END_TEST
+
+/* y[i] = f(x[i]) + i, with f(v) = 3 * v a function: the module holds globals named after
+ * the kernel's and the function's symbols, which carry the context's running object
+ * number. */
+static tj_kernel *
+make_calling_kernel(tj_context *ctx)
+{
+    const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
+    tj_func *f = tj_func_create(ctx, "f", i32, NULL);
+    tj_val *v = tj_param(f, "v", i32);
+    tj_return(f, tj_binary(f, TJ_BIN_MUL, v, tj_const_int(f, TJ_DTYPE_I32, 3)));
+    tj_kernel *k = tj_kernel_create(ctx, "calls", NULL);
+    tj_val *x = tj_param_array(k, "x", i32, 1), *y = tj_param_array(k, "y", i32, 1);
+    tj_val *i;
+    tj_tid(k, 1, &i);
+    tj_val *fx = tj_load(k, x, &i, 1);
+    tj_store(k, y, &i, 1, tj_binary(k, TJ_BIN_ADD, tj_call(k, f, &fx, 1), i));
+    tj_func_destroy(f);
+    return k;
+}
+
+/* Equal kernels with calls get equal keys, whatever was made in the context before them. */
+START_TEST(test_memory_cache_key_ignores_what_was_made_before)
+{
+    setenv("TILEJIT_CACHE", "0", 1);
+    tj_module *a, *b;
+    ck_assert_int_eq(tj_kernel_build(make_calling_kernel(tjt.ctx), NULL, &a), TJ_OK);
+    for (int i = 0; i < 3; i++)
+        make_kernel(tjt.ctx, TJ_TARGET_CPU);
+    ck_assert_int_eq(tj_kernel_build(make_calling_kernel(tjt.ctx), NULL, &b), TJ_OK);
+    ck_assert(!tj_module_is_cached(a));
+    ck_assert_msg(tj_module_is_cached(b), "an equal kernel made later got another key");
 }
 END_TEST
 
@@ -247,6 +284,135 @@ START_TEST(test_processes_building_at_once_share_the_cache)
 }
 END_TEST
 
+/* ---- the library's build in the key ------------------------------------------------------ */
+
+/* This test program run again: "--child-build DIR" builds the kernel in a fresh context with
+ * the disk cache in DIR and exits 10 when the cache served it, 11 when it was compiled. */
+static const char *self_exe;
+
+static int
+child_build(const char *cache_dir)
+{
+    /* no ck_assert here: outside a running test Check would exit */
+    setenv("TILEJIT_CACHE_DIR", cache_dir, 1);
+    unsetenv("TILEJIT_CACHE");
+    tj_context *ctx = NULL;
+    tj_module *m = NULL;
+    if (tj_context_create(&ctx) != TJ_OK ||
+        tj_kernel_build(make_kernel(ctx, TJ_TARGET_CPU), NULL, &m) != TJ_OK) {
+        fprintf(stderr, "child build failed: %s\n", ctx ? tj_context_error(ctx) : "no context");
+        return 12;
+    }
+    int rc = tj_module_is_cached(m) ? 10 : 11;
+    tj_context_destroy(ctx);
+    return rc;
+}
+
+/* Runs the child with 'lib' preloaded: it then stands in for libtilejit.so (same soname). */
+static int
+run_child_with(const char *lib)
+{
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        setenv("LD_PRELOAD", lib, 1);
+        execl(self_exe, self_exe, "--child-build", dir, (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert_msg(WIFEXITED(st) && (WEXITSTATUS(st) == 10 || WEXITSTATUS(st) == 11),
+                  "the child with %s preloaded ended with status %#x", lib, st);
+    return WEXITSTATUS(st);
+}
+
+/* The descriptor of the GNU build-id note in the ELF image 'b' (an x86-64 or other 64-bit
+ * little-endian shared object), or NULL. */
+static uint8_t *
+build_id_note(uint8_t *b, size_t n, Elf64_Nhdr **hdr)
+{
+    Elf64_Ehdr eh;
+    ck_assert_uint_ge(n, sizeof eh);
+    memcpy(&eh, b, sizeof eh);
+    for (int i = 0; i < eh.e_phnum; i++) {
+        Elf64_Phdr ph;
+        memcpy(&ph, b + eh.e_phoff + (size_t)i * eh.e_phentsize, sizeof ph);
+        if (ph.p_type != PT_NOTE)
+            continue;
+        for (size_t off = ph.p_offset; off + sizeof(Elf64_Nhdr) <= ph.p_offset + ph.p_filesz;) {
+            Elf64_Nhdr *nh = (Elf64_Nhdr *)(b + off);
+            size_t name = (nh->n_namesz + 3) & ~3u, desc = (nh->n_descsz + 3) & ~3u;
+            if (nh->n_type == NT_GNU_BUILD_ID && memcmp(b + off + sizeof *nh, "GNU", 4) == 0) {
+                *hdr = nh;
+                return b + off + sizeof *nh + name;
+            }
+            off += sizeof *nh + name + desc;
+        }
+    }
+    return NULL;
+}
+
+/* Copies libtilejit.so (the object that holds tj_version) to 'out', changed by 'how':
+ * 0 unchanged, 1 one byte of its build-id flipped, 2 the build-id note turned into another
+ * note type (no build-id: the library is known by a hash of its read-only segments), 3 as 2
+ * with one byte of the former build-id flipped too. */
+static void
+copy_library(const char *out, int how)
+{
+    Dl_info info;
+    ck_assert(dladdr((void *)(uintptr_t)&tj_version, &info) && info.dli_fname);
+    FILE *f = fopen(info.dli_fname, "rb");
+    ck_assert_msg(f != NULL, "cannot open %s", info.dli_fname);
+    ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+    long n = ftell(f);
+    ck_assert_int_gt(n, 0);
+    rewind(f);
+    uint8_t *b = malloc((size_t)n);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_uint_eq(fread(b, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    Elf64_Nhdr *nh = NULL;
+    uint8_t *id = build_id_note(b, (size_t)n, &nh);
+    ck_assert_msg(id != NULL, "%s has no GNU build-id note (CMakeLists.txt links it with "
+                  "--build-id)", info.dli_fname);
+    if (how == 1 || how == 3)
+        id[0] ^= 0x5a;
+    if (how >= 2)
+        nh->n_type = 0x7a6a; /* not NT_GNU_BUILD_ID */
+    f = fopen(out, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(b, 1, (size_t)n, f), (size_t)n);
+    ck_assert_int_eq(fclose(f), 0);
+    free(b);
+}
+
+/* A library binary that differs from the one that filled the cache (a rebuild, an upgrade)
+ * compiles again instead of loading the other build's code; the same binary, wherever it
+ * lies, is served. */
+START_TEST(test_disk_cache_keeps_library_builds_apart)
+{
+    char libs[4][320];
+    for (int how = 0; how < 4; how++) {
+        snprintf(libs[how], sizeof libs[how], "%s.lib%d.so", dir, how);
+        copy_library(libs[how], how);
+    }
+    ck_assert_int_eq(run_child_with(libs[0]), 11);
+    ck_assert_int_eq(run_child_with(libs[0]), 10);
+    ck_assert_msg(build_and_run_fresh(), "an exact copy of the library is another build");
+    ck_assert_msg(run_child_with(libs[1]) == 11, "a library with another build-id was served "
+                  "the code of this one");
+    ck_assert_int_eq(run_child_with(libs[1]), 10);
+    ck_assert_msg(run_child_with(libs[2]) == 11, "a library without a build-id was served the "
+                  "code of one with it");
+    ck_assert_int_eq(run_child_with(libs[2]), 10);
+    ck_assert_msg(run_child_with(libs[3]) == 11, "two libraries without build-ids whose bytes "
+                  "differ share their code");
+    ck_assert_int_eq(count_files(".o", NULL, 0), 4);
+    for (int how = 0; how < 4; how++)
+        unlink(libs[how]);
+}
+END_TEST
+
 static Suite *
 cache_suite(void)
 {
@@ -255,6 +421,7 @@ cache_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_memory_cache_reuses_code_for_equal_kernels);
+    tcase_add_test(tc, test_memory_cache_key_ignores_what_was_made_before);
     tcase_add_test(tc, test_disk_cache_serves_a_new_context);
     tcase_add_test(tc, test_disk_cache_keeps_cpu_compress_forms_apart);
     tcase_add_test(tc, test_disk_cache_directory_is_made_private);
@@ -263,6 +430,7 @@ cache_suite(void)
     tcase_add_test(tc, test_directory_writable_by_others_is_not_used);
     tcase_add_test(tc, test_cache_off_writes_nothing);
     tcase_add_test(tc, test_processes_building_at_once_share_the_cache);
+    tcase_add_test(tc, test_disk_cache_keeps_library_builds_apart);
     suite_add_tcase(s, tc);
     return s;
 }
@@ -270,5 +438,8 @@ cache_suite(void)
 int
 main(int argc, char **argv)
 {
+    self_exe = argv[0];
+    if (argc == 3 && strcmp(argv[1], "--child-build") == 0)
+        return child_build(argv[2]);
     return tj_test_main(argc, argv, cache_suite());
 }
