@@ -11,13 +11,16 @@
  * us and not writable by others, in a directory owned by us and not writable by others
  * (CPU objects are executable code), and if its header, key, length and hash all match;
  * otherwise it is ignored and the module is compiled (and the file rewritten). Failures to
- * read or write the cache never fail a build.
+ * read or write the cache never fail a build: a file that would pass RLIMIT_FSIZE is not
+ * written, and a FIFO at a file's name is not waited on. A process killed while writing
+ * leaves its "<name>.tmp.<pid>.<ns>" file behind; nothing removes those, nor old entries.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -142,7 +145,9 @@ tji_disk_cache_read(const uint8_t key[16], tj_target target, size_t *len_out)
     if (!cache_dir(dir, sizeof dir))
         return NULL;
     file_name(path, sizeof path, dir, key, target);
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    /* O_NONBLOCK: a FIFO put at this name must not stop the build in open(); fstat then
+     * turns down anything but a regular file. */
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return NULL;
     struct stat st;
@@ -170,11 +175,22 @@ tji_disk_cache_read(const uint8_t key[16], tj_target target, size_t *len_out)
     return payload;
 }
 
+/* Whether a file of 'bytes' stays within RLIMIT_FSIZE: a write past it would raise
+ * SIGXFSZ, which ends the process unless handled. */
+static bool
+fits_file_size_limit(uint64_t bytes)
+{
+    struct rlimit rl;
+    return getrlimit(RLIMIT_FSIZE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+           bytes <= (uint64_t)rl.rlim_cur;
+}
+
 void
 tji_disk_cache_write(const uint8_t key[16], tj_target target, const void *data, size_t len)
 {
     char dir[3072], path[4096], tmp[4200];
-    if (len == 0 || len > MAX_PAYLOAD || !cache_dir(dir, sizeof dir))
+    if (len == 0 || len > MAX_PAYLOAD || !fits_file_size_limit(HEADER_BYTES + len) ||
+        !cache_dir(dir, sizeof dir))
         return;
     file_name(path, sizeof path, dir, key, target);
     struct timespec ts;

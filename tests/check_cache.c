@@ -2,7 +2,8 @@
 /*
  * tests/check_cache.c: the compile caches (SPEC 6). The in-memory cache of a context, and
  * the on-disk cache: where it lives, what it refuses to load (corrupt, truncated,
- * foreign-owned files; directories others can write), TILEJIT_CACHE=0, the CPU's compress
+ * foreign-owned files; directories others can write; a FIFO at an entry's name; a file
+ * size limit), TILEJIT_CACHE=0, the CPU's compress
  * form and the library's build-id in the key, and processes building the same module at
  * once.
  */
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,6 +21,8 @@
 #include "tj_api_test.h"
 
 static char dir[256];
+
+static int child_build(const char *cache_dir);
 
 static void
 setup(void)
@@ -215,6 +219,68 @@ END_TEST
 /* Damages the cache file in one of three ways; the next build must ignore and rewrite it. */
 static const char *const damages[] = {"flip a payload byte", "truncate", "foreign owner"};
 
+/* The files in 'dir' whose name contains 'part'. */
+static int
+count_containing(const char *part)
+{
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    int count = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        count += strstr(e->d_name, part) != NULL;
+    closedir(d);
+    return count;
+}
+
+/* A FIFO at an entry's name: the build neither waits on it (the alarm would end the test)
+ * nor loads it, compiles, and puts a real entry in its place. */
+START_TEST(test_fifo_at_an_entry_name_is_not_waited_on)
+{
+    build_and_run_fresh();
+    char path[600];
+    ck_assert_int_eq(count_files(".o", path, sizeof path), 1);
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_int_eq(mkfifo(path, 0600), 0);
+    alarm(60);
+    ck_assert(!build_and_run_fresh());
+    alarm(0);
+    struct stat st;
+    ck_assert_int_eq(lstat(path, &st), 0);
+    ck_assert(S_ISREG(st.st_mode));
+    ck_assert(build_and_run_fresh());
+}
+END_TEST
+
+/* An entry that would pass RLIMIT_FSIZE is not written (the write would raise SIGXFSZ and
+ * end the process): the build succeeds and leaves nothing behind. The limit is set in a
+ * child without Check, whose own message file the limit would stop too. */
+START_TEST(test_file_size_limit_skips_the_write)
+{
+    build_and_run_fresh();
+    char path[600];
+    ck_assert_int_eq(count_files(".o", path, sizeof path), 1);
+    struct stat st;
+    ck_assert_int_eq(stat(path, &st), 0);
+    ck_assert_int_eq(unlink(path), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        struct rlimit rl;
+        getrlimit(RLIMIT_FSIZE, &rl);
+        rl.rlim_cur = (rlim_t)st.st_size - 1; /* the entry does not fit */
+        _exit(setrlimit(RLIMIT_FSIZE, &rl) == 0 ? child_build(dir) : 13);
+    }
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 11,
+                  "the build under a file size limit ended with status %#x", status);
+    ck_assert_int_eq(count_containing(".o"), 0);
+    ck_assert(!build_and_run_fresh());
+    ck_assert(build_and_run_fresh());
+}
+END_TEST
+
 START_TEST(test_damaged_entry_is_ignored_and_rebuilt)
 {
     build_and_run_fresh();
@@ -279,7 +345,7 @@ START_TEST(test_processes_building_at_once_share_the_cache)
         ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     }
     ck_assert_int_eq(count_files(".o", NULL, 0), 1);
-    ck_assert_int_eq(count_files(".tmp", NULL, 0), 0);
+    ck_assert_int_eq(count_containing(".tmp."), 0); /* "<name>.tmp.<pid>.<ns>" */
     ck_assert(build_and_run_fresh());
 }
 END_TEST
@@ -431,6 +497,8 @@ cache_suite(void)
     tcase_add_test(tc, test_cache_off_writes_nothing);
     tcase_add_test(tc, test_processes_building_at_once_share_the_cache);
     tcase_add_test(tc, test_disk_cache_keeps_library_builds_apart);
+    tcase_add_test(tc, test_fifo_at_an_entry_name_is_not_waited_on);
+    tcase_add_test(tc, test_file_size_limit_skips_the_write);
     suite_add_tcase(s, tc);
     return s;
 }
