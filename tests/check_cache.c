@@ -233,19 +233,27 @@ count_containing(const char *part)
     return count;
 }
 
+/* Builds the kernel once into the empty cache: its one entry's path and status. */
+static void
+only_entry(char *path, size_t n, struct stat *st)
+{
+    build_and_run_fresh();
+    ck_assert_int_eq(count_files(".o", path, n), 1);
+    ck_assert_int_eq(stat(path, st), 0);
+}
+
 /* A FIFO at an entry's name: the build neither waits on it (the alarm would end the test)
  * nor loads it, compiles, and puts a real entry in its place. */
 START_TEST(test_fifo_at_an_entry_name_is_not_waited_on)
 {
-    build_and_run_fresh();
     char path[600];
-    ck_assert_int_eq(count_files(".o", path, sizeof path), 1);
+    struct stat st;
+    only_entry(path, sizeof path, &st);
     ck_assert_int_eq(unlink(path), 0);
     ck_assert_int_eq(mkfifo(path, 0600), 0);
     alarm(60);
     ck_assert(!build_and_run_fresh());
     alarm(0);
-    struct stat st;
     ck_assert_int_eq(lstat(path, &st), 0);
     ck_assert(S_ISREG(st.st_mode));
     ck_assert(build_and_run_fresh());
@@ -257,11 +265,9 @@ END_TEST
  * child without Check, whose own message file the limit would stop too. */
 START_TEST(test_file_size_limit_skips_the_write)
 {
-    build_and_run_fresh();
     char path[600];
-    ck_assert_int_eq(count_files(".o", path, sizeof path), 1);
     struct stat st;
-    ck_assert_int_eq(stat(path, &st), 0);
+    only_entry(path, sizeof path, &st);
     ck_assert_int_eq(unlink(path), 0);
     pid_t pid = fork();
     ck_assert_int_ge(pid, 0);
@@ -283,11 +289,9 @@ END_TEST
 
 START_TEST(test_damaged_entry_is_ignored_and_rebuilt)
 {
-    build_and_run_fresh();
     char path[600];
-    ck_assert_int_eq(count_files(".o", path, sizeof path), 1);
     struct stat st;
-    ck_assert_int_eq(stat(path, &st), 0);
+    only_entry(path, sizeof path, &st);
     if (_i == 0) {
         FILE *f = fopen(path, "r+b");
         ck_assert_ptr_nonnull(f);
