@@ -378,21 +378,24 @@ child_build(const char *cache_dir)
     return rc;
 }
 
-/* Runs the child with 'lib' preloaded: it then stands in for libtilejit.so (same soname). */
+/* Runs the child with 'lib' preloaded, where it stands in for libtilejit.so (same soname),
+ * or with the library it was linked with when 'lib' is NULL. The child runs natively even
+ * when this process runs under valgrind, whose CPU (other features) gets other keys. */
 static int
 run_child_with(const char *lib)
 {
     pid_t pid = fork();
     ck_assert_int_ge(pid, 0);
     if (pid == 0) {
-        setenv("LD_PRELOAD", lib, 1);
+        if (lib)
+            setenv("LD_PRELOAD", lib, 1);
         execl(self_exe, self_exe, "--child-build", dir, (char *)NULL);
         _exit(127);
     }
     int st;
     ck_assert_int_eq(waitpid(pid, &st, 0), pid);
     ck_assert_msg(WIFEXITED(st) && (WEXITSTATUS(st) == 10 || WEXITSTATUS(st) == 11),
-                  "the child with %s preloaded ended with status %#x", lib, st);
+                  "the child with %s preloaded ended with status %#x", lib ? lib : "nothing", st);
     return WEXITSTATUS(st);
 }
 
@@ -468,7 +471,7 @@ START_TEST(test_disk_cache_keeps_library_builds_apart)
     }
     ck_assert_int_eq(run_child_with(libs[0]), 11);
     ck_assert_int_eq(run_child_with(libs[0]), 10);
-    ck_assert_msg(build_and_run_fresh(), "an exact copy of the library is another build");
+    ck_assert_msg(run_child_with(NULL) == 10, "an exact copy of the library is another build");
     ck_assert_msg(run_child_with(libs[1]) == 11, "a library with another build-id was served "
                   "the code of this one");
     ck_assert_int_eq(run_child_with(libs[1]), 10);
