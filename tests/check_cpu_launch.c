@@ -31,15 +31,9 @@
 #define RUNNING_ON_VALGRIND 0
 #endif
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-#ifndef UNDER_ASAN
-#define UNDER_ASAN 0
+#define UNDER_ASAN TJI_FIBER_ASAN /* fiber.h's detection */
+#if UNDER_ASAN
+#include <sanitizer/asan_interface.h>
 #endif
 
 enum { TIMEOUT_S = 120 };
@@ -87,6 +81,18 @@ static bool
 is_aligned16(const void *p)
 {
     return ((uintptr_t)p & 15) == 0;
+}
+
+/* With detect_stack_use_after_return, AddressSanitizer moves locals whose address is taken
+ * to a fake stack of its own: their addresses then say nothing about the fiber's stack. */
+static bool
+locals_on_fake_stack(void)
+{
+#if UNDER_ASAN
+    return __asan_get_current_fake_stack() != NULL;
+#else
+    return false;
+#endif
 }
 
 /* ---- width-1 mode: every block once ----------------------------------------------------- */
@@ -746,7 +752,7 @@ START_TEST(test_coop_lane_stacks_start_at_different_cache_lines)
     tji_cpu_launch l = {.entry = colour_entry, .args = &a, .nblocks = 1, .block_dim = NLANES,
                         .cooperative = true, .err = &err};
     run_ok(p, &l);
-    for (int i = 0; i < NLANES; i++) {
+    for (int i = 0; i < NLANES && !locals_on_fake_stack(); i++) {
         uintptr_t off = where[i] % 4096, off0 = where[i % 64] % 4096;
         ck_assert_msg((where[0] % 4096 - off) % 4096 == (uintptr_t)(i % 64) * 64,
                       "lane %d: its local sits at page offset %ju, lane 0's at %ju", i,
@@ -787,8 +793,10 @@ START_TEST(test_fiber_create_rejects_a_colour_that_leaves_less_than_a_page)
     ck_assert_int_eq(tji_fiber_create(f, 4 * page, 3 * page, note_and_return, &c), 0);
     ck_assert_ptr_nonnull(f->map);
     tji_fiber_switch(&c.home, f);
-    ck_assert_uint_ge(c.where, (uintptr_t)f->stack);
-    ck_assert_uint_lt(c.where, (uintptr_t)f->stack + page);
+    if (!locals_on_fake_stack()) {
+        ck_assert_uint_ge(c.where, (uintptr_t)f->stack);
+        ck_assert_uint_lt(c.where, (uintptr_t)f->stack + page);
+    }
     tji_fiber_destroy(f);
     ck_assert_ptr_null(f->map);
 }
