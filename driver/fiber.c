@@ -184,13 +184,10 @@ fiber_start(tji_fiber *f)
     __builtin_unreachable();
 }
 
+/* Maps 'bytes' (whole pages) of stack above a guard page. */
 static int
-map_stack(tji_fiber *f, size_t stack_bytes)
+map_stack(tji_fiber *f, size_t bytes, size_t page)
 {
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    size_t bytes = (stack_bytes + page - 1) / page * page;
-    if (bytes == 0 || bytes > SIZE_MAX - page)
-        return EINVAL;
     void *map = mmap(NULL, bytes + page, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
     if (map == MAP_FAILED)
@@ -212,9 +209,15 @@ tji_fiber_create(tji_fiber *f, size_t stack_bytes, size_t colour, tji_fiber_fn f
 {
     *f = (tji_fiber){.fn = fn, .arg = arg};
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    if (colour > stack_bytes || stack_bytes - colour < page)
+    if (stack_bytes == 0 || stack_bytes > SIZE_MAX - 2 * page)
         return EINVAL;
-    int e = map_stack(f, stack_bytes);
+    /* The rule is on the stack as mapped: with 64 KiB pages a 16 KiB request is one page, of
+     * which a colour must leave the 16 KiB asked for. */
+    size_t bytes = (stack_bytes + page - 1) / page * page;
+    size_t keep = stack_bytes < page ? stack_bytes : page;
+    if (colour > bytes || bytes - colour < keep)
+        return EINVAL;
+    int e = map_stack(f, bytes, page);
     if (e != 0) {
         *f = (tji_fiber){0};
         return e;

@@ -61,7 +61,8 @@ struct tji_fiber {
  * then does not use: stacks are whole pages, so fibers that run in turn and start at the
  * same offset of a page keep their hot frames in the same cache sets, and different
  * colours spread them. Returns 0 or an errno value (EINVAL: 'colour' leaves less than a
- * page of 'stack_bytes'); on failure 'f' holds nothing to destroy. */
+ * page of the rounded stack, or less than 'stack_bytes' when that is under a page); on
+ * failure 'f' holds nothing to destroy. */
 TJI_HIDDEN int tji_fiber_create(tji_fiber *f, size_t stack_bytes, size_t colour, tji_fiber_fn fn,
                                 void *arg);
 /* Unmaps the stack of a fiber that is not running. A thread's own fiber, or a zeroed one,

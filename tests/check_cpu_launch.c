@@ -802,6 +802,42 @@ START_TEST(test_fiber_create_rejects_a_colour_that_leaves_less_than_a_page)
 }
 END_TEST
 
+/* The rule is on the stack as mapped, in whole pages: a page and a byte maps two pages, of
+ * which a colour may take all but one; under a page (16 KiB with 64 KiB pages) maps one
+ * page, of which a colour must leave what was asked for. */
+START_TEST(test_fiber_create_checks_the_colour_against_the_page_rounded_stack)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    const struct {
+        size_t stack_bytes, colour;
+        int result;
+    } rows[] = {
+        {3 * page + 1, 3 * page, 0},           {3 * page + 1, 3 * page + 1, EINVAL},
+        {page / 4, 0, 0},                      {page / 4, page / 2, 0},
+        {page / 4, page - page / 4, 0},        {page / 4, page - page / 4 + 1, EINVAL},
+        {page / 4, page + 1, EINVAL},          {0, 0, EINVAL},
+    };
+    for (int i = 0; i < NROWS(rows); i++) {
+        colour_fiber c = {0};
+        tji_fiber *f = &c.self;
+        int e = tji_fiber_create(f, rows[i].stack_bytes, rows[i].colour, note_and_return, &c);
+        ck_assert_msg(e == rows[i].result, "stack %zu, colour %zu: %d, expected %d",
+                      rows[i].stack_bytes, rows[i].colour, e, rows[i].result);
+        if (e != 0) {
+            ck_assert_ptr_null(f->map);
+            continue;
+        }
+        ck_assert_uint_eq(f->stack_bytes, (rows[i].stack_bytes + page - 1) / page * page);
+        tji_fiber_switch(&c.home, f);
+        if (!locals_on_fake_stack()) {
+            ck_assert_uint_ge(c.where, (uintptr_t)f->stack);
+            ck_assert_uint_lt(c.where, (uintptr_t)f->stack + f->stack_bytes - rows[i].colour);
+        }
+        tji_fiber_destroy(f);
+    }
+}
+END_TEST
+
 typedef struct spin_args {
     int nbarriers;
     atomic_int *bad;
@@ -1066,6 +1102,7 @@ cpu_launch_suite(void)
     tcase_add_test(coop, test_coop_hundred_thousand_barriers_finish_quickly);
     tcase_add_test(coop, test_coop_lane_stacks_start_at_different_cache_lines);
     tcase_add_test(coop, test_fiber_create_rejects_a_colour_that_leaves_less_than_a_page);
+    tcase_add_test(coop, test_fiber_create_checks_the_colour_against_the_page_rounded_stack);
     suite_add_tcase(s, coop);
     return s;
 }
