@@ -33,6 +33,10 @@ enum {
     MAX_STACK_KB = 1024 * 1024,
 };
 
+/* The jit layer caps a launch's threads at 2^62 too; below it, the block counter can pass
+ * nblocks by a chunk per thread without overflowing. */
+#define MAX_NBLOCKS (INT64_C(1) << 62)
+
 typedef struct worker worker;
 
 /* One lane of a cooperative block: its fiber and its links in the ring of the block's
@@ -322,7 +326,7 @@ run_share(tji_cpu_pool *p, worker *k)
             return;
         if (!ready && !(ready = prepare_or_fail(p, k, l)))
             return;
-        run_chunk(k, l, b0, b0 + chunk < l->nblocks ? b0 + chunk : l->nblocks);
+        run_chunk(k, l, b0, chunk < l->nblocks - b0 ? b0 + chunk : l->nblocks);
     }
 }
 
@@ -428,6 +432,9 @@ check_launch(const tji_cpu_pool *p, const tji_cpu_launch *l, char *msg, size_t m
     if (l->nblocks < 0)
         return fail(msg, msglen, TJ_ERR_INVALID, "tji_cpu_run: nblocks %" PRId64
                     " is negative", l->nblocks);
+    if (l->nblocks > MAX_NBLOCKS)
+        return fail(msg, msglen, TJ_ERR_INVALID, "tji_cpu_run: nblocks %" PRId64
+                    " is above the limit of 2^62", l->nblocks);
     if (l->block_dim < 1 || l->block_dim > MAX_BLOCK_DIM)
         return fail(msg, msglen, TJ_ERR_INVALID,
                     "tji_cpu_run: block_dim %d is out of range 1..%d", (int)l->block_dim,
