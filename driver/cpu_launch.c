@@ -82,6 +82,7 @@ struct tji_cpu_pool {
     int64_t chunk;
     atomic_bool quit;
     atomic_bool failed;
+    atomic_bool busy;          /* a tji_cpu_run is in progress */
     _Alignas(CACHE_LINE) _Atomic uint64_t generation;
     _Alignas(CACHE_LINE) _Atomic int64_t next_block;
     _Alignas(CACHE_LINE) atomic_int nrunning;
@@ -446,15 +447,12 @@ check_launch(const tji_cpu_pool *p, const tji_cpu_launch *l, char *msg, size_t m
     return TJ_OK;
 }
 
-tj_status
-tji_cpu_run(tji_cpu_pool *pool, const tji_cpu_launch *l, char *msg, size_t msglen)
+static tj_status
+run_launch(tji_cpu_pool *pool, const tji_cpu_launch *l, char *msg, size_t msglen)
 {
-    tj_status st = check_launch(pool, l, msg, msglen);
-    if (st != TJ_OK || l->nblocks == 0)
-        return st;
     if (runs_inline(pool, l)) {
         worker *k = &pool->workers[0];
-        st = prepare_worker(k, l, msg, msglen);
+        tj_status st = prepare_worker(k, l, msg, msglen);
         if (st == TJ_OK)
             run_chunk(k, l, 0, l->nblocks);
         return st;
@@ -463,6 +461,23 @@ tji_cpu_run(tji_cpu_pool *pool, const tji_cpu_launch *l, char *msg, size_t msgle
     if (pool->status != TJ_OK)
         fail(msg, msglen, pool->status, "%s", pool->errmsg);
     return pool->status;
+}
+
+tj_status
+tji_cpu_run(tji_cpu_pool *pool, const tji_cpu_launch *l, char *msg, size_t msglen)
+{
+    tj_status st = check_launch(pool, l, msg, msglen);
+    if (st != TJ_OK)
+        return st;
+    /* A second run, from an entry of this one or from another thread, would take over the
+     * workers, their lanes and the run's state in mid-launch (a deadlock, at best). */
+    if (atomic_exchange_explicit(&pool->busy, true, memory_order_acquire))
+        return fail(msg, msglen, TJ_ERR_INVALID,
+                    "tji_cpu_run: the pool is already running a launch");
+    if (l->nblocks > 0)
+        st = run_launch(pool, l, msg, msglen);
+    atomic_store_explicit(&pool->busy, false, memory_order_release);
+    return st;
 }
 
 /* ---- the pool --------------------------------------------------------------------------- */

@@ -969,6 +969,61 @@ START_TEST(test_run_rejects_null_pool_and_launch)
 }
 END_TEST
 
+/* Every call of the entry tries a launch of its own, of the same form, on the pool that runs
+ * it: the pool is busy, so that fails and runs nothing. */
+typedef struct nested_args {
+    tji_cpu_pool *pool;
+    tji_cpu_launch inner;
+    atomic_int *calls;
+    atomic_int *bad;           /* nested runs that did not fail as they should */
+} nested_args;
+
+static void
+nested_entry(tji_cpu_worker *w, const void *args, int64_t b0, int64_t b1, int32_t lane)
+{
+    const nested_args *a = args;
+    char msg[TJI_ERRMSG_BYTES] = "";
+    tj_status st = tji_cpu_run(a->pool, &a->inner, msg, sizeof msg);
+    if (st != TJ_ERR_INVALID || strcmp(msg, "tji_cpu_run: the pool is already running a launch"))
+        atomic_fetch_add(a->bad, 1);
+    atomic_fetch_add(a->calls, 1);
+    w->barrier(w);
+}
+
+static const struct {
+    int nthreads;
+    bool cooperative;
+    int32_t block_dim;
+    int64_t nblocks;
+} nested_rows[] = {{1, false, 1, 4}, {2, false, 1, 50}, {1, true, 8, 3}, {3, true, 4, 12},
+                   {2, true, 1, 6}};
+
+START_TEST(test_run_rejects_a_launch_on_a_pool_that_is_running_one)
+{
+    tji_cpu_pool *p = make_pool(nested_rows[_i].nthreads);
+    tji_error_record err = {0};
+    atomic_int calls = 0, inner_calls = 0, bad = 0;
+    int32_t bd = nested_rows[_i].block_dim;
+    nested_args a = {.pool = p, .calls = &calls, .bad = &bad,
+                     .inner = {.entry = never_entry, .args = &inner_calls,
+                               .nblocks = nested_rows[_i].nblocks, .block_dim = bd,
+                               .cooperative = nested_rows[_i].cooperative, .err = &err}};
+    tji_cpu_launch l = a.inner;
+    l.entry = nested_entry;
+    l.args = &a;
+    run_ok(p, &l);
+    int64_t ncalls = nested_rows[_i].cooperative ? nested_rows[_i].nblocks * bd : 0;
+    if (ncalls > 0)
+        ck_assert_int_eq(calls, ncalls);
+    else
+        ck_assert_int_ge(calls, 1);
+    ck_assert_int_eq(bad, 0);
+    ck_assert_int_eq(inner_calls, 0);
+    run_fill(p, 4096, true, 8, 10); /* the pool still works */
+    tji_cpu_pool_destroy(p);
+}
+END_TEST
+
 /* ---- allocation failures ----------------------------------------------------------------- */
 
 /* AddressSanitizer aborts on absurd allocations and reserves address space of its own. */
@@ -1081,6 +1136,8 @@ cpu_launch_suite(void)
     tcase_add_test(errors, test_pool_create_rejects_bad_arguments);
     tcase_add_loop_test(errors, test_run_rejects_invalid_launches, 0, NROWS(invalid_rows));
     tcase_add_test(errors, test_run_rejects_null_pool_and_launch);
+    tcase_add_loop_test(errors, test_run_rejects_a_launch_on_a_pool_that_is_running_one, 0,
+                        NROWS(nested_rows));
     tcase_add_test(errors, test_run_reports_nomem_for_an_arena_it_cannot_allocate);
     tcase_add_loop_test(errors, test_run_reports_nomem_when_fiber_stacks_cannot_be_mapped, 0,
                         NROWS(nomem_rows));
