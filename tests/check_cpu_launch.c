@@ -7,6 +7,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <fenv.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -476,6 +477,87 @@ START_TEST(test_several_pools_run_at_once)
     for (int i = 0; i < NJOBS; i++) {
         pthread_join(threads[i], NULL);
         ck_assert_msg(jobs[i].failures == 0, "pool %d: %d failures", i, jobs[i].failures);
+    }
+}
+END_TEST
+
+/* ---- the floating-point environment ----------------------------------------------------- */
+
+/* 1/25 rounds differently upward and to nearest, in float (SSE) and in long double (x87). */
+typedef struct quotients {
+    float f;
+    long double ld;
+} quotients;
+
+static __attribute__((noinline)) quotients
+fp_quotients(void)
+{
+    volatile float f1 = 1.0f, f25 = 25.0f;
+    volatile long double ld1 = 1.0L, ld25 = 25.0L;
+    return (quotients){f1 / f25, ld1 / ld25};
+}
+
+/* After a rendezvous of two calls (so blocks run on two threads) and its barrier (so lanes
+ * have switched), every call computes the quotients, which must be the caller's. */
+typedef struct fp_args {
+    rendezvous_args meet;
+    quotients want;
+    pthread_t caller;
+    atomic_int *off_caller;    /* calls on another thread */
+} fp_args;
+
+static void
+fp_entry(tji_cpu_worker *w, const void *args, int64_t b0, int64_t b1, int32_t lane)
+{
+    const fp_args *a = args;
+    rendezvous_entry(w, &a->meet, b0, b1, lane);
+    quotients got = fp_quotients();
+    if (got.f != a->want.f || got.ld != a->want.ld)
+        atomic_fetch_add(a->meet.bad, 1);
+    if (!pthread_equal(pthread_self(), a->caller))
+        atomic_fetch_add(a->off_caller, 1);
+}
+
+/* Returns the number of calls that did not compute the caller's quotients. */
+static int
+run_fp(tji_cpu_pool *p, bool coop, int *off_caller)
+{
+    tji_error_record err = {0};
+    atomic_int arrived = 0, bad = 0, off = 0;
+    fp_args a = {.meet = {.arrived = &arrived, .bad = &bad, .need = 2}, .want = fp_quotients(),
+                 .caller = pthread_self(), .off_caller = &off};
+    tji_cpu_launch l = {.entry = fp_entry, .args = &a, .nblocks = coop ? 4 : 64,
+                        .block_dim = coop ? 8 : 1, .cooperative = coop, .err = &err};
+    run_ok(p, &l);
+    *off_caller = off;
+    return bad;
+}
+
+/* Background threads keep the mode they started with and fibers the one they were made
+ * with, here to nearest: after fesetround(FE_UPWARD), every block must round upward too,
+ * and the caller keeps its mode. */
+START_TEST(test_blocks_run_with_the_callers_rounding_mode)
+{
+    quotients nearest = fp_quotients();
+    tji_cpu_pool *p = make_pool(2);
+    int off[4], bad[4];
+    bad[0] = run_fp(p, true, &off[0]); /* lanes on both threads, made rounding to nearest */
+    ck_assert_int_eq(fesetround(FE_UPWARD), 0);
+    quotients upward = fp_quotients();
+    bad[1] = run_fp(p, false, &off[1]);
+    bad[2] = run_fp(p, true, &off[2]);
+    bad[3] = run_fp(p, false, &off[3]);
+    int mode = fegetround();
+    quotients after = fp_quotients();
+    fesetround(FE_TONEAREST);
+    tji_cpu_pool_destroy(p);
+    if (upward.f == nearest.f || upward.ld == nearest.ld)
+        return; /* rounding modes not honoured (an emulator): nothing to see */
+    ck_assert_int_eq(mode, FE_UPWARD);
+    ck_assert(after.f == upward.f && after.ld == upward.ld);
+    for (int i = 0; i < 4; i++) {
+        ck_assert_msg(bad[i] == 0, "launch %d: %d calls rounded otherwise", i, bad[i]);
+        ck_assert_msg(off[i] > 0, "launch %d ran on the caller alone", i);
     }
 }
 END_TEST
@@ -1128,6 +1210,7 @@ cpu_launch_suite(void)
     tcase_add_loop_test(api, test_blocks_run_on_several_threads_at_once, 0,
                         NROWS(rendezvous_rows));
     tcase_add_test(api, test_several_pools_run_at_once);
+    tcase_add_test(api, test_blocks_run_with_the_callers_rounding_mode);
     tcase_add_loop_test(api, test_arena_holds_arena_bytes_per_block, 0, NROWS(arena_rows));
     tcase_add_test(api, test_arena_grows_between_launches);
     suite_add_tcase(s, api);
