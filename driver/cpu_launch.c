@@ -32,6 +32,8 @@ enum {
     DEFAULT_STACK_KB = 256,
     MIN_STACK_KB = 16,
     MAX_STACK_KB = 1024 * 1024,
+    MAPS_PER_LANE = 2,        /* a fiber's stack and its guard page */
+    DEFAULT_MAX_MAP_COUNT = 65530,  /* Linux's vm.max_map_count, when it cannot be read */
 };
 
 /* The jit layer caps a launch's threads at 2^62 too; below it, the block counter can pass
@@ -84,6 +86,7 @@ struct tji_cpu_pool {
     int nthreads;              /* the caller included */
     int nstarted;              /* background threads started */
     size_t stack_bytes;        /* per fiber */
+    int64_t lane_budget;       /* lanes all workers together keep at most (coop_workers) */
     worker *workers;           /* [0] belongs to the calling thread */
     pthread_mutex_t mu;
     pthread_cond_t wake;       /* 'generation' moved: a run or the end */
@@ -95,6 +98,7 @@ struct tji_cpu_pool {
     /* the current run; the caller writes these before moving 'generation' */
     const tji_cpu_launch *launch;
     int64_t chunk;
+    int nworkers;              /* the first ones take blocks, the others wait for the next */
     atomic_bool quit;
     atomic_bool failed;
     atomic_bool busy;          /* a tji_cpu_run is in progress */
@@ -286,11 +290,24 @@ add_lane(worker *k, char *msg, size_t msglen)
     if (e != 0) {
         free(ln);
         return fail(msg, msglen, TJ_ERR_NOMEM,
-                    "tji_cpu_run: cannot map a %zu-byte fiber stack for lane %d: %s",
-                    k->pool->stack_bytes, (int)k->nlanes, errno_text(e));
+                    "tji_cpu_run: cannot map a %zu-byte fiber stack for lane %d: %s; each "
+                    "lane's stack takes address space and %d of the mappings that "
+                    "vm.max_map_count allows", k->pool->stack_bytes, (int)k->nlanes,
+                    errno_text(e), MAPS_PER_LANE);
     }
     k->lanes[k->nlanes++] = ln;
     return TJ_OK;
+}
+
+/* Frees the lanes from 'keep' on. */
+static void
+drop_lanes(worker *k, int32_t keep)
+{
+    while (k->nlanes > keep) {
+        lane *ln = k->lanes[--k->nlanes];
+        tji_fiber_destroy(&ln->fiber);
+        free(ln);
+    }
 }
 
 static tj_status
@@ -298,10 +315,15 @@ ensure_lanes(worker *k, int32_t n, char *msg, size_t msglen)
 {
     if (!k->lanes && !(k->lanes = calloc(MAX_BLOCK_DIM, sizeof *k->lanes)))
         return fail(msg, msglen, TJ_ERR_NOMEM, "tji_cpu_run: cannot allocate the lane table");
+    int32_t had = k->nlanes;
     while (k->nlanes < n) {
         tj_status st = add_lane(k, msg, msglen);
-        if (st != TJ_OK)
+        if (st != TJ_OK) {
+            /* The lanes made for this launch would keep the mappings and address space
+             * that ran out, which malloc and threads need as well. */
+            drop_lanes(k, had);
             return st;
+        }
     }
     return TJ_OK;
 }
@@ -325,10 +347,7 @@ prepare_worker(worker *k, const tji_cpu_launch *l, char *msg, size_t msglen)
 static void
 free_worker(worker *k)
 {
-    for (int32_t i = 0; i < k->nlanes; i++) {
-        tji_fiber_destroy(&k->lanes[i]->fiber);
-        free(k->lanes[i]);
-    }
+    drop_lanes(k, 0);
     free(k->lanes);
     free(k->arena_mem);
 }
@@ -359,6 +378,8 @@ run_share(tji_cpu_pool *p, worker *k)
     const tji_cpu_launch *l = p->launch;
     int64_t chunk = p->chunk;
     bool ready = false;
+    if (k - p->workers >= p->nworkers) /* not one of this run's (coop_workers) */
+        return;
     while (!atomic_load_explicit(&p->failed, memory_order_relaxed)) {
         int64_t b0 = atomic_fetch_add_explicit(&p->next_block, chunk, memory_order_relaxed);
         if (b0 >= l->nblocks)
@@ -450,11 +471,32 @@ run_parallel(tji_cpu_pool *p, const tji_cpu_launch *l)
     await_workers(p);
 }
 
+/* The workers that run a cooperative launch: the first ones. Each lane keeps its stack, 2
+ * mappings, for the pool's lifetime, and vm.max_map_count bounds all the process's mappings,
+ * malloc's and the threads' stacks included (1024 lanes on each of 32 workers would take
+ * all of the default 65530). As many take part as keeps the lanes of all workers, with those
+ * that the launch makes, within a quarter of it; the caller always does. */
+static int
+coop_workers(const tji_cpu_pool *p, int32_t block_dim)
+{
+    int64_t lanes = 0;
+    for (int i = 0; i < p->nthreads; i++)
+        lanes += p->workers[i].nlanes;
+    int n = 0;
+    for (; n < p->nthreads; n++) {
+        int32_t have = p->workers[n].nlanes;
+        lanes += have < block_dim ? block_dim - have : 0;
+        if (n > 0 && lanes > p->lane_budget)
+            break;
+    }
+    return n;
+}
+
 /* Small launches cost less on the caller alone than waking the pool. */
 static bool
 runs_inline(const tji_cpu_pool *p, const tji_cpu_launch *l)
 {
-    if (p->nthreads == 1 || l->nblocks <= 1)
+    if (p->nworkers == 1 || l->nblocks <= 1)
         return true;
     return !l->cooperative && l->nblocks <= INLINE_BLOCKS;
 }
@@ -489,6 +531,8 @@ check_launch(const tji_cpu_pool *p, const tji_cpu_launch *l, char *msg, size_t m
 static tj_status
 run_launch(tji_cpu_pool *pool, const tji_cpu_launch *l, char *msg, size_t msglen)
 {
+    bool coop = l->cooperative && l->block_dim > 1;
+    pool->nworkers = coop ? coop_workers(pool, l->block_dim) : pool->nthreads;
     if (runs_inline(pool, l)) {
         worker *k = &pool->workers[0];
         tj_status st = prepare_worker(k, l, msg, msglen);
@@ -537,6 +581,25 @@ fiber_stack_bytes(void)
     return (size_t)kb * 1024;
 }
 
+static int64_t
+lane_budget(int64_t max_map_count)
+{
+    return max_map_count / 4 / MAPS_PER_LANE;
+}
+
+static int64_t
+max_map_count(void)
+{
+    FILE *f = fopen("/proc/sys/vm/max_map_count", "re");
+    long long n = 0;
+    if (f) {
+        if (fscanf(f, "%lld", &n) != 1)
+            n = 0;
+        fclose(f);
+    }
+    return n > 0 ? (int64_t)n : DEFAULT_MAX_MAP_COUNT;
+}
+
 static int
 online_cores(void)
 {
@@ -570,6 +633,7 @@ new_pool(int nthreads)
     memset(p, 0, sizeof *p);
     p->nthreads = nthreads;
     p->stack_bytes = fiber_stack_bytes();
+    p->lane_budget = lane_budget(max_map_count());
     size_t bytes = sizeof *p->workers * (size_t)nthreads;
     p->workers = aligned_alloc(CACHE_LINE, bytes);
     if (!p->workers || !init_sync(p)) {
@@ -644,4 +708,10 @@ int
 tji_cpu_pool_threads(const tji_cpu_pool *pool)
 {
     return pool ? pool->nthreads : 0;
+}
+
+void
+tji_cpu_pool_set_max_map_count(tji_cpu_pool *pool, int64_t count)
+{
+    pool->lane_budget = lane_budget(count);
 }

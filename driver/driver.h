@@ -71,6 +71,9 @@ TJI_HIDDEN tj_status tji_cpu_pool_create(int nthreads, tji_cpu_pool **out, char 
                                          size_t msglen);
 TJI_HIDDEN void tji_cpu_pool_destroy(tji_cpu_pool *pool);
 TJI_HIDDEN int tji_cpu_pool_threads(const tji_cpu_pool *pool);
+/* For tests: plans cooperative launches as if vm.max_map_count, which pool creation reads,
+ * were 'count' (cpu_launch.c: coop_workers). */
+TJI_HIDDEN void tji_cpu_pool_set_max_map_count(tji_cpu_pool *pool, int64_t count);
 /* Runs the launch to completion on the pool (the caller's thread takes part). */
 TJI_HIDDEN tj_status tji_cpu_run(tji_cpu_pool *pool, const tji_cpu_launch *l, char *msg,
                                  size_t msglen);
