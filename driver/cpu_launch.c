@@ -660,6 +660,10 @@ stop_threads(tji_cpu_pool *p)
     p->nstarted = 0;
 }
 
+/* A pool belongs to the process that made it. A child of fork() has the pool's memory but
+ * only the thread that forked: the workers are not there to take part, so a run would wait
+ * for them forever, and destroying would join threads that do not exist. A child must
+ * neither run on nor destroy its parent's pools; it makes its own. */
 tj_status
 tji_cpu_pool_create(int nthreads, tji_cpu_pool **out, char *msg, size_t msglen)
 {
