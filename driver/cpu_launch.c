@@ -102,6 +102,9 @@ struct tji_cpu_pool {
     atomic_bool quit;
     atomic_bool failed;
     atomic_bool busy;          /* a tji_cpu_run is in progress */
+    unsigned forks;            /* the process's fork count this pool is up to (adopt) */
+    bool orphan;               /* in a child of fork(): no worker threads */
+    bool forked_mid_launch;    /* ... forked while the pool ran a launch */
     _Alignas(CACHE_LINE) _Atomic uint64_t generation;
     _Alignas(CACHE_LINE) _Atomic int64_t next_block;
     _Alignas(CACHE_LINE) atomic_int nrunning;
@@ -532,7 +535,7 @@ static tj_status
 run_launch(tji_cpu_pool *pool, const tji_cpu_launch *l, char *msg, size_t msglen)
 {
     bool coop = l->cooperative && l->block_dim > 1;
-    pool->nworkers = coop ? coop_workers(pool, l->block_dim) : pool->nthreads;
+    pool->nworkers = pool->orphan ? 1 : coop ? coop_workers(pool, l->block_dim) : pool->nthreads;
     if (runs_inline(pool, l)) {
         worker *k = &pool->workers[0];
         tj_status st = prepare_worker(k, l, msg, msglen);
@@ -546,12 +549,50 @@ run_launch(tji_cpu_pool *pool, const tji_cpu_launch *l, char *msg, size_t msglen
     return pool->status;
 }
 
+/* ---- fork() ----------------------------------------------------------------------------- */
+
+static atomic_uint forks;      /* fork() calls this process came out of as the child */
+
+static void
+count_fork(void)
+{
+    atomic_fetch_add_explicit(&forks, 1, memory_order_relaxed);
+}
+
+static void
+register_fork_handler(void)
+{
+    pthread_atfork(NULL, NULL, count_fork);
+}
+
+/* A child of fork() has its parent's pools in memory but only the thread that forked: none
+ * of the worker threads. So in a child a pool runs launches on the calling thread alone,
+ * and its destruction joins no thread and leaves the mutex and conditions alone (a worker
+ * may have held the mutex at the fork). When the fork came while the pool ran a launch,
+ * the pool's lanes are parked in the middle of that launch's kernel: it runs nothing more. */
+static void
+adopt_after_fork(tji_cpu_pool *p)
+{
+    unsigned now = atomic_load_explicit(&forks, memory_order_relaxed);
+    if (p->forks == now)
+        return;
+    p->forks = now;
+    p->orphan = true;
+    p->nstarted = 0;
+    p->forked_mid_launch = atomic_load_explicit(&p->busy, memory_order_relaxed);
+}
+
 tj_status
 tji_cpu_run(tji_cpu_pool *pool, const tji_cpu_launch *l, char *msg, size_t msglen)
 {
     tj_status st = check_launch(pool, l, msg, msglen);
     if (st != TJ_OK)
         return st;
+    adopt_after_fork(pool);
+    if (pool->forked_mid_launch)
+        return fail(msg, msglen, TJ_ERR_STATE,
+                    "tji_cpu_run: the process forked while this pool ran a launch; a child "
+                    "process must make its own context");
     /* A second run, from an entry of this one or from another thread, would take over the
      * workers, their lanes and the run's state in mid-launch (a deadlock, at best). */
     if (atomic_exchange_explicit(&pool->busy, true, memory_order_acquire))
@@ -631,6 +672,7 @@ new_pool(int nthreads)
     if (!p)
         return NULL;
     memset(p, 0, sizeof *p);
+    p->forks = atomic_load_explicit(&forks, memory_order_relaxed);
     p->nthreads = nthreads;
     p->stack_bytes = fiber_stack_bytes();
     p->lane_budget = lane_budget(max_map_count());
@@ -660,10 +702,7 @@ stop_threads(tji_cpu_pool *p)
     p->nstarted = 0;
 }
 
-/* A pool belongs to the process that made it. A child of fork() has the pool's memory but
- * only the thread that forked: the workers are not there to take part, so a run would wait
- * for them forever, and destroying would join threads that do not exist. A child must
- * neither run on nor destroy its parent's pools; it makes its own. */
+/* In a child of fork(), the pool runs on the calling thread alone (adopt_after_fork). */
 tj_status
 tji_cpu_pool_create(int nthreads, tji_cpu_pool **out, char *msg, size_t msglen)
 {
@@ -675,6 +714,8 @@ tji_cpu_pool_create(int nthreads, tji_cpu_pool **out, char *msg, size_t msglen)
                     "tji_cpu_pool_create: nthreads %d is out of range 0..%d", nthreads,
                     MAX_THREADS);
     int n = nthreads == 0 ? online_cores() : nthreads;
+    static pthread_once_t fork_handler = PTHREAD_ONCE_INIT;
+    pthread_once(&fork_handler, register_fork_handler);
     tji_cpu_pool *p = new_pool(n);
     if (!p)
         return fail(msg, msglen, TJ_ERR_NOMEM,
@@ -698,13 +739,17 @@ tji_cpu_pool_destroy(tji_cpu_pool *pool)
 {
     if (!pool)
         return;
-    stop_threads(pool);
+    adopt_after_fork(pool);
+    if (!pool->orphan)
+        stop_threads(pool);
     for (int i = 0; i < pool->nthreads; i++)
         free_worker(&pool->workers[i]);
     free(pool->workers);
-    pthread_cond_destroy(&pool->done);
-    pthread_cond_destroy(&pool->wake);
-    pthread_mutex_destroy(&pool->mu);
+    if (!pool->orphan) {
+        pthread_cond_destroy(&pool->done);
+        pthread_cond_destroy(&pool->wake);
+        pthread_mutex_destroy(&pool->mu);
+    }
     free(pool);
 }
 

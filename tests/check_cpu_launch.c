@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1035,6 +1036,120 @@ START_TEST(test_coop_hundred_thousand_barriers_finish_quickly)
 }
 END_TEST
 
+/* ---- fork() ----------------------------------------------------------------------------- */
+
+/* In the child (no Check calls there): a width-1 launch of 'n' blocks and a cooperative one
+ * on the parent's pool, each block counted once, then the pool destroyed. 0 when all is
+ * well. */
+static int
+child_runs_on(tji_cpu_pool *p, int64_t n)
+{
+    alarm(10); /* a run waiting for workers that are not there would hang */
+    tji_error_record err = {0};
+    atomic_int bad = 0;
+    count_args a = {.counts = calloc((size_t)n + 1, sizeof(atomic_int)), .bad = &bad,
+                    .nblocks = n, .err = &err};
+    if (!a.counts)
+        return 2;
+    tji_cpu_launch l = {.entry = count_entry, .args = &a, .nblocks = n, .block_dim = 1,
+                        .arena_bytes = 64, .err = &err};
+    char msg[TJI_ERRMSG_BYTES] = "";
+    if (tji_cpu_run(p, &l, msg, sizeof msg) != TJ_OK)
+        return 3;
+    if (bad != 0)
+        return 6;
+    l.cooperative = true; /* lanes 1-7 count as 'bad' to count_entry: not checked */
+    l.block_dim = 8;
+    if (tji_cpu_run(p, &l, msg, sizeof msg) != TJ_OK)
+        return 4;
+    for (int64_t b = 0; b < n; b++)
+        if (a.counts[b] != 1 + 8)
+            return 5;
+    tji_cpu_pool_destroy(p);
+    free(a.counts);
+    return 0;
+}
+
+static int
+wait_child(pid_t pid)
+{
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert_msg(WIFEXITED(st), "the child ended with signal %d",
+                  WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    return WEXITSTATUS(st);
+}
+
+/* A child of fork() has none of the pool's worker threads: it runs on the pool with its own
+ * thread alone, and destroys it without joining threads that are not there. */
+START_TEST(test_child_of_fork_runs_on_the_pool_alone)
+{
+    tji_cpu_pool *p = make_pool(3);
+    tji_error_record err = {0};
+    atomic_int bad = 0;
+    count_args a = {.counts = xcalloc(1001, sizeof(atomic_int)), .bad = &bad, .nblocks = 1000,
+                    .err = &err};
+    tji_cpu_launch l = {.entry = count_entry, .args = &a, .nblocks = 1000, .block_dim = 1,
+                        .err = &err};
+    run_ok(p, &l); /* the workers are up and have run */
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0)
+        _exit(child_runs_on(p, 1000));
+    ck_assert_int_eq(wait_child(pid), 0);
+    run_ok(p, &l); /* the parent's pool is untouched */
+    for (int b = 0; b < 1000; b++)
+        ck_assert_int_eq(a.counts[b], 2);
+    ck_assert_int_eq(bad, 0);
+    tji_cpu_pool_destroy(p);
+    free(a.counts);
+}
+END_TEST
+
+typedef struct fork_args {
+    tji_cpu_pool *pool;
+    int child_status;
+} fork_args;
+
+/* Forks from inside a launch; the child tries to run on the same pool. */
+static void
+fork_entry(tji_cpu_worker *w, const void *args, int64_t b0, int64_t b1, int32_t lane)
+{
+    (void)w, (void)b0, (void)b1, (void)lane;
+    fork_args *a = (fork_args *)args;
+    pid_t pid = fork();
+    if (pid == 0) {
+        tji_error_record err = {0};
+        tji_cpu_launch l = {.entry = count_entry, .nblocks = 1, .block_dim = 1, .err = &err};
+        char msg[TJI_ERRMSG_BYTES] = "";
+        tj_status st = tji_cpu_run(a->pool, &l, msg, sizeof msg);
+        _exit(st == TJ_ERR_STATE &&
+                      strcmp(msg, "tji_cpu_run: the process forked while this pool ran a "
+                                  "launch; a child process must make its own context") == 0
+                  ? 0
+                  : 1);
+    }
+    int st = 0;
+    a->child_status = pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st)
+                          ? WEXITSTATUS(st)
+                          : -1;
+}
+
+/* Forked in the middle of a launch, the child's copy of the pool has that launch's state:
+ * a run there fails with TJ_ERR_STATE instead of resuming the parent's lanes. */
+START_TEST(test_child_forked_mid_launch_gets_an_error)
+{
+    tji_cpu_pool *p = make_pool(2);
+    fork_args a = {.pool = p, .child_status = -2};
+    tji_error_record err = {0};
+    tji_cpu_launch l = {.entry = fork_entry, .args = &a, .nblocks = 1, .block_dim = 1,
+                        .err = &err};
+    run_ok(p, &l);
+    ck_assert_int_eq(a.child_status, 0);
+    tji_cpu_pool_destroy(p);
+}
+END_TEST
+
 /* ---- the pool and invalid calls --------------------------------------------------------- */
 
 START_TEST(test_pool_threads_counts_the_caller_and_defaults_to_online_cores)
@@ -1368,6 +1483,11 @@ cpu_launch_suite(void)
     tcase_add_test(coop, test_fiber_create_rejects_a_colour_that_leaves_less_than_a_page);
     tcase_add_test(coop, test_fiber_create_checks_the_colour_against_the_page_rounded_stack);
     suite_add_tcase(s, coop);
+
+    TCase *forks = new_case("fork");
+    tcase_add_test(forks, test_child_of_fork_runs_on_the_pool_alone);
+    tcase_add_test(forks, test_child_forked_mid_launch_gets_an_error);
+    suite_add_tcase(s, forks);
     return s;
 }
 
