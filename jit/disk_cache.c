@@ -13,10 +13,13 @@
  * otherwise it is ignored and the module is compiled (and the file rewritten). Failures to
  * read or write the cache never fail a build: a file that would pass RLIMIT_FSIZE is not
  * written, and a FIFO at a file's name is not waited on. A process killed while writing
- * leaves its "<name>.tmp.<pid>.<ns>" file behind; nothing removes those, nor old entries.
+ * leaves its "<name>.tmp.<pid>.<ns>" file behind: the first write of each later process
+ * removes those over an hour old. Nothing removes old entries.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,6 +188,36 @@ fits_file_size_limit(uint64_t bytes)
            bytes <= (uint64_t)rl.rlim_cur;
 }
 
+/* Removes the temporary files that writers killed before their rename left in 'dir': those
+ * whose last change is over TMP_MAX_AGE seconds old (a write takes milliseconds). Done at
+ * the first write of a process into each directory, so a directory is listed once, not at
+ * every build. */
+#define TMP_MAX_AGE 3600
+static void
+remove_stale_temporaries(const char *dir)
+{
+    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    static char done[3072];
+    pthread_mutex_lock(&mu);
+    bool first = strcmp(done, dir) != 0;
+    if (first)
+        snprintf(done, sizeof done, "%s", dir);
+    pthread_mutex_unlock(&mu);
+    DIR *d = first ? opendir(dir) : NULL;
+    if (!d)
+        return;
+    time_t now = time(NULL);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        struct stat st;
+        if (strstr(e->d_name, ".tmp.") &&
+            fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            S_ISREG(st.st_mode) && st.st_uid == geteuid() && now - st.st_mtime > TMP_MAX_AGE)
+            unlinkat(dirfd(d), e->d_name, 0);
+    }
+    closedir(d);
+}
+
 void
 tji_disk_cache_write(const uint8_t key[16], tj_target target, const void *data, size_t len)
 {
@@ -192,6 +225,7 @@ tji_disk_cache_write(const uint8_t key[16], tj_target target, const void *data, 
     if (len == 0 || len > MAX_PAYLOAD || !fits_file_size_limit(HEADER_BYTES + len) ||
         !cache_dir(dir, sizeof dir))
         return;
+    remove_stale_temporaries(dir);
     file_name(path, sizeof path, dir, key, target);
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);

@@ -3,7 +3,7 @@
  * tests/check_cache.c: the compile caches (SPEC 6). The in-memory cache of a context, and
  * the on-disk cache: where it lives, what it refuses to load (corrupt, truncated,
  * foreign-owned files; directories others can write; a FIFO at an entry's name; a file
- * size limit), TILEJIT_CACHE=0, the CPU's compress
+ * size limit), stale temporary files, TILEJIT_CACHE=0, the CPU's compress
  * form and the library's build-id in the key, and processes building the same module at
  * once.
  */
@@ -13,8 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -486,6 +488,35 @@ START_TEST(test_disk_cache_keeps_library_builds_apart)
 }
 END_TEST
 
+/* Writes 'name' in the cache directory and dates its last change 'age' seconds back. */
+static void
+put_file(const char *name, time_t age)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("half a cache entry", f);
+    fclose(f);
+    struct timeval tv[2] = {{.tv_sec = time(NULL) - age}, {.tv_sec = time(NULL) - age}};
+    ck_assert_int_eq(utimes(path, tv), 0);
+}
+
+/* Temporary files that killed writers left behind go at the next process's first write,
+ * once over an hour old; younger ones may belong to a writer at work and stay. */
+START_TEST(test_stale_temporary_files_are_removed)
+{
+    put_file("0123.o.tmp.99999.12345", 2 * 3600);
+    put_file("4567.ptx.tmp.99998.12345", 2 * 3600);
+    put_file("89ab.o.tmp.99997.12345", 60);
+    put_file("notes.txt", 2 * 3600);
+    ck_assert(!build_and_run_fresh());
+    ck_assert_int_eq(count_containing(".tmp."), 1);
+    ck_assert_int_eq(count_containing("89ab.o.tmp."), 1);
+    ck_assert_int_eq(count_containing("notes.txt"), 1);
+}
+END_TEST
+
 static Suite *
 cache_suite(void)
 {
@@ -506,6 +537,7 @@ cache_suite(void)
     tcase_add_test(tc, test_disk_cache_keeps_library_builds_apart);
     tcase_add_test(tc, test_fifo_at_an_entry_name_is_not_waited_on);
     tcase_add_test(tc, test_file_size_limit_skips_the_write);
+    tcase_add_test(tc, test_stale_temporary_files_are_removed);
     suite_add_tcase(s, tc);
     return s;
 }
