@@ -714,12 +714,15 @@ where_entry(tji_cpu_worker *w, const void *args, int64_t b0, int64_t b1, int32_t
         atomic_fetch_add(a->elsewhere, 1);
 }
 
-static const struct {
+/* A pool of 'nthreads' and a launch of 'nblocks' blocks of 'block_dim' lanes. */
+typedef struct launch_row {
     int nthreads;
     bool cooperative;
     int32_t block_dim;
     int64_t nblocks;
-} inline_rows[] = {{4, false, 1, 1}, {4, false, 1, 5}, {4, true, 32, 1}, {1, false, 1, 1000},
+} launch_row;
+
+static const launch_row inline_rows[] = {{4, false, 1, 1}, {4, false, 1, 5}, {4, true, 32, 1}, {1, false, 1, 1000},
                    {1, true, 16, 50}};
 
 START_TEST(test_small_launches_run_on_the_calling_thread)
@@ -1265,12 +1268,7 @@ nested_entry(tji_cpu_worker *w, const void *args, int64_t b0, int64_t b1, int32_
     w->barrier(w);
 }
 
-static const struct {
-    int nthreads;
-    bool cooperative;
-    int32_t block_dim;
-    int64_t nblocks;
-} nested_rows[] = {{1, false, 1, 4}, {2, false, 1, 50}, {1, true, 8, 3}, {3, true, 4, 12},
+static const launch_row nested_rows[] = {{1, false, 1, 4}, {2, false, 1, 50}, {1, true, 8, 3}, {3, true, 4, 12},
                    {2, true, 1, 6}};
 
 START_TEST(test_run_rejects_a_launch_on_a_pool_that_is_running_one)
