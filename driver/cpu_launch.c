@@ -5,7 +5,6 @@
  * worker, in ascending lane order between barriers. No LLVM, no printing here.
  */
 #include <errno.h>
-#include <fenv.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -41,19 +40,6 @@ enum {
 #define MAX_NBLOCKS (INT64_C(1) << 62)
 
 typedef struct worker worker;
-
-/* The floating-point controls (rounding, flush-to-zero, exception masks, x87 precision) that
- * every block of a launch runs with: the caller's at tji_cpu_run. A background thread keeps
- * what it had at pthread_create and a fiber what it was made with (a switch restores the
- * fiber's own, fiber.h), so both load the launch's. Elsewhere, the whole fenv_t. */
-typedef struct fp_controls {
-#if defined(__x86_64__)
-    uint32_t mxcsr;
-    uint16_t x87_cw;
-#else
-    fenv_t env;
-#endif
-} fp_controls;
 
 /* One lane of a cooperative block: its fiber and its links in the ring of the block's
  * unfinished lanes, which is kept in ascending lane order. Following 'next' from the last
@@ -94,7 +80,7 @@ struct tji_cpu_pool {
     int nsleeping;             /* workers waiting on 'wake' (under mu) */
     tj_status status;          /* a worker's failure in this run (under mu) */
     char errmsg[TJI_ERRMSG_BYTES];
-    fp_controls fp;            /* the current run's, inline or not */
+    tji_fp_controls fp;        /* the caller's at the current run: every block runs with them */
     /* the current run; the caller writes these before moving 'generation' */
     const tji_cpu_launch *launch;
     int64_t chunk;
@@ -155,28 +141,6 @@ round_up(size_t n, size_t to)
     return (n + to - 1) / to * to;
 }
 
-static void
-save_fp_controls(fp_controls *c)
-{
-#if defined(__x86_64__)
-    __asm__ volatile("stmxcsr %0" : "=m"(c->mxcsr));
-    __asm__ volatile("fnstcw %0" : "=m"(c->x87_cw));
-#else
-    fegetenv(&c->env);
-#endif
-}
-
-static void
-load_fp_controls(const fp_controls *c)
-{
-#if defined(__x86_64__)
-    __asm__ volatile("ldmxcsr %0" : : "m"(c->mxcsr));
-    __asm__ volatile("fldcw %0" : : "m"(c->x87_cw));
-#else
-    fesetenv(&c->env);
-#endif
-}
-
 /* ---- cooperative lanes ------------------------------------------------------------------ */
 
 static void
@@ -221,7 +185,7 @@ lane_main(void *arg)
     worker *k = ln->worker;
     for (;;) {
         const tji_cpu_launch *l = k->launch;
-        load_fp_controls(&k->pool->fp);
+        tji_fp_controls_load(&k->pool->fp);
         l->entry(&k->pub, l->args, k->block, k->block + 1, ln->id);
         finish_lane(k, ln);
     }
@@ -449,7 +413,7 @@ worker_main(void *arg)
         seen = await_generation(p, seen);
         if (atomic_load_explicit(&p->quit, memory_order_relaxed))
             return NULL;
-        load_fp_controls(&p->fp);
+        tji_fp_controls_load(&p->fp);
         run_share(p, k);
         leave_run(p);
     }
@@ -599,7 +563,7 @@ tji_cpu_run(tji_cpu_pool *pool, const tji_cpu_launch *l, char *msg, size_t msgle
         return fail(msg, msglen, TJ_ERR_INVALID,
                     "tji_cpu_run: the pool is already running a launch");
     if (l->nblocks > 0) {
-        save_fp_controls(&pool->fp);
+        tji_fp_controls_save(&pool->fp);
         st = run_launch(pool, l, msg, msglen);
     }
     atomic_store_explicit(&pool->busy, false, memory_order_release);

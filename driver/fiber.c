@@ -78,11 +78,9 @@ void tji_fiber_boot(void);
 static uint64_t
 control_words(void)
 {
-    uint32_t mxcsr;
-    uint16_t fpucw;
-    __asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
-    __asm__ volatile("fnstcw %0" : "=m"(fpucw));
-    return (uint64_t)mxcsr | (uint64_t)fpucw << 32;
+    tji_fp_controls c;
+    tji_fp_controls_save(&c);
+    return (uint64_t)c.mxcsr | (uint64_t)c.x87_cw << 32;
 }
 
 static void

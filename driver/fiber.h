@@ -8,6 +8,10 @@
 #define TILEJIT_FIBER_H
 
 #include <stddef.h>
+#include <stdint.h>
+#if !defined(__x86_64__)
+#include <fenv.h>
+#endif
 
 #include "driver.h"
 
@@ -28,6 +32,41 @@
 #ifndef TJI_FIBER_ASAN
 #define TJI_FIBER_ASAN 0
 #endif
+
+/* The floating-point controls (rounding, flush-to-zero, exception masks, x87 precision): on
+ * x86-64 the MXCSR and the x87 control word, which a switch keeps per fiber; elsewhere the
+ * whole fenv_t. The CPU launcher loads the caller's into every worker and lane, which
+ * otherwise keep what they had at pthread_create or at the fiber's creation. */
+typedef struct tji_fp_controls {
+#if defined(__x86_64__)
+    uint32_t mxcsr;
+    uint16_t x87_cw;
+#else
+    fenv_t env;
+#endif
+} tji_fp_controls;
+
+static inline void
+tji_fp_controls_save(tji_fp_controls *c)
+{
+#if defined(__x86_64__)
+    __asm__ volatile("stmxcsr %0" : "=m"(c->mxcsr));
+    __asm__ volatile("fnstcw %0" : "=m"(c->x87_cw));
+#else
+    fegetenv(&c->env);
+#endif
+}
+
+static inline void
+tji_fp_controls_load(const tji_fp_controls *c)
+{
+#if defined(__x86_64__)
+    __asm__ volatile("ldmxcsr %0" : : "m"(c->mxcsr));
+    __asm__ volatile("fldcw %0" : : "m"(c->x87_cw));
+#else
+    fesetenv(&c->env);
+#endif
+}
 
 typedef void (*tji_fiber_fn)(void *arg);
 

@@ -89,23 +89,38 @@ build_and_run_fresh(void)
     return cached;
 }
 
-/* The cache files in 'dir' with suffix 'sfx' (".o" or ".ptx"); the first name in 'name'. */
+/* The files in 'dir' whose name ends with 'part' ('suffix') or contains it; the path of the
+ * first in 'name' (unless NULL). */
 static int
-count_files(const char *sfx, char *name, size_t n)
+count_matching(const char *part, bool suffix, char *name, size_t n)
 {
     DIR *d = opendir(dir);
     ck_assert_ptr_nonnull(d);
     int count = 0;
     struct dirent *e;
     while ((e = readdir(d))) {
-        size_t len = strlen(e->d_name), sl = strlen(sfx);
-        if (len > sl && strcmp(e->d_name + len - sl, sfx) == 0) {
-            if (count++ == 0 && name)
-                snprintf(name, n, "%s/%s", dir, e->d_name);
-        }
+        size_t len = strlen(e->d_name), pl = strlen(part);
+        bool match = suffix ? len > pl && strcmp(e->d_name + len - pl, part) == 0
+                            : strstr(e->d_name, part) != NULL;
+        if (match && count++ == 0 && name)
+            snprintf(name, n, "%s/%s", dir, e->d_name);
     }
     closedir(d);
     return count;
+}
+
+/* The cache files with suffix 'sfx' (".o" or ".ptx"); the first path in 'name'. */
+static int
+count_files(const char *sfx, char *name, size_t n)
+{
+    return count_matching(sfx, true, name, n);
+}
+
+/* The files whose name contains 'part'. */
+static int
+count_containing(const char *part)
+{
+    return count_matching(part, false, NULL, 0);
 }
 
 START_TEST(test_memory_cache_reuses_code_for_equal_kernels)
@@ -220,20 +235,6 @@ END_TEST
 
 /* Damages the cache file in one of three ways; the next build must ignore and rewrite it. */
 static const char *const damages[] = {"flip a payload byte", "truncate", "foreign owner"};
-
-/* The files in 'dir' whose name contains 'part'. */
-static int
-count_containing(const char *part)
-{
-    DIR *d = opendir(dir);
-    ck_assert_ptr_nonnull(d);
-    int count = 0;
-    struct dirent *e;
-    while ((e = readdir(d)))
-        count += strstr(e->d_name, part) != NULL;
-    closedir(d);
-    return count;
-}
 
 /* Builds the kernel once into the empty cache: its one entry's path and status. */
 static void
