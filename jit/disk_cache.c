@@ -14,7 +14,16 @@
  * read or write the cache never fail a build: a file that would pass RLIMIT_FSIZE is not
  * written, and a FIFO at a file's name is not waited on. A process killed while writing
  * leaves its "<name>.tmp.<pid>.<ns>" file behind: the first write of each later process
- * removes those over an hour old. Nothing removes old entries.
+ * removes those over an hour old.
+ *
+ * The entries of a directory are kept within $TILEJIT_CACHE_MAXSIZE bytes (256 MiB unless
+ * set; a number with an optional K, M or G; 0: no limit), like the CUDA driver's JIT cache
+ * (CUDA_CACHE_MAXSIZE). A hit marks its entry used (its access time). A process lists the
+ * directory at its first write there, and again whenever the bytes it has seen there since
+ * (that listing plus its own writes) pass the limit; a listing that finds the entries over
+ * the limit removes the least recently used until they are within nine tenths of it. So
+ * the limit holds approximately while several processes write at once; an entry larger
+ * than the limit is not written.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -103,6 +112,36 @@ put64(uint8_t *p, uint64_t v)
     memcpy(p, &v, 8);
 }
 
+/* The size limit of a directory's entries in bytes; 0: none. A value that is not a
+ * number with an optional K, M or G gives the default. */
+#define DEFAULT_MAX_BYTES ((uint64_t)256 << 20)
+static uint64_t
+max_bytes(void)
+{
+    const char *v = getenv("TILEJIT_CACHE_MAXSIZE");
+    if (!v || !*v)
+        return DEFAULT_MAX_BYTES;
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    int shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
+    if (shift)
+        end++;
+    if (errno || end == v || *end || *v == '-' || n > (UINT64_MAX >> shift))
+        return DEFAULT_MAX_BYTES;
+    return (uint64_t)n << shift;
+}
+
+/* Whether 'name' is an entry's: 32 hexadecimal digits, then ".ptx" or ".o". */
+static bool
+is_entry_name(const char *name)
+{
+    for (int i = 0; i < 32; i++)
+        if (!((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'f')))
+            return false;
+    return strcmp(name + 32, ".ptx") == 0 || strcmp(name + 32, ".o") == 0;
+}
+
 static bool
 read_all(int fd, uint8_t *buf, size_t n)
 {
@@ -164,11 +203,17 @@ tji_disk_cache_read(const uint8_t key[16], tj_target target, size_t *len_out)
         payload = malloc((size_t)len + 1);
         ok = payload && read_all(fd, payload, (size_t)len);
     }
-    close(fd);
     if (ok) {
         tji_hash128(payload, (size_t)len, NULL, digest);
         ok = memcmp(digest, h + 40, 16) == 0;
     }
+    if (ok) {
+        /* used now: the size limit removes the least recently used entries first (a
+         * read-only directory keeps the old time) */
+        const struct timespec times[2] = {{.tv_nsec = UTIME_NOW}, {.tv_nsec = UTIME_OMIT}};
+        (void)futimens(fd, times);
+    }
+    close(fd);
     if (!ok) {
         free(payload);
         return NULL;
@@ -188,44 +233,122 @@ fits_file_size_limit(uint64_t bytes)
            bytes <= (uint64_t)rl.rlim_cur;
 }
 
-/* Removes the temporary files that writers killed before their rename left in 'dir': those
- * whose last change is over TMP_MAX_AGE seconds old (a write takes milliseconds). Done at
- * the first write of a process into each directory, so a directory is listed once, not at
- * every build. */
-#define TMP_MAX_AGE 3600
-static void
-remove_stale_temporaries(const char *dir)
+#define TMP_MAX_AGE 3600 /* seconds; a write takes milliseconds */
+
+typedef struct entry_use {
+    struct timespec used;
+    uint64_t bytes;
+    char name[40];
+} entry_use;
+
+/* Least recently used first; equal times by name, so that the order is the same for all. */
+static int
+by_use(const void *a, const void *b)
 {
-    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-    static char done[3072];
-    pthread_mutex_lock(&mu);
-    bool first = strcmp(done, dir) != 0;
-    if (first)
-        snprintf(done, sizeof done, "%s", dir);
-    pthread_mutex_unlock(&mu);
-    DIR *d = first ? opendir(dir) : NULL;
+    const entry_use *x = a, *y = b;
+    if (x->used.tv_sec != y->used.tv_sec)
+        return x->used.tv_sec < y->used.tv_sec ? -1 : 1;
+    if (x->used.tv_nsec != y->used.tv_nsec)
+        return x->used.tv_nsec < y->used.tv_nsec ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+/* Lists 'dir': removes the temporary files that writers killed before their rename left
+ * there once over TMP_MAX_AGE seconds old, and when its entries (our own regular files
+ * with an entry's name) pass 'limit' bytes (0: none), removes the least recently used
+ * but 'keep' until they are within nine tenths of it. Returns the bytes of the entries
+ * left. */
+static uint64_t
+scan_dir(const char *dir, uint64_t limit, const char *keep)
+{
+    DIR *d = opendir(dir);
     if (!d)
-        return;
+        return 0;
     time_t now = time(NULL);
+    entry_use *es = NULL;
+    size_t n = 0, cap = 0;
+    uint64_t total = 0;
     struct dirent *e;
     while ((e = readdir(d))) {
         struct stat st;
-        if (strstr(e->d_name, ".tmp.") &&
-            fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-            S_ISREG(st.st_mode) && st.st_uid == geteuid() && now - st.st_mtime > TMP_MAX_AGE)
-            unlinkat(dirfd(d), e->d_name, 0);
+        bool tmp = strstr(e->d_name, ".tmp.") != NULL;
+        if ((!tmp && !is_entry_name(e->d_name)) ||
+            fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+            !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+            continue;
+        if (tmp) {
+            if (now - st.st_mtime > TMP_MAX_AGE)
+                unlinkat(dirfd(d), e->d_name, 0);
+            continue;
+        }
+        total += (uint64_t)st.st_size;
+        if (!limit || strcmp(e->d_name, keep) == 0)
+            continue;
+        if (n == cap) {
+            size_t ncap = cap ? 2 * cap : 64;
+            entry_use *grown = realloc(es, ncap * sizeof *es);
+            if (!grown)
+                break; /* prune what was listed */
+            es = grown;
+            cap = ncap;
+        }
+        es[n].used = st.st_atim;
+        es[n].bytes = (uint64_t)st.st_size;
+        snprintf(es[n].name, sizeof es[n].name, "%s", e->d_name);
+        n++;
     }
+    if (limit && total > limit) {
+        qsort(es, n, sizeof *es, by_use);
+        uint64_t low = limit / 10 * 9;
+        for (size_t i = 0; i < n && total > low; i++)
+            if (unlinkat(dirfd(d), es[i].name, 0) == 0 || errno == ENOENT)
+                total -= es[i].bytes;
+    }
+    free(es);
     closedir(d);
+    return total;
+}
+
+/* What this process knows of the directory it last wrote into: the bytes of its entries
+ * at the last listing plus those it has written since. */
+static struct {
+    pthread_mutex_t mu;
+    char dir[3072];
+    uint64_t bytes;
+} usage = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+/* After an entry of 'bytes' named 'name' was written into 'dir': lists the directory when
+ * it is the first write there or the entries may have passed 'limit'. */
+static void
+account_write(const char *dir, const char *name, uint64_t bytes, uint64_t limit)
+{
+    pthread_mutex_lock(&usage.mu);
+    bool first = strcmp(usage.dir, dir) != 0, list = first;
+    if (first) {
+        snprintf(usage.dir, sizeof usage.dir, "%s", dir);
+        usage.bytes = 0;
+    } else {
+        usage.bytes += bytes;
+        list = limit && usage.bytes > limit;
+    }
+    pthread_mutex_unlock(&usage.mu);
+    if (!list)
+        return;
+    uint64_t left = scan_dir(dir, limit, name);
+    pthread_mutex_lock(&usage.mu);
+    if (strcmp(usage.dir, dir) == 0)
+        usage.bytes = left;
+    pthread_mutex_unlock(&usage.mu);
 }
 
 void
 tji_disk_cache_write(const uint8_t key[16], tj_target target, const void *data, size_t len)
 {
     char dir[3072], path[4096], tmp[4200];
-    if (len == 0 || len > MAX_PAYLOAD || !fits_file_size_limit(HEADER_BYTES + len) ||
-        !cache_dir(dir, sizeof dir))
+    uint64_t limit = max_bytes(), bytes = HEADER_BYTES + (uint64_t)len;
+    if (len == 0 || len > MAX_PAYLOAD || !fits_file_size_limit(bytes) ||
+        (limit && bytes > limit) || !cache_dir(dir, sizeof dir))
         return;
-    remove_stale_temporaries(dir);
     file_name(path, sizeof path, dir, key, target);
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
@@ -242,6 +365,9 @@ tji_disk_cache_write(const uint8_t key[16], tj_target target, const void *data, 
     tji_hash128(data, len, NULL, h + 40);
     bool ok = write_all(fd, h, sizeof h) && write_all(fd, data, len);
     ok = close(fd) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0)
+    if (!ok || rename(tmp, path) != 0) {
         unlink(tmp);
+        return;
+    }
+    account_write(dir, strrchr(path, '/') + 1, bytes, limit);
 }

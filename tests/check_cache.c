@@ -3,13 +3,14 @@
  * tests/check_cache.c: the compile caches (SPEC 6). The in-memory cache of a context, and
  * the on-disk cache: where it lives, what it refuses to load (corrupt, truncated,
  * foreign-owned files; directories others can write; a FIFO at an entry's name; a file
- * size limit), stale temporary files, TILEJIT_CACHE=0, the CPU's compress
+ * size limit), stale temporary files, the size limit of the directory, TILEJIT_CACHE=0, the CPU's compress
  * form and the library's build-id in the key, and processes building the same module at
  * once.
  */
 #include <dirent.h>
 #include <dlfcn.h>
 #include <elf.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -518,6 +519,171 @@ START_TEST(test_stale_temporary_files_are_removed)
 }
 END_TEST
 
+/* ---- the size limit (TILEJIT_CACHE_MAXSIZE) ---------------------------------------------- */
+
+/* The path of the entry named after 'digit' (32 of it) with 'sfx'. */
+static void
+entry_path(char *path, size_t n, char digit, const char *sfx)
+{
+    char name[40];
+    memset(name, digit, 32);
+    snprintf(name + 32, sizeof name - 32, "%s", sfx);
+    snprintf(path, n, "%s/%s", dir, name);
+}
+
+/* Sets the access and change times of 'path' to 'age' seconds back. Both: under relatime
+ * a read marks a file accessed when its access time is before its change time. */
+static void
+date_file(const char *path, time_t age)
+{
+    struct timespec ts[2] = {{.tv_sec = time(NULL) - age}, {.tv_sec = time(NULL) - age}};
+    ck_assert_int_eq(utimensat(AT_FDCWD, path, ts, 0), 0);
+}
+
+/* A file of 'bytes' (sparse: only its length counts) at 'path', dated 'age' seconds back. */
+static void
+put_sized(const char *path, off_t bytes, time_t age)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(ftruncate(fd, bytes), 0);
+    close(fd);
+    date_file(path, age);
+}
+
+/* Marks 'path' accessed and changed now. */
+static void
+touch_now(const char *path)
+{
+    struct timespec ts[2] = {{.tv_nsec = UTIME_NOW}, {.tv_nsec = UTIME_NOW}};
+    ck_assert_int_eq(utimensat(AT_FDCWD, path, ts, 0), 0);
+}
+
+/* Sleeps past the granularity of file times (a clock tick). */
+static void
+nap(void)
+{
+    struct timespec ts = {.tv_nsec = 20 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+}
+
+/* The bytes of the triple kernel's PTX, built with the cache off. */
+static off_t
+ptx_bytes(void)
+{
+    ck_assert_int_eq(setenv("TILEJIT_CACHE", "0", 1), 0);
+    tj_context *ctx;
+    ck_assert_int_eq(tj_context_create(&ctx), TJ_OK);
+    tj_module *m;
+    ck_assert_int_eq(tj_kernel_build(make_kernel(ctx, TJ_TARGET_CUDA), NULL, &m), TJ_OK);
+    off_t n = (off_t)strlen(tj_module_get_ptx(m));
+    tj_context_destroy(ctx);
+    unsetenv("TILEJIT_CACHE");
+    return n;
+}
+
+static bool
+exists(const char *path)
+{
+    return access(path, F_OK) == 0;
+}
+
+static off_t
+file_bytes(const char *path)
+{
+    struct stat st;
+    ck_assert_int_eq(stat(path, &st), 0);
+    return st.st_size;
+}
+
+/* Over the limit, the least recently used entries go until the rest is within nine tenths
+ * of it; the entry just written, younger ones and files that are not entries stay. A disk
+ * hit counts as a use. (With G = S bytes for the touched entry and a limit of 2 S + P,
+ * removing either of the two older entries brings the rest within 0.9 of the limit while
+ * S > 70 + P / 8.) */
+START_TEST(test_size_limit_removes_least_recently_used_entries)
+{
+    const off_t F = 64 << 10;
+    char e[4][600], notes[600], x[600];
+    for (int i = 0; i < 4; i++) {
+        entry_path(e[i], sizeof e[i], (char)('1' + i), ".ptx");
+        put_sized(e[i], F, 4000 - 1000 * i);
+    }
+    snprintf(notes, sizeof notes, "%s/notes.txt", dir);
+    put_sized(notes, F, 9000);
+    /* 3.5 F: four fakes and the new entry pass it; without the oldest they are within
+     * 0.9 x 3.5 F while the new entry has under 0.15 F */
+    ck_assert_int_eq(setenv("TILEJIT_CACHE_MAXSIZE", "224K", 1), 0);
+    ck_assert(!build_and_run_fresh());
+    ck_assert_int_eq(count_files(".o", x, sizeof x), 1);
+    off_t S = file_bytes(x);
+    ck_assert_msg(S < 9 << 10, "the CPU entry has %lld bytes; the test needs under 9 KiB",
+                  (long long)S);
+    ck_assert_msg(!exists(e[0]), "the least recently used entry was kept");
+    for (int i = 1; i < 4; i++)
+        ck_assert_msg(exists(e[i]), "entry %d of 4 went, though the rest was within the limit",
+                      i + 1);
+    ck_assert(exists(notes));
+
+    /* A disk hit marks its entry used, also where relatime would not (a read within a day
+     * of the last one, with no change since): an entry of S bytes touched between two hits
+     * on x goes when y's write passes the limit, and x stays. */
+    unlink(e[2]);
+    unlink(e[3]);
+    off_t P = ptx_bytes();
+    ck_assert_msg(S > 70 + P / 8, "entries of %lld and %lld bytes: the sizes below do not work",
+                  (long long)S, (long long)P);
+    put_sized(e[1], S, 0);
+    nap();
+    ck_assert(build_and_run_fresh());
+    nap();
+    touch_now(e[1]);
+    nap();
+    ck_assert(build_and_run_fresh());
+    char limit[32];
+    snprintf(limit, sizeof limit, "%lld", (long long)(2 * S + P));
+    ck_assert_int_eq(setenv("TILEJIT_CACHE_MAXSIZE", limit, 1), 0);
+    tj_module *m;
+    ck_assert_int_eq(tj_kernel_build(make_kernel(tjt.ctx, TJ_TARGET_CUDA), NULL, &m), TJ_OK);
+    ck_assert_msg(exists(x), "the entry of the last disk hit went before an older one");
+    ck_assert(!exists(e[1]));
+    ck_assert_int_eq(count_files(".ptx", NULL, 0), 1);
+    unsetenv("TILEJIT_CACHE_MAXSIZE");
+}
+END_TEST
+
+/* The default limit is 256 MiB; 0 means none; a value that is not a size gives the
+ * default. The entries here are sparse files of 200 MiB. */
+START_TEST(test_size_limit_default_and_none)
+{
+    char e1[600], e2[600];
+    entry_path(e1, sizeof e1, 'a', ".ptx");
+    entry_path(e2, sizeof e2, 'b', ".o");
+    put_sized(e1, (off_t)200 << 20, 2000);
+    put_sized(e2, (off_t)200 << 20, 1000);
+    ck_assert_int_eq(setenv("TILEJIT_CACHE_MAXSIZE", "0", 1), 0);
+    ck_assert(!build_and_run_fresh());
+    ck_assert_msg(exists(e1) && exists(e2), "TILEJIT_CACHE_MAXSIZE=0 removed an entry");
+    ck_assert_int_eq(setenv("TILEJIT_CACHE_MAXSIZE", "12Q", 1), 0);
+    tj_module *m;
+    ck_assert_int_eq(tj_kernel_build(make_kernel(tjt.ctx, TJ_TARGET_CUDA), NULL, &m), TJ_OK);
+    ck_assert_msg(!exists(e1), "400 MiB of entries passed the default limit and stayed");
+    ck_assert(exists(e2));
+    unsetenv("TILEJIT_CACHE_MAXSIZE");
+}
+END_TEST
+
+/* An entry larger than the whole limit is not written. */
+START_TEST(test_entry_larger_than_the_limit_is_not_written)
+{
+    ck_assert_int_eq(setenv("TILEJIT_CACHE_MAXSIZE", "100", 1), 0);
+    ck_assert(!build_and_run_fresh());
+    ck_assert_int_eq(count_files(".o", NULL, 0), 0);
+    ck_assert(!build_and_run_fresh());
+    unsetenv("TILEJIT_CACHE_MAXSIZE");
+}
+END_TEST
+
 static Suite *
 cache_suite(void)
 {
@@ -539,6 +705,9 @@ cache_suite(void)
     tcase_add_test(tc, test_fifo_at_an_entry_name_is_not_waited_on);
     tcase_add_test(tc, test_file_size_limit_skips_the_write);
     tcase_add_test(tc, test_stale_temporary_files_are_removed);
+    tcase_add_test(tc, test_size_limit_removes_least_recently_used_entries);
+    tcase_add_test(tc, test_size_limit_default_and_none);
+    tcase_add_test(tc, test_entry_larger_than_the_limit_is_not_written);
     suite_add_tcase(s, tc);
     return s;
 }
