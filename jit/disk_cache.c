@@ -294,7 +294,7 @@ scan_dir(const char *dir, uint64_t limit, const char *keep)
         }
         es[n].used = st.st_atim;
         es[n].bytes = (uint64_t)st.st_size;
-        snprintf(es[n].name, sizeof es[n].name, "%s", e->d_name);
+        memcpy(es[n].name, e->d_name, strlen(e->d_name) + 1); /* an entry's name: 35 at most */
         n++;
     }
     if (limit && total > limit) {

@@ -69,7 +69,7 @@ LLVMTypeRef
 tji_ts_type(tj_context *c)
 {
     LLVMTypeRef p = tji_ptr(c), i64 = tji_i64(c), i32 = tji_i32(c);
-    LLVMTypeRef fields[TJI_TS_NFIELDS] = {p, p, p, i64, i64, i32, i32, i32, i32, i32};
+    LLVMTypeRef fields[TJI_TS_NFIELDS] = {p, p, p, i64, i64, i32, i32, i32, i32, i32, i32};
     return LLVMStructTypeInContext(c->llctx, fields, TJI_TS_NFIELDS, 0);
 }
 
@@ -217,7 +217,7 @@ tji_shuffle_scratch_bytes(const tj_kernel *k)
 {
     if (tji_has_native_shuffle(k) || k->block_dim == 1)
         return 0;
-    return ((size_t)k->block_dim + 31) / 32 * 32 * 4;
+    return ((size_t)k->block_dim + 31) / 32 * 32 * 8; /* two words a lane */
 }
 
 LLVMValueRef

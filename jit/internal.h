@@ -486,7 +486,9 @@ enum {
     TJI_TS_N = 4,        /* i64: threads in the launch */
     TJI_TS_LANE = 5,     /* i32 */
     TJI_TS_DIM0 = 6,     /* i32 x 4: launch dimensions, unused ones 1 */
-    TJI_TS_NFIELDS = 10,
+    TJI_TS_SHFL = 10,    /* i32: CPU: which of its two scratch words the lane's next shuffle
+                          * writes (0 at the start of a block; unused on the GPU) */
+    TJI_TS_NFIELDS = 11,
 };
 TJI_HIDDEN LLVMTypeRef tji_ts_type(tj_context *c);
 TJI_HIDDEN LLVMTypeRef tji_errrec_type(tj_context *c);

@@ -348,6 +348,7 @@ tji_emit_entry_common(tj_context *ctx, LLVMModuleRef m, LLVMBuilderRef b, const 
                                          LLVMBuildGEP2(b, tji_i8(ctx), args, &off, 1, ""), "");
         LLVMBuildStore(b, dv, LLVMBuildStructGEP2(b, tsty, ts, (unsigned)(TJI_TS_DIM0 + d), ""));
     }
+    LLVMBuildStore(b, tji_const_i32(ctx, 0), LLVMBuildStructGEP2(b, tsty, ts, TJI_TS_SHFL, ""));
     char body_sym[256];
     snprintf(body_sym, sizeof body_sym, TJI_BODY_PREFIX "%s", kd->name);
     LLVMValueRef fn = LLVMGetNamedFunction(m, body_sym);

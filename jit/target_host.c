@@ -115,8 +115,13 @@ define_barrier(tj_context *ctx, LLVMModuleRef m, bool cooperative)
 }
 
 /* tj.hook.shfl_xor(ts, scratch, v, mask) without hardware shuffles: every lane writes its
- * word to scratch[lane], waits, reads scratch[lane ^ mask], and waits again so the scratch
- * can be reused. The area has a multiple of 32 words, so the partner index stays inside. */
+ * word to scratch[2 lane + p], waits, and reads scratch[2 (lane ^ mask) + p]. Each lane's p
+ * (TJI_TS_SHFL) alternates from one shuffle to the next, so one barrier a shuffle is
+ * enough: a lane writes word p again only two shuffles later, after the barrier of the
+ * shuffle between, which every lane reaches after its last read of word p. (Lanes run the
+ * same shuffles, as on the GPU, so their p agree.) The caller puts a barrier after the last
+ * shuffle of a run, before anything else writes the scratch (builtins/reduce.c). The area
+ * has two words for each of a multiple of 32 lanes, so the partner's stay inside. */
 static void
 define_shuffle(tj_context *ctx, LLVMModuleRef m)
 {
@@ -127,7 +132,12 @@ define_shuffle(tj_context *ctx, LLVMModuleRef m)
     LLVMValueRef ts = LLVMGetParam(hook, 0), scratch = LLVMGetParam(hook, 1);
     LLVMValueRef lanep = LLVMBuildStructGEP2(b, tji_ts_type(ctx), ts, TJI_TS_LANE, "");
     LLVMValueRef lane = LLVMBuildLoad2(b, tji_i32(ctx), lanep, "");
-    LLVMValueRef mine = LLVMBuildGEP2(b, tji_i32(ctx), scratch, &lane, 1, "");
+    LLVMValueRef pp = LLVMBuildStructGEP2(b, tji_ts_type(ctx), ts, TJI_TS_SHFL, "");
+    LLVMValueRef p = LLVMBuildLoad2(b, tji_i32(ctx), pp, "");
+    LLVMBuildStore(b, LLVMBuildXor(b, p, tji_const_i32(ctx, 1), ""), pp);
+    LLVMValueRef one = tji_const_i32(ctx, 1);
+    LLVMValueRef w = LLVMBuildOr(b, LLVMBuildShl(b, lane, one, ""), p, "");
+    LLVMValueRef mine = LLVMBuildGEP2(b, tji_i32(ctx), scratch, &w, 1, "");
     LLVMBuildStore(b, LLVMGetParam(hook, 2), mine);
     LLVMValueRef bar = LLVMGetNamedFunction(m, "tj.hook.barrier");
     if (!bar) {
@@ -136,10 +146,9 @@ define_shuffle(tj_context *ctx, LLVMModuleRef m)
     }
     LLVMBuildCall2(b, LLVMGlobalGetValueType(bar), bar, &ts, 1, "");
     LLVMValueRef other = LLVMBuildXor(b, lane, LLVMGetParam(hook, 3), "");
-    LLVMValueRef theirs = LLVMBuildGEP2(b, tji_i32(ctx), scratch, &other, 1, "");
-    LLVMValueRef r = LLVMBuildLoad2(b, tji_i32(ctx), theirs, "");
-    LLVMBuildCall2(b, LLVMGlobalGetValueType(bar), bar, &ts, 1, "");
-    LLVMBuildRet(b, r);
+    LLVMValueRef ow = LLVMBuildOr(b, LLVMBuildShl(b, other, one, ""), p, "");
+    LLVMValueRef theirs = LLVMBuildGEP2(b, tji_i32(ctx), scratch, &ow, 1, "");
+    LLVMBuildRet(b, LLVMBuildLoad2(b, tji_i32(ctx), theirs, ""));
     tji_hook_end(b, hook);
 }
 

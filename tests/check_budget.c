@@ -27,15 +27,15 @@ r16(size_t n)
     return (n + 15) & ~(size_t)15;
 }
 
-/* The CPU emulates warp shuffles through the arena: one 32-bit word per lane, in whole
- * warps (jit/emit.c); the GPU shuffles in registers. */
+/* The CPU emulates warp shuffles through the arena: two 32-bit words per lane (used in
+ * turn), in whole warps (jit/emit.c); the GPU shuffles in registers. */
 static size_t
 shuffle_bytes(void)
 {
     size_t B = (size_t)tt_B();
     if (tt_target() == TJ_TARGET_CUDA || B == 1)
         return 0;
-    return (B + 31) / 32 * 32 * 4;
+    return (B + 31) / 32 * 32 * 8;
 }
 
 /* Scratch for 'n' partials of 'esize' bytes: the shuffle area, the values (rounded up to

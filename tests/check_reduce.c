@@ -1455,6 +1455,39 @@ START_TEST(test_reduce_build_errors_name_the_builtin_argument_and_reason)
 }
 END_TEST
 
+/* Cooperative CPU lanes emulate each warp shuffle through the arena with one barrier: a
+ * lane's shuffles use its two scratch words in turn (jit/target_host.c). A reduction of 64
+ * float32 over 64 lanes synchronises seven times: five butterfly shuffles, then the warps'
+ * partials are published and read (two). In the optimised IR each barrier is an indirect
+ * call of the worker's barrier function, and a load and a store of the same tile have none. */
+START_TEST(test_reduce_cpu_shuffles_take_one_barrier_each)
+{
+    int calls[2];
+    for (int with = 0; with < 2; with++) {
+        tj_kernel_options o = {.target = TJ_TARGET_CPU, .block_dim = 64,
+                               .cpu_mode = TJ_CPU_COOPERATIVE};
+        tj_kernel *k = tj_kernel_create(tjt.ctx, with ? "sum64" : "copy64", &o);
+        const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
+        tj_val *x = tj_param_array(k, "x", f32, 1), *y = tj_param_array(k, "y", f32, 1);
+        int n = 64;
+        tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0);
+        tj_val *t = tj_tile_load(k, x, 1, &n, &zero, TJ_STORAGE_REGISTER);
+        if (with)
+            t = tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, t);
+        tj_tile_store(k, y, t, &zero);
+        tj_build_options bo = {.keep_ir = true};
+        tj_module *m = NULL;
+        ck_assert_msg(tj_kernel_build(k, &bo, &m) == TJ_OK, "%s", tj_context_error(tjt.ctx));
+        calls[with] = 0;
+        for (const char *p = tj_module_get_ir(m); (p = strstr(p, "call void %")); p++)
+            calls[with]++;
+        tj_kernel_destroy(k);
+    }
+    ck_assert_int_eq(calls[0], 0);
+    ck_assert_msg(calls[1] == 7, "the reduction synchronises %d times, expected 7", calls[1]);
+}
+END_TEST
+
 /* ---- suite ----------------------------------------------------------------------------------- */
 
 static TCase *
@@ -1495,6 +1528,8 @@ add_where(TCase *tc, int where)
                  2 * NROWS(empty_rows));
     }
     ADD_ROWS(test_reduce_seeds_give_their_printed_output, 1);
+    if (where == ON_COOP)
+        tcase_add_test(tc, test_reduce_cpu_shuffles_take_one_barrier_each);
 #undef ADD_ROWS
 }
 
