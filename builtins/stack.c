@@ -120,6 +120,9 @@ push_one_at_a_time(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
 {
     tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
+    /* The leading barrier orders the pushes (all lanes' earlier pushes, then this one's in
+     * lane order) and stands for a barrier still owed. */
+    k->barrier_pending = false;
     tji_emit_barrier(k);
     k->serial_pushes++;
     LLVMValueRef n = LLVMBuildLoad2(b, tji_i32(c), s->u.stack.count, "count");
@@ -146,7 +149,10 @@ push_one_at_a_time(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
                         &full);
     LLVMBuildStore(b, i32c(k, s->u.stack.capacity), s->u.stack.count);
     tji_emit_cond_end(k, &full);
-    tji_emit_barrier(k);
+    /* Owed, not emitted: the next call that reads shared memory or branches emits it, and
+     * the next push's leading barrier stands for it, so a loop of pushes synchronises once
+     * a push (the push itself does not count as such a call: tj_for_end). */
+    tji_defer_barrier(k);
     return tji_scalar(k, tji_type_scalar(c, TJ_DTYPE_I32),
                       LLVMBuildSelect(b, ok, n, i32c(k, -1), "slot"));
 }
@@ -184,7 +190,8 @@ tj_tile_stack_push(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
 {
     const char *fn = tji_builtin_name(TJI_B_TILE_STACK_PUSH);
     char d[64];
-    if (!tji_enter(k, fn) || !check_stack(k, fn, s) || !tji_use(k, value, fn, "value") ||
+    /* deferring: the CPU's push emits its own leading barrier (push_one_at_a_time) */
+    if (!tji_enter_deferring(k, fn) || !check_stack(k, fn, s) || !tji_use(k, value, fn, "value") ||
         !tji_use(k, has_value, fn, "has_value"))
         return NULL;
     if (value->kind != TJ_VAL_SCALAR || value->type != s->type) {
@@ -200,6 +207,7 @@ tj_tile_stack_push(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
     }
     if (!tji_lanes_run_concurrently(k))
         return push_one_at_a_time(k, s, value, has_value);
+    tji_flush_barrier(k);
     tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
     const tj_type *i32 = tji_type_scalar(c, TJ_DTYPE_I32);

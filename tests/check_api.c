@@ -847,6 +847,45 @@ START_TEST(test_one_lane_stacks_keep_their_counter_in_a_register)
 }
 END_TEST
 
+/* Cooperative CPU lanes push one at a time, each push after a barrier that orders it
+ * (lane order within a push, earlier pushes first); its trailing barrier is owed, not
+ * emitted, so a loop of pushes synchronises once a push: the body's last block (the one
+ * that branches to for.next) has no barrier, for.end has the one owed. The stack's count
+ * after the loop is that of every lane's pushes. */
+START_TEST(test_cpu_pushes_in_a_loop_synchronise_once_a_push)
+{
+    const tj_type *i32 = tjt_type(TJ_DTYPE_I32);
+    tj_kernel_options o = {.target = TJ_TARGET_CPU, .block_dim = 32,
+                           .cpu_mode = TJ_CPU_COOPERATIVE};
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "push_loop", &o);
+    tj_val *out = tj_param_array(k, "out", i32, 1);
+    tj_val *s = tj_tile_stack(k, 256, i32);
+    tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0), *one = tj_const_int(k, TJ_DTYPE_I32, 1);
+    tj_val *tid[2] = {NULL, NULL};
+    tj_tid(k, 2, tid);
+    tj_val *i = tj_for_begin(k, zero, tj_const_int(k, TJ_DTYPE_I32, 4), one);
+    tj_tile_stack_push(k, s, i, tj_compare(k, TJ_CMP_LT, i, tj_const_int(k, TJ_DTYPE_I32, 3)));
+    tj_for_end(k);
+    tj_store(k, out, &tid[1], 1, tj_tile_stack_count(k, s));
+    const char *ir = tj_kernel_get_ir(k);
+    ck_assert_ptr_nonnull(ir);
+    ck_assert_msg(!in_block_of(ir, "@tj.hook.barrier", "br label %for.next"),
+                  "the loop's body ends with a barrier");
+    ck_assert_msg(in_block_of(ir, "@tj.hook.barrier", "for.end:"), "no barrier after the loop");
+    tj_module *m = build_ok(k, NULL);
+    int32_t got[32] = {0};
+    tj_array *oa = tjt_array(tjt.cpu, i32, 32, NULL);
+    tj_arg arg = tj_arg_array(oa);
+    int64_t nblocks = 1;
+    tjt_ok(tjt.cpu, tj_launch_tiled(tjt.cpu, m, "push_loop", 1, &nblocks, 32, &arg, 1));
+    tjt_ok(tjt.cpu, tj_array_copy_to_host(oa, got, sizeof got));
+    for (int lane = 0; lane < 32; lane++)
+        ck_assert_msg(got[lane] == 3 * 32, "lane %d counted %d pushes, expected %d", lane,
+                      got[lane], 3 * 32);
+    tj_array_destroy(oa);
+}
+END_TEST
+
 /* bins = shared zeros(2); for j in range(8): tile_scatter_add(bins, 0, 1, True, atomic)
  * and, with 'read', out[0] = bins[0] after it; then out[1 + lane] = bins[0] after the loop
  * (out is int32; each lane adds 1 an iteration). */
@@ -1240,6 +1279,7 @@ api_suite(void)
     tcase_add_test(tc, test_one_lane_stacks_keep_their_counter_in_a_register);
     tcase_add_test(tc, test_cpu_float_to_int_casts_saturate_only_where_cvtt_cannot);
     tcase_add_test(tc, test_atomic_scatter_adds_in_a_loop_synchronise_once_after_it);
+    tcase_add_test(tc, test_cpu_pushes_in_a_loop_synchronise_once_a_push);
     tcase_add_test(tc, test_cache_reuses_equal_builds_only);
     tcase_add_test(tc, test_width1_builds_for_other_block_dims_keep_their_own_block_dim);
     tcase_add_test(tc, test_kernels_report_their_effective_block_width);
