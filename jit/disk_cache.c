@@ -127,7 +127,7 @@ max_bytes(void)
     int shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
     if (shift)
         end++;
-    if (errno || end == v || *end || *v == '-' || n > (UINT64_MAX >> shift))
+    if (errno || *v < '0' || *v > '9' || *end || n > (UINT64_MAX >> shift))
         return DEFAULT_MAX_BYTES;
     return (uint64_t)n << shift;
 }
