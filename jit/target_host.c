@@ -122,6 +122,15 @@ define_barrier(tj_context *ctx, LLVMModuleRef m, bool cooperative)
  * same shuffles, as on the GPU, so their p agree.) The caller puts a barrier after the last
  * shuffle of a run, before anything else writes the scratch (builtins/reduce.c). The area
  * has two words for each of a multiple of 32 lanes, so the partner's stay inside. */
+/* &scratch[2 lane + p]: word p of 'lane' in the shuffle area. */
+static LLVMValueRef
+shuffle_word(tj_context *ctx, LLVMBuilderRef b, LLVMValueRef scratch, LLVMValueRef lane,
+             LLVMValueRef p)
+{
+    LLVMValueRef w = LLVMBuildOr(b, LLVMBuildShl(b, lane, tji_const_i32(ctx, 1), ""), p, "");
+    return LLVMBuildGEP2(b, tji_i32(ctx), scratch, &w, 1, "");
+}
+
 static void
 define_shuffle(tj_context *ctx, LLVMModuleRef m)
 {
@@ -135,10 +144,7 @@ define_shuffle(tj_context *ctx, LLVMModuleRef m)
     LLVMValueRef pp = LLVMBuildStructGEP2(b, tji_ts_type(ctx), ts, TJI_TS_SHFL, "");
     LLVMValueRef p = LLVMBuildLoad2(b, tji_i32(ctx), pp, "");
     LLVMBuildStore(b, LLVMBuildXor(b, p, tji_const_i32(ctx, 1), ""), pp);
-    LLVMValueRef one = tji_const_i32(ctx, 1);
-    LLVMValueRef w = LLVMBuildOr(b, LLVMBuildShl(b, lane, one, ""), p, "");
-    LLVMValueRef mine = LLVMBuildGEP2(b, tji_i32(ctx), scratch, &w, 1, "");
-    LLVMBuildStore(b, LLVMGetParam(hook, 2), mine);
+    LLVMBuildStore(b, LLVMGetParam(hook, 2), shuffle_word(ctx, b, scratch, lane, p));
     LLVMValueRef bar = LLVMGetNamedFunction(m, "tj.hook.barrier");
     if (!bar) {
         LLVMTypeRef pt = tji_ptr(ctx);
@@ -146,9 +152,7 @@ define_shuffle(tj_context *ctx, LLVMModuleRef m)
     }
     LLVMBuildCall2(b, LLVMGlobalGetValueType(bar), bar, &ts, 1, "");
     LLVMValueRef other = LLVMBuildXor(b, lane, LLVMGetParam(hook, 3), "");
-    LLVMValueRef ow = LLVMBuildOr(b, LLVMBuildShl(b, other, one, ""), p, "");
-    LLVMValueRef theirs = LLVMBuildGEP2(b, tji_i32(ctx), scratch, &ow, 1, "");
-    LLVMBuildRet(b, LLVMBuildLoad2(b, tji_i32(ctx), theirs, ""));
+    LLVMBuildRet(b, LLVMBuildLoad2(b, tji_i32(ctx), shuffle_word(ctx, b, scratch, other, p), ""));
     tji_hook_end(b, hook);
 }
 
