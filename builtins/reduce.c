@@ -19,7 +19,12 @@
  * would miss lanes). A slice left empty gives the operator's identity (a user operator: a
  * debug kernel error, else 0).
  * The GPU shuffles in hardware; the CPU emulates shuffles through the arena (emit.c), so
- * both run this same algorithm. Every lane must reach the call.
+ * both run this same algorithm, but for the whole tile on the CPU: its lanes run one at a
+ * time, so each adds its partial to one total in scratch (turn_combine), two barriers in
+ * all. Every lane must reach the call.
+ * A builtin operator other than float min and max has a neutral start value (-0.0 for a
+ * float add, which leaves -0.0 alone where +0.0 would not): its accumulators start with it
+ * and fold with selects instead of branches, and the butterfly exchanges no flags.
  */
 #include <math.h>
 #include <stdio.h>
@@ -106,9 +111,10 @@ check_reducer(tj_kernel *k, const reducer *r)
     return res != NULL;
 }
 
-/* The identity of a builtin operator, for empty slices. */
+/* The identity of a builtin operator, for empty slices; with 'neg_zero', -0.0 for a float
+ * add (what adding leaves unchanged, as x + 0.0 is not for x = -0.0). */
 static LLVMValueRef
-identity(tj_kernel *k, const reducer *r)
+identity_of(tj_kernel *k, const reducer *r, bool neg_zero)
 {
     const tj_type *t = r->type;
     tj_dtype dt = t->dtype;
@@ -131,6 +137,12 @@ identity(tj_kernel *k, const reducer *r)
     case TJ_REDUCE_BIT_AND:
         v = LLVMConstAllOnes(el);
         break;
+    case TJ_REDUCE_ADD:
+        if (fl && neg_zero) {
+            v = LLVMConstReal(el, -0.0);
+            break;
+        }
+        return LLVMConstNull(t->llreg);
     default:
         return LLVMConstNull(t->llreg);
     }
@@ -142,29 +154,76 @@ identity(tj_kernel *k, const reducer *r)
     return LLVMConstVector(comps, (unsigned)t->ncomp);
 }
 
+static LLVMValueRef
+identity(tj_kernel *k, const reducer *r)
+{
+    return identity_of(k, r, false);
+}
+
+/* A value n with op(n, x) == x exactly for every x, or NULL: none for a user operator, nor
+ * for float min and max, where a fold of only NaNs gives NaN but min(+inf, NaN) is +inf. */
+static LLVMValueRef
+neutral(tj_kernel *k, const reducer *r)
+{
+    if (r->op == TJ_REDUCE_FUNC ||
+        (tji_dtype_is_float(r->type->dtype) && (r->op == TJ_REDUCE_MIN || r->op == TJ_REDUCE_MAX)))
+        return NULL;
+    return identity_of(k, r, true);
+}
+
 /* ---- the accumulator ------------------------------------------------------------------- */
 
 typedef struct acc {
     const reducer *r;
     LLVMValueRef value;        /* alloca of the element type */
     LLVMValueRef valid;        /* alloca of i1: whether 'value' holds anything yet */
+    LLVMValueRef neutral;      /* neutral(): 'value' starts with it, or NULL. Then 'valid'
+                                  is exact only for a lane folding elements; after a
+                                  combine across lanes it may be set for a neutral value,
+                                  which only a result never empty (whole tile, full-block
+                                  groups) can see. */
 } acc;
+
+/* Makes 'a' empty. */
+static void
+acc_clear(tj_kernel *k, const acc *a)
+{
+    LLVMBuildStore(k->llb, LLVMConstInt(tji_i1(k->ctx), 0, 0), a->valid);
+    if (a->neutral)
+        LLVMBuildStore(k->llb, a->neutral, a->value);
+}
 
 static acc
 acc_new(tj_kernel *k, const reducer *r)
 {
     acc a = {.r = r, .value = tji_alloca(k, r->type->llreg, "acc"),
-             .valid = tji_alloca(k, tji_i1(k->ctx), "acc.valid")};
-    LLVMBuildStore(k->llb, LLVMConstInt(tji_i1(k->ctx), 0, 0), a.valid);
+             .valid = tji_alloca(k, tji_i1(k->ctx), "acc.valid"), .neutral = neutral(k, r)};
+    acc_clear(k, &a);
     return a;
 }
 
-/* acc = valid ? op(acc, x) : x, when 'include' (NULL: always). */
+/* acc = valid ? op(acc, x) : x, when 'include' (NULL: always). An accumulator that starts
+ * with its operator's neutral value needs neither the test nor a branch: acc = op(acc, x),
+ * or a select of it and acc. The builtin operators have no side effects, and x is a value
+ * already loaded, so computing op for an element left out is harmless. */
 static void
 acc_add(tj_kernel *k, const acc *a, LLVMValueRef x, LLVMValueRef include)
 {
     tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
+    if (a->neutral) {
+        const tj_type *t = a->r->type;
+        LLVMValueRef cur = LLVMBuildLoad2(b, t->llreg, a->value, "");
+        tj_val *res = combine(k, a->r, tji_scalar(k, t, cur), tji_scalar(k, t, x));
+        if (!res)
+            return;
+        LLVMValueRef v = include ? LLVMBuildSelect(b, include, res->ll, cur, "") : res->ll;
+        LLVMBuildStore(b, v, a->value);
+        LLVMValueRef was = LLVMBuildLoad2(b, tji_i1(c), a->valid, "");
+        LLVMBuildStore(b, include ? LLVMBuildOr(b, was, include, "") : LLVMConstInt(tji_i1(c), 1, 0),
+                       a->valid);
+        return;
+    }
     tji_cond cond;
     if (include)
         tji_emit_cond_begin(k, include, &cond);
@@ -227,7 +286,8 @@ butterfly(tj_kernel *k, const acc *a, int width, LLVMValueRef emu, LLVMValueRef 
         LLVMValueRef x = tji_emit_shfl_xor(k, t, mine, off, emu);
         LLVMValueRef src = LLVMBuildXor(b, lane, tji_const_i32(c, off), "");
         LLVMValueRef ok = LLVMBuildICmp(b, LLVMIntULT, src, nactive, "");
-        if (!all_valid) {
+        /* a lane with nothing holds the neutral value, which is as good as a value */
+        if (!all_valid && !a->neutral) {
             LLVMValueRef v = LLVMBuildZExt(b, LLVMBuildLoad2(b, tji_i1(c), a->valid, ""),
                                            tji_i32(c), "");
             LLVMValueRef xv = tji_emit_shfl_xor32(k, v, off, emu);
@@ -254,11 +314,15 @@ broadcast_first(tj_kernel *k, const acc *a, int width, LLVMValueRef emu, LLVMVal
     for (int off = 1; off < width; off *= 2) {
         LLVMValueRef mine = LLVMBuildLoad2(b, t->llreg, a->value, "");
         LLVMValueRef x = tji_emit_shfl_xor(k, t, mine, off, emu);
-        LLVMValueRef v = LLVMBuildLoad2(b, tji_i1(c), a->valid, "");
-        LLVMValueRef xv = tji_emit_shfl_xor32(k, LLVMBuildZExt(b, v, tji_i32(c), ""), off, emu);
         LLVMValueRef take = LLVMBuildICmp(b, LLVMIntULT,
                                           LLVMBuildSub(b, rel, tji_const_i32(c, off), ""),
                                           tji_const_i32(c, off), "");
+        if (a->neutral) { /* the whole-tile result, never empty: its flag is not read */
+            LLVMBuildStore(b, LLVMBuildSelect(b, take, x, mine, ""), a->value);
+            continue;
+        }
+        LLVMValueRef v = LLVMBuildLoad2(b, tji_i1(c), a->valid, "");
+        LLVMValueRef xv = tji_emit_shfl_xor32(k, LLVMBuildZExt(b, v, tji_i32(c), ""), off, emu);
         tji_cond cond;
         tji_emit_cond_begin(k, take, &cond);
         LLVMBuildStore(b, x, a->value);
@@ -273,10 +337,10 @@ typedef struct partials {
     LLVMValueRef vals, flags;
 } partials;
 
+/* ... after 'sh' bytes of scratch (0: at its start). */
 static partials
-partials_at(tj_kernel *k, const tj_type *t, int64_t n, LLVMValueRef *emu)
+partials_after(tj_kernel *k, size_t sh, const tj_type *t, int64_t n, LLVMValueRef *emu)
 {
-    size_t sh = tji_shuffle_scratch_bytes(k);
     size_t vbytes = ((size_t)n * t->size + 15) & ~(size_t)15;
     LLVMValueRef base = tji_shared_scratch(k, sh + vbytes + (size_t)n * 4);
     tj_context *c = k->ctx;
@@ -284,6 +348,12 @@ partials_at(tj_kernel *k, const tj_type *t, int64_t n, LLVMValueRef *emu)
     *emu = sh ? base : NULL;
     return (partials){.vals = LLVMBuildGEP2(k->llb, tji_i8(c), base, &o1, 1, ""),
                       .flags = LLVMBuildGEP2(k->llb, tji_i8(c), base, &o2, 1, "")};
+}
+
+static partials
+partials_at(tj_kernel *k, const tj_type *t, int64_t n, LLVMValueRef *emu)
+{
+    return partials_after(k, tji_shuffle_scratch_bytes(k), t, n, emu);
 }
 
 static void
@@ -308,7 +378,7 @@ partial_fold(tj_kernel *k, const partials *p, const acc *a, LLVMValueRef first, 
     tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
     const tj_type *t = a->r->type;
-    LLVMBuildStore(b, LLVMConstInt(tji_i1(c), 0, 0), a->valid);
+    acc_clear(k, a);
     for (int w = 0; w < n; w++) {
         LLVMValueRef i = LLVMBuildAdd(b, first, tji_const_i32(c, w), "");
         LLVMValueRef x = tji_emit_load(k, t, LLVMBuildGEP2(b, t->llmem, p->vals, &i, 1, ""));
@@ -422,6 +492,52 @@ small_combine(tj_kernel *k, const acc *a, int64_t n)
     tji_emit_barrier(k); /* the scratch is free again */
 }
 
+/* The lanes of a CPU cooperative block run one at a time, in ascending order, between two
+ * barriers (SPEC 1), on one host thread: then each running lane folds its partial into one
+ * total in shared scratch, lane 0 (which runs first) starting it, and after one barrier
+ * every lane reads it. Two barriers in all, against five for the butterfly's emulated
+ * shuffles and two for the warps' partials; the partials combine in lane order. */
+static bool
+lanes_take_turns(const tj_kernel *k)
+{
+    return k->block_dim > 1 && !tji_lanes_run_concurrently(k);
+}
+
+static void
+turn_combine(tj_kernel *k, const acc *a)
+{
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    const tj_type *t = a->r->type;
+    LLVMValueRef emu;
+    partials p = partials_after(k, 0, t, 1, &emu); /* no shuffles: no shuffle area */
+    LLVMValueRef zero = tji_const_i32(c, 0), one = tji_const_i32(c, 1);
+    tji_cond cond, inner;
+    tji_emit_cond_begin(k, LLVMBuildICmp(b, LLVMIntEQ, tji_lane(k), zero, ""), &cond);
+    LLVMBuildStore(b, zero, p.flags);
+    tji_emit_cond_end(k, &cond);
+    tji_emit_cond_begin(k, LLVMBuildLoad2(b, tji_i1(c), a->valid, ""), &cond);
+    LLVMValueRef mine = LLVMBuildLoad2(b, t->llreg, a->value, "");
+    LLVMValueRef held = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildLoad2(b, tji_i32(c), p.flags, ""),
+                                      zero, "held");
+    tji_emit_cond_begin(k, held, &inner);
+    tj_val *sum = combine(k, a->r, tji_scalar(k, t, tji_emit_load(k, t, p.vals)),
+                          tji_scalar(k, t, mine));
+    if (sum)
+        tji_emit_store(k, t, sum->ll, p.vals);
+    tji_emit_cond_end(k, &inner);
+    tji_emit_cond_begin(k, LLVMBuildNot(b, held, ""), &inner);
+    tji_emit_store(k, t, mine, p.vals);
+    LLVMBuildStore(b, one, p.flags);
+    tji_emit_cond_end(k, &inner);
+    tji_emit_cond_end(k, &cond);
+    tji_emit_barrier(k);
+    LLVMBuildStore(b, tji_emit_load(k, t, p.vals), a->value);
+    LLVMBuildStore(b, LLVMBuildICmp(b, LLVMIntNE, LLVMBuildLoad2(b, tji_i32(c), p.flags, ""),
+                                    zero, ""), a->valid);
+    tji_emit_barrier(k); /* the scratch is free again */
+}
+
 static bool
 check_input(tj_kernel *k, tj_val *a, reducer *r)
 {
@@ -445,7 +561,9 @@ tj_tile_reduce(tj_kernel *k, tj_reduce_op op, tj_func *f, tj_val *a)
     else
         fold_lane(k, a, &ac);
     int64_t size = a->u.tile.size;
-    if (!a->u.tile.replicated && size < k->block_dim && size <= SMALL_TILE)
+    if (!a->u.tile.replicated && lanes_take_turns(k))
+        turn_combine(k, &ac);
+    else if (!a->u.tile.replicated && size < k->block_dim && size <= SMALL_TILE)
         small_combine(k, &ac, size);
     else if (!a->u.tile.replicated)
         block_combine(k, &ac, size >= k->block_dim);

@@ -11,7 +11,8 @@
  *         jit/compress_push.c (loops of them vectorised where the host has AVX-512 or AVX2).
  *   pop:  the running lanes take the top min(count, running) slots, lane 0 the topmost;
  *         the counter drops by that many. So values of a later push come out first, and
- *         draining hands out the slots 0..count-1 once each.
+ *         draining hands out the slots 0..count-1 once each. On the CPU each lane takes
+ *         its slot and lowers the counter in its turn: two barriers, not three.
  * In CPU cooperative mode lanes run in order, so slots are deterministic there.
  */
 #include <stdio.h>
@@ -228,12 +229,43 @@ tj_tile_stack_push(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
     return tji_scalar(k, i32, LLVMBuildLoad2(b, tji_i32(c), slotv, "slot"));
 }
 
+/* Pop where a block's lanes run one at a time (the CPU): each lane in its turn takes the
+ * top slot, if any, and lowers the counter, so lane L takes slot count - 1 - L as on the
+ * GPU, and no barrier is needed between the lanes' reads of the counter and its update.
+ * The leading barrier keeps the update from lanes still to read the counter before the
+ * call (a loop on the count), the trailing one shows it to every lane. */
+static tj_val *
+pop_one_at_a_time(tj_kernel *k, tj_val *s, tj_val **slot_out)
+{
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    tji_emit_barrier(k);
+    LLVMValueRef n = LLVMBuildLoad2(b, tji_i32(c), s->u.stack.count, "count");
+    LLVMValueRef got = LLVMBuildICmp(b, LLVMIntSGT, n, i32c(k, 0), "");
+    LLVMValueRef top = LLVMBuildSub(b, n, i32c(k, 1), "");
+    LLVMValueRef slot = LLVMBuildSelect(b, got, top, i32c(k, -1), "slot");
+    LLVMValueRef vslot = tji_alloca(k, s->type->llreg, "popped");
+    LLVMBuildStore(b, LLVMConstNull(s->type->llreg), vslot);
+    tji_cond cond;
+    tji_emit_cond_begin(k, got, &cond);
+    LLVMBuildStore(b, tji_emit_load(k, s->type, slot_ptr(k, s, top)), vslot);
+    LLVMBuildStore(b, top, s->u.stack.count);
+    tji_emit_cond_end(k, &cond);
+    LLVMValueRef value = LLVMBuildLoad2(b, s->type->llreg, vslot, "value");
+    tji_emit_barrier(k);
+    if (slot_out)
+        *slot_out = tji_scalar(k, tji_type_scalar(c, TJ_DTYPE_I32), slot);
+    return tji_scalar(k, s->type, value);
+}
+
 tj_val *
 tj_tile_stack_pop(tj_kernel *k, tj_val *s, tj_val **slot_out)
 {
     const char *fn = tji_builtin_name(TJI_B_TILE_STACK_POP);
     if (!tji_enter(k, fn) || !check_stack(k, fn, s))
         return NULL;
+    if (!tji_lanes_run_concurrently(k))
+        return pop_one_at_a_time(k, s, slot_out);
     tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
     tji_emit_barrier(k);

@@ -55,15 +55,19 @@ pow2_floor(size_t x)
     return p;
 }
 
-/* tile_reduce(op, a) of a tile of 'size' elements: nothing at B = 1; a tile of at most 32
- * elements smaller than the block publishes its elements, one partial each; otherwise the
- * lanes' partials combine through one partial per warp when the block has more than one. */
+/* tile_reduce(op, a) of a tile of 'size' elements: nothing at B = 1; on the CPU, whose
+ * lanes take turns, one total and its flag, without the shuffle area; on the GPU a tile of
+ * at most 32 elements smaller than the block publishes its elements, one partial each;
+ * otherwise the lanes' partials combine through one partial per warp when the block has
+ * more than one. */
 static size_t
 reduce_scratch(size_t esize, size_t size)
 {
     size_t B = (size_t)tt_B();
     if (B == 1)
         return 0;
+    if (tt_target() == TJ_TARGET_CPU)
+        return r16(r16(esize) + 4);
     if (size < B && size <= 32)
         return partials_bytes(esize, size);
     size_t nwarps = (B + 31) / 32;

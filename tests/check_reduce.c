@@ -938,6 +938,64 @@ START_TEST(test_reduce_of_lane_values_reaches_every_lane)
 }
 END_TEST
 
+/* Adding -0.0 values gives -0.0 (IEEE 754): a sum starts from -0.0, the value that adding
+ * leaves unchanged, not from +0.0 (+0.0 + -0.0 is +0.0). The whole 4 x 8 tile and each of
+ * its rows, reduced in float32 and float64, keep the sign. */
+START_TEST(test_reduce_sums_of_negative_zeros_are_negative_zero)
+{
+    g_where = _i / STRIDE;
+    int row = _i % STRIDE;
+    uint32_t B = widths[row % NWIDTHS];
+    tj_dtype dt = row / NWIDTHS ? TJ_DTYPE_F64 : TJ_DTYPE_F32;
+    const tj_type *t = tjt_type(dt);
+    tj_kernel_options o = opts_for(B, false);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "negzero", &o);
+    tj_val *x = tj_param_array(k, "x", t, 1), *y = tj_param_array(k, "y", t, 1);
+    tj_val *z = tj_param_array(k, "z", t, 1);
+    int n = 32, shape[2] = {4, 8};
+    tj_val *zero = ci(k, 0);
+    tj_val *tile = tj_tile_reshape(k, tj_tile_load(k, x, 1, &n, &zero, TJ_STORAGE_REGISTER), 2,
+                                   shape);
+    tj_tile_store(k, y, tj_tile_reduce_axis(k, TJ_REDUCE_ADD, NULL, tile, 1), &zero);
+    tj_store(k, z, &zero, 1,
+             tj_tile_extract(k, tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, tile), &zero, 1));
+    tj_module *m = build(k);
+    if (!runs())
+        return;
+    double host[32];
+    for (int i = 0; i < 32; i++)
+        host[i] = -0.0;
+    float hostf[32];
+    for (int i = 0; i < 32; i++)
+        hostf[i] = -0.0f;
+    const void *src = dt == TJ_DTYPE_F64 ? (const void *)host : (const void *)hostf;
+    tj_array *xa = tjt_array(device(), t, 32, src), *ya = tjt_array(device(), t, 4, NULL);
+    tj_array *za = tjt_array(device(), t, 1, NULL);
+    tjt_ok(device(), tj_array_zero(ya));
+    tjt_ok(device(), tj_array_zero(za));
+    tj_arg args[] = {tj_arg_array(xa), tj_arg_array(ya), tj_arg_array(za)};
+    launch_n(m, "negzero", width_of(B), B, args, 3);
+    double got[5];
+    if (dt == TJ_DTYPE_F64) {
+        tjt_ok(device(), tj_array_copy_to_host(ya, got, 4 * sizeof(double)));
+        tjt_ok(device(), tj_array_copy_to_host(za, got + 4, sizeof(double)));
+    } else {
+        float g[5];
+        tjt_ok(device(), tj_array_copy_to_host(ya, g, 4 * sizeof(float)));
+        tjt_ok(device(), tj_array_copy_to_host(za, g + 4, sizeof(float)));
+        for (int i = 0; i < 5; i++)
+            got[i] = g[i];
+    }
+    for (int i = 0; i < 5; i++)
+        ck_assert_msg(got[i] == 0.0 && signbit(got[i]),
+                      "%s, B = %u: the sum of %s of -0.0 gave %+g, expected -0", dt_names[dt],
+                      width_of(B), i < 4 ? "a row" : "the tile", got[i]);
+    tj_array_destroy(xa);
+    tj_array_destroy(ya);
+    tj_array_destroy(za);
+}
+END_TEST
+
 /* A non-commutative user operator (sub) builds and runs; its value is unspecified. */
 START_TEST(test_reduce_non_commutative_operator_builds_and_runs)
 {
@@ -1120,6 +1178,11 @@ launch_axis(tj_module *m, const char *name, const arow *r, const void *x, tj_arr
                       r->rank, W, (long long)n, (long long)o, num_str(r->dt, v, a, sizeof a),
                       num_str(r->dt, fold_result(&f), b, sizeof b),
                       f.any ? "" : " (the identity of an empty slice)");
+        /* the identity of a float add is +0.0, not the -0.0 a sum starts from */
+        ck_assert_msg(f.any || !dt_float(r->dt) || !signbit(v.f) == !signbit(fold_result(&f).f),
+                      "%s of %s, B = %u: the empty slice of output %lld gave %s, expected %s",
+                      op_names[r->op], dt_names[r->dt], W, (long long)o,
+                      num_str(r->dt, v, a, sizeof a), num_str(r->dt, fold_result(&f), b, sizeof b));
     }
     free(host);
     tj_array_destroy(oa);
@@ -1455,12 +1518,13 @@ START_TEST(test_reduce_build_errors_name_the_builtin_argument_and_reason)
 }
 END_TEST
 
-/* Cooperative CPU lanes emulate each warp shuffle through the arena with one barrier: a
- * lane's shuffles use its two scratch words in turn (jit/target_host.c). A reduction of 64
- * float32 over 64 lanes synchronises seven times: five butterfly shuffles, then the warps'
- * partials are published and read (two). In the optimised IR each barrier is an indirect
- * call of the worker's barrier function, and a load and a store of the same tile have none. */
-START_TEST(test_reduce_cpu_shuffles_take_one_barrier_each)
+/* Cooperative CPU lanes run one at a time, in order, so a whole-tile reduction folds the
+ * lanes' partials into one total in shared scratch: 64 float32 over 64 lanes synchronise
+ * twice (the total is complete, then read), where the GPU's butterfly of emulated shuffles
+ * and the warps' partials took seven. In the IR each barrier is an indirect call of the
+ * worker's barrier function, and a load and a store of the same tile have none. Built at
+ * O1, which does not unswitch loops, so that each barrier appears once. */
+START_TEST(test_reduce_cpu_whole_tile_synchronises_twice)
 {
     int calls[2];
     for (int with = 0; with < 2; with++) {
@@ -1475,7 +1539,7 @@ START_TEST(test_reduce_cpu_shuffles_take_one_barrier_each)
         if (with)
             t = tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, t);
         tj_tile_store(k, y, t, &zero);
-        tj_build_options bo = {.keep_ir = true};
+        tj_build_options bo = {.keep_ir = true, .opt_level = TJ_OPT_O1};
         tj_module *m = NULL;
         ck_assert_msg(tj_kernel_build(k, &bo, &m) == TJ_OK, "%s", tj_context_error(tjt.ctx));
         calls[with] = 0;
@@ -1484,7 +1548,43 @@ START_TEST(test_reduce_cpu_shuffles_take_one_barrier_each)
         tj_kernel_destroy(k);
     }
     ck_assert_int_eq(calls[0], 0);
-    ck_assert_msg(calls[1] == 7, "the reduction synchronises %d times, expected 7", calls[1]);
+    ck_assert_msg(calls[1] == 2, "the reduction synchronises %d times, expected 2", calls[1]);
+}
+END_TEST
+
+/* Cooperative CPU lanes emulate each warp shuffle through the arena with one barrier: a
+ * lane's shuffles use its two scratch words in turn (jit/target_host.c). Groups of lanes
+ * sharing a slice (a 2 x 256 float32 tile along axis 1 over 64 lanes: 32 lanes a row)
+ * combine by a butterfly of five shuffles, and then the groups' partials are
+ * published and read (two barriers), after the barrier that publishes the tile in shared
+ * memory. A sum starts from a value its operator leaves unchanged, so a lane without
+ * elements holds it and needs no flag: eight barriers. max on floats has no such value (a
+ * fold of NaNs alone gives NaN), so each step also exchanges the flags: thirteen. Built
+ * at O1, as above. */
+START_TEST(test_reduce_cpu_axis_groups_exchange_flags_only_without_a_neutral_value)
+{
+    static const tj_reduce_op opsv[] = {TJ_REDUCE_ADD, TJ_REDUCE_MAX};
+    static const int want[] = {8, 13};
+    for (int i = 0; i < 2; i++) {
+        tj_kernel_options o = {.target = TJ_TARGET_CPU, .block_dim = 64,
+                               .cpu_mode = TJ_CPU_COOPERATIVE};
+        tj_kernel *k = tj_kernel_create(tjt.ctx, i ? "rowmax" : "rowsum", &o);
+        const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
+        tj_val *x = tj_param_array(k, "x", f32, 2), *y = tj_param_array(k, "y", f32, 1);
+        int shape[2] = {2, 256};
+        tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0), *at[2] = {zero, zero};
+        tj_val *t = tj_tile_load(k, x, 2, shape, at, TJ_STORAGE_REGISTER);
+        tj_tile_store(k, y, tj_tile_reduce_axis(k, opsv[i], NULL, t, 1), &zero);
+        tj_build_options bo = {.keep_ir = true, .opt_level = TJ_OPT_O1};
+        tj_module *m = NULL;
+        ck_assert_msg(tj_kernel_build(k, &bo, &m) == TJ_OK, "%s", tj_context_error(tjt.ctx));
+        int calls = 0;
+        for (const char *p = tj_module_get_ir(m); (p = strstr(p, "call void %")); p++)
+            calls++;
+        tj_kernel_destroy(k);
+        ck_assert_msg(calls == want[i], "the %s along rows synchronises %d times, expected %d",
+                      i ? "max" : "sum", calls, want[i]);
+    }
 }
 END_TEST
 
@@ -1518,6 +1618,7 @@ add_where(TCase *tc, int where)
     ADD_ROWS(test_reduce_whole_tile_of_structs_with_a_user_operator,
              where == ON_CPU1 ? 1 : NWIDTHS);
     ADD_ROWS(test_reduce_of_lane_values_reaches_every_lane, where == ON_CPU1 ? 1 : NWIDTHS);
+    ADD_ROWS(test_reduce_sums_of_negative_zeros_are_negative_zero, 2 * NWIDTHS);
     ADD_ROWS(test_reduce_non_commutative_operator_builds_and_runs, where == ON_CPU1 ? 1 : 2);
     ADD_ROWS(test_reduce_axis_matches_reference_for_every_axis,
              NROWS(axis_rows) * (all ? NWIDTHS : 1));
@@ -1528,8 +1629,10 @@ add_where(TCase *tc, int where)
                  2 * NROWS(empty_rows));
     }
     ADD_ROWS(test_reduce_seeds_give_their_printed_output, 1);
-    if (where == ON_COOP)
-        tcase_add_test(tc, test_reduce_cpu_shuffles_take_one_barrier_each);
+    if (where == ON_COOP) {
+        tcase_add_test(tc, test_reduce_cpu_whole_tile_synchronises_twice);
+        tcase_add_test(tc, test_reduce_cpu_axis_groups_exchange_flags_only_without_a_neutral_value);
+    }
 #undef ADD_ROWS
 }
 

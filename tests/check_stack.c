@@ -1224,6 +1224,42 @@ START_TEST(test_stack_build_errors_name_the_builtin_argument_and_reason)
 }
 END_TEST
 
+/* Cooperative CPU lanes run one at a time, in order (SPEC 1), so each takes its slot and
+ * lowers the counter in its turn: a pop synchronises twice (before, so that lanes still to
+ * read the count do not see it change, and after), not three times as where lanes run
+ * together. Counted as the indirect calls of the worker's barrier function in the IR (at
+ * O1, which does not unswitch loops), against the same kernel without the pop. */
+START_TEST(test_stack_cpu_pop_synchronises_twice)
+{
+    int calls[2];
+    for (int with = 0; with < 2; with++) {
+        tj_kernel_options o = {.target = TJ_TARGET_CPU, .block_dim = 32,
+                               .cpu_mode = TJ_CPU_COOPERATIVE};
+        tj_kernel *k = tj_kernel_create(tjt.ctx, with ? "pop" : "nopop", &o);
+        const tj_type *i32 = tjt_type(TJ_DTYPE_I32);
+        tj_val *out = tj_param_array(k, "out", i32, 1);
+        tj_val *tid;
+        tj_tid(k, 1, &tid);
+        tj_val *s = tj_tile_stack(k, 64, i32);
+        tj_tile_stack_push(k, s, tid, tj_const_bool(k, true));
+        tj_val *v = tid;
+        if (with)
+            v = tj_tile_stack_pop(k, s, NULL);
+        tj_store(k, out, &tid, 1, v);
+        ck_assert_msg(tj_kernel_error(k) == NULL, "builder error: %s", tj_kernel_error(k));
+        tj_build_options bo = {.keep_ir = true, .opt_level = TJ_OPT_O1};
+        tj_module *m = NULL;
+        ck_assert_msg(tj_kernel_build(k, &bo, &m) == TJ_OK, "%s", tj_context_error(tjt.ctx));
+        calls[with] = 0;
+        for (const char *p = tj_module_get_ir(m); (p = strstr(p, "call void %")); p++)
+            calls[with]++;
+        tj_kernel_destroy(k);
+    }
+    ck_assert_msg(calls[1] - calls[0] == 2, "a pop synchronises %d times, expected 2",
+                  calls[1] - calls[0]);
+}
+END_TEST
+
 /* ---- suite ----------------------------------------------------------------------------------- */
 
 static TCase *
@@ -1247,6 +1283,8 @@ add_where(TCase *tc, int where)
              NROWS(scripts) * (all ? NWIDTHS : 1));
     ADD_ROWS(test_stack_of_vec3_and_struct_elements, all ? NWIDTHS : 1);
     ADD_ROWS(test_stack_compaction_seed, where == ON_CPU1 || where == ON_PTX ? 1 : 7);
+    if (where == ON_COOP)
+        tcase_add_test(tc, test_stack_cpu_pop_synchronises_twice);
     if (where == ON_CPU1)
         tcase_add_loop_test(tc, test_stack_push_loops_keep_order_and_capacity, 0,
                             NROWS(push_rows) * NROWS(push_dtypes) * NROWS(push_forms));
