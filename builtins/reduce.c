@@ -496,11 +496,13 @@ small_combine(tj_kernel *k, const acc *a, int64_t n)
  * barriers (SPEC 1), on one host thread: then each running lane folds its partial into one
  * total in shared scratch, lane 0 (which runs first) starting it, and after one barrier
  * every lane reads it. Two barriers in all, against five for the butterfly's emulated
- * shuffles and two for the warps' partials; the partials combine in lane order. */
+ * shuffles and two for the warps' partials; the partials combine in lane order.
+ * TILEJIT_CPU_REDUCE=butterfly keeps the GPU's algorithm on the CPU, so that tests run it
+ * without a GPU. */
 static bool
 lanes_take_turns(const tj_kernel *k)
 {
-    return k->block_dim > 1 && !tji_lanes_run_concurrently(k);
+    return k->block_dim > 1 && !tji_lanes_run_concurrently(k) && !k->ctx->cpu_butterfly;
 }
 
 static void

@@ -60,6 +60,8 @@ struct tj_context {
     char nvptx_arch[4][16];             /* "sm_90", or "sm_90+" for full codegen */
     LLVMOrcLLJITRef jit;                /* created on the first CPU build */
     tji_compress_form compress;         /* compress_push.c: how push loops are vectorised */
+    bool cpu_butterfly;                 /* TILEJIT_CPU_REDUCE=butterfly: cooperative CPU
+                                           reductions run the GPU's algorithm (reduce.c) */
     tj_type *types;                     /* interned types (a list) */
     tji_cache_entry *cache;             /* compiled modules (cache.c) */
     LLVMMemoryBufferRef libdevice;      /* libdevice bitcode, read on first use */
