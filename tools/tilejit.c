@@ -23,8 +23,9 @@ static const char usage_text[] =
     "      print the PTX of the file's kernels (or of one), built for CUDA\n"
     "      (block_dim 256 and sm_90 by default)\n"
     "  ir FILE [--kernel NAME] [--target cpu|cuda] [--block-dim B] [--unoptimized]\n"
+    "      [--cpu-blocks]\n"
     "      print the LLVM IR after optimisation (--unoptimized: before; target cpu by\n"
-    "      default)\n"
+    "      default; --cpu-blocks: of cooperative CPU blocks)\n"
     "  run FILE --kernel NAME (--dim N[,N..] | --tiled N[,N..]) [--block-dim B]\n"
     "      [--device cpu|cuda] [--cpu-blocks] [--debug] [--arg NAME=VALUE]...\n"
     "      launch a kernel (--tiled: N blocks of B threads each) and print each array\n"
@@ -352,8 +353,11 @@ cmd_ir(const opts *o)
     tj_module *m = NULL;
     int rc = open_program(o, &ctx, &prog);
     bool cuda = o->target && strcmp(o->target, "cuda") == 0;
+    if (cuda && o->cpu_blocks)
+        return usage_error("%s", "--cpu-blocks is for --target cpu");
     tj_kernel_options ko = {.target = cuda ? TJ_TARGET_CUDA : TJ_TARGET_CPU,
-                            .block_dim = o->block_dim};
+                            .block_dim = o->block_dim,
+                            .cpu_mode = o->cpu_blocks ? TJ_CPU_COOPERATIVE : TJ_CPU_WIDTH1};
     tj_build_options bo = {.keep_ir = true, .opt_level = o->unoptimized ? TJ_OPT_O0
                                                                         : TJ_OPT_DEFAULT};
     if (rc == 0)
@@ -552,7 +556,7 @@ int
 main(int argc, char **argv)
 {
     static const int ptx_opts[] = {O_KERNEL, O_BLOCK, O_ARCH, 'o', 0};
-    static const int ir_opts[] = {O_KERNEL, O_BLOCK, O_TARGET, O_UNOPT, 0};
+    static const int ir_opts[] = {O_KERNEL, O_BLOCK, O_TARGET, O_UNOPT, O_CPUBLOCKS, 0};
     static const int run_opts[] = {O_KERNEL, O_BLOCK, O_DIM, O_TILED, O_DEVICE, O_CPUBLOCKS,
                                    O_DEBUG, O_ARG, 0};
     if (argc < 2) {
