@@ -60,6 +60,8 @@ struct tj_context {
     char nvptx_arch[4][16];             /* "sm_90", or "sm_90+" for full codegen */
     LLVMOrcLLJITRef jit;                /* created on the first CPU build */
     tji_compress_form compress;         /* compress_push.c: how push loops are vectorised */
+    bool cpu_fibers;                    /* TILEJIT_CPU_LANES=fibers: cooperative CPU blocks
+                                           keep fibers (no lane loops, lane_loops.c) */
     bool cpu_butterfly;                 /* TILEJIT_CPU_REDUCE=butterfly: cooperative CPU
                                            reductions run the GPU's algorithm (reduce.c) */
     tj_type *types;                     /* interned types (a list) */
@@ -521,6 +523,8 @@ typedef struct tji_kdesc {
     uint32_t block_dim;          /* as requested */
     uint32_t block_width;        /* effective */
     bool cooperative, debug;
+    bool lane_loops;             /* CPU cooperative: the entry loops over the lanes itself
+                                    (lane_loops.c) and runs whole blocks, as in width-1 mode */
     int max_tid;
     size_t shared_bytes;
     tji_kparam *params;
@@ -600,6 +604,14 @@ TJI_HIDDEN int tji_inline_simple(tj_context *ctx, LLVMModuleRef m);
  * function, in place of that call (the call's block splits around it), leaving 'fn'
  * empty for the caller to delete. False, with nothing changed, for any other 'fn'. */
 TJI_HIDDEN bool tji_splice_call(LLVMValueRef fn);
+/* Runs the new pass manager's 'pipeline' on 'm'; 'what' names it in the error. */
+TJI_HIDDEN tj_status tji_run_pipeline(tj_context *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm,
+                                      const char *pipeline, const char *what);
+/* lane_loops.c: turns the cooperative block function 'fn' (ptr w, ptr args, i64 block,
+ * i32 lane), whose barriers are calls of 'marker', into loops over its 'width' lanes;
+ * false, with 'fn' still valid and its markers in place, when it cannot. */
+TJI_HIDDEN bool tji_lane_loops(tj_context *ctx, LLVMValueRef fn, LLVMValueRef marker,
+                               uint32_t width);
 
 /* sink_copies.c */
 /* CPU, after the pipeline: moves each copy into a local array down into the one branch

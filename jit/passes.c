@@ -310,10 +310,17 @@ tji_optimize(tj_context *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm, tj_opt_l
     const char *pipeline = pipelines[level];
     if (level == TJ_OPT_DEFAULT && target == TJ_TARGET_CUDA)
         pipeline = gpu_pipeline;
+    return tji_run_pipeline(ctx, m, tm, pipeline, "optimisation");
+}
+
+tj_status
+tji_run_pipeline(tj_context *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm, const char *pipeline,
+                 const char *what)
+{
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     LLVMErrorRef e = LLVMRunPasses(m, pipeline, tm, po);
     LLVMDisposePassBuilderOptions(po);
-    return e ? tji_ctx_fail_llvm(ctx, e, "optimisation") : TJ_OK;
+    return e ? tji_ctx_fail_llvm(ctx, e, what) : TJ_OK;
 }
 
 tj_status

@@ -1,11 +1,13 @@
 /*
  * jit/target_host.c: the host CPU target. Lowers a linked kernel module to one entry per
  * kernel with the signature of tji_cpu_entry (driver.h): it loops over its range of blocks
- * for one lane. The barrier hook is empty in width-1 mode and calls the worker's barrier
- * (a fiber switch) in cooperative mode. Math calls become libm calls, bound as absolute
+ * for one lane. The barrier hook is empty in width-1 mode; in cooperative mode the entry
+ * calls a block function per block, which becomes loops over the lanes where it can
+ * (lane_loops.c), else calls the worker's barrier (a fiber switch) at each barrier. Math calls become libm calls, bound as absolute
  * symbols in the JIT (cache.c).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -45,9 +47,37 @@ load_worker_field(tj_context *ctx, LLVMBuilderRef b, LLVMValueRef w, unsigned fi
     return LLVMBuildLoad2(b, tji_ptr(ctx), p, "");
 }
 
-/* void entry(ptr w, ptr args, i64 b0, i64 b1, i32 lane): for b in [b0, b1) run the body. */
+/* A cooperative kernel's block: void tj.lanes.<kernel>(ptr w, ptr args, i64 block, i32 lane)
+ * runs the body for one lane of one block, from the worker's arena. lower() turns it into
+ * loops over the lanes where it can (lane_loops.c); the entry calls it for each block. */
+static LLVMValueRef
+make_block_fn(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd)
+{
+    LLVMTypeRef tys[] = {tji_ptr(ctx), tji_ptr(ctx), tji_i64(ctx), tji_i32(ctx)};
+    char name[256];
+    snprintf(name, sizeof name, "tj.lanes.%s", kd->name);
+    LLVMValueRef fn = LLVMAddFunction(m, name, LLVMFunctionType(tji_void(ctx), tys, 4, 0));
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    tji_add_fn_attr(ctx, fn, "noinline"); /* until lower() is done with it */
+    LLVMValueRef w = LLVMGetParam(fn, 0);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx->llctx, fn, "entry"));
+    LLVMValueRef ts = LLVMBuildAlloca(b, tji_ts_type(ctx), "ts");
+    LLVMValueRef fields[TJI_TS_LANE + 1] = {
+        [TJI_TS_WORKER] = w, [TJI_TS_ARENA] = load_worker_field(ctx, b, w, W_ARENA),
+        [TJI_TS_ERR] = load_worker_field(ctx, b, w, W_ERR),
+        [TJI_TS_BLOCK] = LLVMGetParam(fn, 2), [TJI_TS_LANE] = LLVMGetParam(fn, 3),
+    };
+    tji_emit_entry_common(ctx, m, b, kd, ts, LLVMGetParam(fn, 1), fields);
+    LLVMBuildRetVoid(b);
+    LLVMDisposeBuilder(b);
+    return fn;
+}
+
+/* void entry(ptr w, ptr args, i64 b0, i64 b1, i32 lane): for b in [b0, b1) run the body, or
+ * call 'block_fn' (make_block_fn) when there is one. */
 static void
-make_entry(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd)
+make_entry(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd, LLVMValueRef block_fn)
 {
     LLVMTypeRef tys[] = {tji_ptr(ctx), tji_ptr(ctx), tji_i64(ctx), tji_i64(ctx), tji_i32(ctx)};
     LLVMValueRef fn = LLVMAddFunction(m, kd->entry, LLVMFunctionType(tji_void(ctx), tys, 5, 0));
@@ -59,17 +89,18 @@ make_entry(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd)
     LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(ctx->llctx, fn, "body");
     LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(ctx->llctx, fn, "exit");
     LLVMPositionBuilderAtEnd(b, entry);
-    LLVMValueRef ts = LLVMBuildAlloca(b, tji_ts_type(ctx), "ts");
+    LLVMValueRef ts = block_fn ? NULL : LLVMBuildAlloca(b, tji_ts_type(ctx), "ts");
     bool local = !kd->cooperative && kd->shared_bytes > 0 && kd->shared_bytes <= STACK_ARENA_MAX;
-    LLVMValueRef arena;
-    if (local) {
+    LLVMValueRef arena = NULL;
+    if (block_fn) {
+    } else if (local) {
         LLVMTypeRef at = LLVMArrayType2(tji_i8(ctx), kd->shared_bytes);
         arena = LLVMBuildAlloca(b, at, "shared");
         LLVMSetAlignment(arena, ARENA_ALIGN);
     } else {
         arena = load_worker_field(ctx, b, w, W_ARENA);
     }
-    LLVMValueRef err = load_worker_field(ctx, b, w, W_ERR);
+    LLVMValueRef err = block_fn ? NULL : load_worker_field(ctx, b, w, W_ERR);
     LLVMBuildBr(b, head);
     LLVMPositionBuilderAtEnd(b, head);
     LLVMValueRef blk = LLVMBuildPhi(b, tji_i64(ctx), "block");
@@ -81,7 +112,12 @@ make_entry(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd)
     };
     if (local)
         lifetime(ctx, m, b, "llvm.lifetime.start", kd->shared_bytes, arena);
-    tji_emit_entry_common(ctx, m, b, kd, ts, args, fields);
+    if (block_fn) {
+        LLVMValueRef cargs[] = {w, args, blk, lane};
+        LLVMBuildCall2(b, LLVMGlobalGetValueType(block_fn), block_fn, cargs, 4, "");
+    } else {
+        tji_emit_entry_common(ctx, m, b, kd, ts, args, fields);
+    }
     if (local)
         lifetime(ctx, m, b, "llvm.lifetime.end", kd->shared_bytes, arena);
     LLVMValueRef next = LLVMBuildAdd(b, blk, tji_const_i64(ctx, 1), "");
@@ -95,6 +131,15 @@ make_entry(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd)
     LLVMDisposeBuilder(b);
 }
 
+/* The fiber switch of a cooperative barrier: the worker's barrier function. */
+static void
+emit_fiber_barrier(tj_context *ctx, LLVMBuilderRef b, LLVMValueRef w)
+{
+    LLVMValueRef fnp = load_worker_field(ctx, b, w, W_BARRIER);
+    LLVMTypeRef pt = tji_ptr(ctx);
+    LLVMBuildCall2(b, LLVMFunctionType(tji_void(ctx), &pt, 1, 0), fnp, &w, 1, "");
+}
+
 static void
 define_barrier(tj_context *ctx, LLVMModuleRef m, bool cooperative)
 {
@@ -105,10 +150,7 @@ define_barrier(tj_context *ctx, LLVMModuleRef m, bool cooperative)
     if (cooperative) {
         LLVMValueRef ts = LLVMGetParam(hook, 0);
         LLVMValueRef wp = LLVMBuildStructGEP2(b, tji_ts_type(ctx), ts, TJI_TS_WORKER, "");
-        LLVMValueRef w = LLVMBuildLoad2(b, tji_ptr(ctx), wp, "");
-        LLVMValueRef fnp = load_worker_field(ctx, b, w, W_BARRIER);
-        LLVMTypeRef pt = tji_ptr(ctx);
-        LLVMBuildCall2(b, LLVMFunctionType(tji_void(ctx), &pt, 1, 0), fnp, &w, 1, "");
+        emit_fiber_barrier(ctx, b, LLVMBuildLoad2(b, tji_ptr(ctx), wp, ""));
     }
     LLVMBuildRetVoid(b);
     tji_hook_end(b, hook);
@@ -171,6 +213,88 @@ probe_stacks(tj_context *ctx, LLVMModuleRef m)
                                                               value, sizeof value - 1));
 }
 
+/* Whether every call of the barrier hook is in one of the block functions 'fns'. */
+static bool
+barriers_in(LLVMModuleRef m, LLVMValueRef const *fns, size_t n)
+{
+    LLVMValueRef hook = LLVMGetNamedFunction(m, "tj.hook.barrier");
+    for (LLVMUseRef u = hook ? LLVMGetFirstUse(hook) : NULL; u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!LLVMIsACallInst(user) || LLVMGetCalledValue(user) != hook)
+            return false;
+        LLVMValueRef f = LLVMGetBasicBlockParent(LLVMGetInstructionParent(user));
+        bool ours = false;
+        for (size_t i = 0; i < n; i++)
+            ours |= fns[i] == f;
+        if (!ours)
+            return false;
+    }
+    return true;
+}
+
+/* Cooperative blocks as loops over their lanes (lane_loops.c). The bodies and one-block
+ * hooks are already inlined into the block functions. Where every barrier is in them, each
+ * barrier call becomes a call of a marker of its own function; scalar replacement then
+ * gives the lanes' values as SSA values, and tji_lane_loops cuts the function at the
+ * markers. A function it cannot take keeps fibers: its markers become fiber switches.
+ * Either way the block function then moves into its entry. */
+static tj_status
+lower_lanes(tj_context *ctx, LLVMModuleRef m, LLVMValueRef const *fns, size_t n,
+            tji_kdesc *descs, LLVMTargetMachineRef tm)
+{
+    LLVMValueRef hook = LLVMGetNamedFunction(m, "tj.hook.barrier");
+    LLVMValueRef *marks = calloc(n + 1, sizeof *marks);
+    if (!marks)
+        return tji_ctx_fail(ctx, TJ_ERR_NOMEM, "tj_module_build: out of memory");
+    bool try = !ctx->cpu_fibers && barriers_in(m, fns, n);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
+    for (size_t i = 0; try && i < n; i++) {
+        if (!fns[i])
+            continue;
+        char name[64];
+        snprintf(name, sizeof name, "tj.lanes.barrier.%zu", i);
+        marks[i] = LLVMAddFunction(m, name, LLVMFunctionType(tji_void(ctx), NULL, 0, 0));
+        tji_add_fn_attr(ctx, marks[i], "convergent");
+        for (LLVMUseRef u = hook ? LLVMGetFirstUse(hook) : NULL, next; u; u = next) {
+            next = LLVMGetNextUse(u);
+            LLVMValueRef call = LLVMGetUser(u);
+            if (LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)) != fns[i])
+                continue;
+            LLVMPositionBuilderBefore(b, call);
+            LLVMBuildCall2(b, LLVMGlobalGetValueType(marks[i]), marks[i], NULL, 0, "");
+            LLVMInstructionEraseFromParent(call);
+        }
+    }
+    tj_status st = TJ_OK;
+    if (try) {
+        st = tji_run_pipeline(ctx, m, tm, "function(sroa<modify-cfg>)",
+                              "scalar replacement before the lane loops");
+    }
+    unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
+    for (size_t i = 0; i < n; i++) {
+        if (!fns[i])
+            continue;
+        if (st == TJ_OK && marks[i])
+            descs[i].lane_loops = tji_lane_loops(ctx, fns[i], marks[i], descs[i].block_width);
+        /* Markers left (it could not take the function): fiber switches. */
+        for (LLVMUseRef u = marks[i] ? LLVMGetFirstUse(marks[i]) : NULL, next; u; u = next) {
+            next = LLVMGetNextUse(u);
+            LLVMValueRef call = LLVMGetUser(u);
+            LLVMPositionBuilderBefore(b, call);
+            emit_fiber_barrier(ctx, b, LLVMGetParam(fns[i], 0));
+            LLVMInstructionEraseFromParent(call);
+        }
+        if (marks[i])
+            LLVMDeleteFunction(marks[i]);
+        LLVMRemoveEnumAttributeAtIndex(fns[i], LLVMAttributeFunctionIndex, noinline);
+        tji_splice_call(fns[i]);
+        LLVMDeleteFunction(fns[i]);
+    }
+    LLVMDisposeBuilder(b);
+    free(marks);
+    return st;
+}
+
 static tj_status
 lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdesc *descs,
       LLVMTargetMachineRef tm)
@@ -181,14 +305,39 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
     LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
     LLVMSetModuleDataLayout(m, dl);
     LLVMDisposeTargetData(dl);
-    for (size_t i = 0; i < n; i++)
-        make_entry(ctx, m, &descs[i]);
-    probe_stacks(ctx, m);
+    bool coop = n > 0 && ks[0]->opts.cpu_mode == TJ_CPU_COOPERATIVE;
+    LLVMValueRef *fns = calloc(n + 1, sizeof *fns);
+    if (!fns)
+        return tji_ctx_fail(ctx, TJ_ERR_NOMEM, "tj_module_build: out of memory");
+    for (size_t i = 0; i < n; i++) {
+        if (coop && descs[i].block_width > 1)
+            fns[i] = make_block_fn(ctx, m, &descs[i]);
+        make_entry(ctx, m, &descs[i], fns[i]);
+    }
     define_shuffle(ctx, m); /* first: it may call the barrier hook */
-    define_barrier(ctx, m, n > 0 && ks[0]->opts.cpu_mode == TJ_CPU_COOPERATIVE);
-    tji_inline_simple(ctx, m);
+    tj_status st = TJ_OK;
+    if (coop) {
+        /* Each body moves into its block function (they are internal only after lowering,
+         * so tji_inline_simple leaves them), and the barrier hook stays a declaration
+         * until the lane loops are made. */
+        for (size_t i = 0; i < n; i++) {
+            char body[256];
+            snprintf(body, sizeof body, TJI_BODY_PREFIX "%s", descs[i].name);
+            LLVMValueRef fn = fns[i] ? LLVMGetNamedFunction(m, body) : NULL;
+            if (fn && tji_splice_call(fn))
+                LLVMDeleteFunction(fn);
+        }
+        tji_inline_simple(ctx, m);
+        st = lower_lanes(ctx, m, fns, n, descs, tm);
+        define_barrier(ctx, m, true);
+    } else {
+        define_barrier(ctx, m, false);
+        tji_inline_simple(ctx, m);
+    }
+    free(fns);
+    probe_stacks(ctx, m);
     tji_rename_math(m, "");
-    return TJ_OK;
+    return st;
 }
 
 /* After the pipeline: copies into the entry's local arrays (width-1 shared memory, register

@@ -49,6 +49,21 @@ static const int sizes[] = {3, 37, 64, 300};
 static int g_where;
 static bool g_butterfly; /* the case coop_butterfly: TILEJIT_CPU_REDUCE=butterfly */
 
+/* A context whose cooperative CPU blocks keep fibers (TILEJIT_CPU_LANES=fibers; lane loops
+ * have no barrier calls to count), with the fixture's reduction algorithm. */
+static tj_context *
+fiber_context(void)
+{
+    ck_assert_int_eq(setenv("TILEJIT_CPU_LANES", "fibers", 1), 0);
+    if (g_butterfly)
+        ck_assert_int_eq(setenv("TILEJIT_CPU_REDUCE", "butterfly", 1), 0);
+    tj_context *ctx = NULL;
+    ck_assert_int_eq(tj_context_create(&ctx), TJ_OK);
+    unsetenv("TILEJIT_CPU_LANES");
+    unsetenv("TILEJIT_CPU_REDUCE");
+    return ctx;
+}
+
 /* ---- targets ------------------------------------------------------------------------------ */
 
 static tj_kernel_options
@@ -1528,12 +1543,13 @@ END_TEST
  * have none. Built at O1, which does not unswitch loops, so that each barrier appears once. */
 START_TEST(test_reduce_cpu_whole_tile_synchronises_twice)
 {
+    tj_context *ctx = fiber_context();
     int calls[2];
     for (int with = 0; with < 2; with++) {
         tj_kernel_options o = {.target = TJ_TARGET_CPU, .block_dim = 64,
                                .cpu_mode = TJ_CPU_COOPERATIVE};
-        tj_kernel *k = tj_kernel_create(tjt.ctx, with ? "sum64" : "copy64", &o);
-        const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
+        tj_kernel *k = tj_kernel_create(ctx, with ? "sum64" : "copy64", &o);
+        const tj_type *f32 = tj_context_get_type(ctx, TJ_DTYPE_F32);
         tj_val *x = tj_param_array(k, "x", f32, 1), *y = tj_param_array(k, "y", f32, 1);
         int n = 64;
         tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0);
@@ -1543,7 +1559,7 @@ START_TEST(test_reduce_cpu_whole_tile_synchronises_twice)
         tj_tile_store(k, y, t, &zero);
         tj_build_options bo = {.keep_ir = true, .opt_level = TJ_OPT_O1};
         tj_module *m = NULL;
-        ck_assert_msg(tj_kernel_build(k, &bo, &m) == TJ_OK, "%s", tj_context_error(tjt.ctx));
+        ck_assert_msg(tj_kernel_build(k, &bo, &m) == TJ_OK, "%s", tj_context_error(ctx));
         calls[with] = 0;
         for (const char *p = tj_module_get_ir(m); (p = strstr(p, "call void %")); p++)
             calls[with]++;
@@ -1553,6 +1569,7 @@ START_TEST(test_reduce_cpu_whole_tile_synchronises_twice)
     int want = g_butterfly ? 7 : 2;
     ck_assert_msg(calls[1] == want, "the reduction synchronises %d times, expected %d", calls[1],
                   want);
+    tj_context_destroy(ctx);
 }
 END_TEST
 
@@ -1567,13 +1584,14 @@ END_TEST
  * at O1, as above. */
 START_TEST(test_reduce_cpu_axis_groups_exchange_flags_only_without_a_neutral_value)
 {
+    tj_context *ctx = fiber_context();
     static const tj_reduce_op opsv[] = {TJ_REDUCE_ADD, TJ_REDUCE_MAX};
     static const int want[] = {8, 13};
     for (int i = 0; i < 2; i++) {
         tj_kernel_options o = {.target = TJ_TARGET_CPU, .block_dim = 64,
                                .cpu_mode = TJ_CPU_COOPERATIVE};
-        tj_kernel *k = tj_kernel_create(tjt.ctx, i ? "rowmax" : "rowsum", &o);
-        const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
+        tj_kernel *k = tj_kernel_create(ctx, i ? "rowmax" : "rowsum", &o);
+        const tj_type *f32 = tj_context_get_type(ctx, TJ_DTYPE_F32);
         tj_val *x = tj_param_array(k, "x", f32, 2), *y = tj_param_array(k, "y", f32, 1);
         int shape[2] = {2, 256};
         tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0), *at[2] = {zero, zero};
@@ -1581,7 +1599,7 @@ START_TEST(test_reduce_cpu_axis_groups_exchange_flags_only_without_a_neutral_val
         tj_tile_store(k, y, tj_tile_reduce_axis(k, opsv[i], NULL, t, 1), &zero);
         tj_build_options bo = {.keep_ir = true, .opt_level = TJ_OPT_O1};
         tj_module *m = NULL;
-        ck_assert_msg(tj_kernel_build(k, &bo, &m) == TJ_OK, "%s", tj_context_error(tjt.ctx));
+        ck_assert_msg(tj_kernel_build(k, &bo, &m) == TJ_OK, "%s", tj_context_error(ctx));
         int calls = 0;
         for (const char *p = tj_module_get_ir(m); (p = strstr(p, "call void %")); p++)
             calls++;
@@ -1589,6 +1607,7 @@ START_TEST(test_reduce_cpu_axis_groups_exchange_flags_only_without_a_neutral_val
         ck_assert_msg(calls == want[i], "the %s along rows synchronises %d times, expected %d",
                       i ? "max" : "sum", calls, want[i]);
     }
+    tj_context_destroy(ctx);
 }
 END_TEST
 

@@ -1,0 +1,153 @@
+/* tj-test: */
+/*
+ * tests/check_lanes.c: cooperative CPU blocks as loops over their lanes (jit/lane_loops.c).
+ * A kernel whose barriers are all outside loops runs without fibers: its IR calls no
+ * barrier function (the fiber switch is an indirect call of the worker's barrier), and it
+ * gives the fibers' answer, partial blocks included. A kernel with a barrier in a loop keeps
+ * the fibers. TILEJIT_CPU_LANES=fibers, read when a context is made, keeps them for every
+ * kernel. The other suites' cooperative cases run both forms through every builtin.
+ */
+#include "tj_api_test.h"
+
+enum { B = 32, NTHREADS = 100 }; /* four blocks, the last with 4 active lanes */
+
+/* A context and its CPU device; 'fibers' sets TILEJIT_CPU_LANES=fibers while it is made. */
+static tj_context *
+context(bool fibers, tj_device **cpu)
+{
+    if (fibers)
+        ck_assert_int_eq(setenv("TILEJIT_CPU_LANES", "fibers", 1), 0);
+    tj_context *ctx = NULL;
+    ck_assert_int_eq(tj_context_create(&ctx), TJ_OK);
+    unsetenv("TILEJIT_CPU_LANES");
+    ck_assert_int_eq(tj_device_create(ctx, TJ_DEVICE_CPU, 0, cpu), TJ_OK);
+    return ctx;
+}
+
+static int
+fiber_switches(const tj_module *m)
+{
+    int n = 0;
+    for (const char *p = tj_module_get_ir(m); (p = strstr(p, "call void %")); p++)
+        n++;
+    return n;
+}
+
+/* out[i] = 1000 * (the active lanes of i's block) + (the sum of x over them) + 100000 * (i's
+ * lane): two whole-tile reductions, so values cross three barriers. Builds and runs it on a
+ * launch of NTHREADS threads; returns the fiber switches in its IR. */
+static int
+run_top_level(bool fibers, int32_t *out)
+{
+    tj_device *cpu;
+    tj_context *ctx = context(fibers, &cpu);
+    tj_kernel_options o = {.target = TJ_TARGET_CPU, .block_dim = B,
+                           .cpu_mode = TJ_CPU_COOPERATIVE};
+    tj_kernel *k = tj_kernel_create(ctx, "top", &o);
+    const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
+    tj_val *x = tj_param_array(k, "x", i32, 1), *y = tj_param_array(k, "y", i32, 1);
+    tj_val *tid;
+    tj_tid(k, 1, &tid);
+    tj_val *lane = tj_binary(k, TJ_BIN_MOD, tid, tj_block_dim(k));
+    tj_val *v = tj_load(k, x, &tid, 1);
+    tj_val *count = tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, tj_tile(k, tj_const_int(k, TJ_DTYPE_I32, 1), false));
+    tj_val *sum = tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, tj_tile(k, v, false));
+    tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0);
+    tj_val *c = tj_tile_extract(k, count, &zero, 1), *s = tj_tile_extract(k, sum, &zero, 1);
+    tj_val *r = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_MUL, c, tj_const_int(k, TJ_DTYPE_I32, 1000)),
+                          tj_binary(k, TJ_BIN_ADD, s, tj_binary(k, TJ_BIN_MUL, lane, tj_const_int(k, TJ_DTYPE_I32, 100000))));
+    tj_store(k, y, &tid, 1, r);
+    ck_assert_msg(tj_kernel_error(k) == NULL, "builder error: %s", tj_kernel_error(k));
+    tj_module *m = NULL;
+    tj_build_options bo = {.device = cpu, .keep_ir = true};
+    ck_assert_msg(tj_kernel_build(k, &bo, &m) == TJ_OK, "%s", tj_context_error(ctx));
+    int32_t xs[NTHREADS];
+    for (int i = 0; i < NTHREADS; i++)
+        xs[i] = i;
+    tj_array *xa = tjt_array(cpu, i32, NTHREADS, xs), *ya = tjt_array(cpu, i32, NTHREADS, NULL);
+    tj_arg args[] = {tj_arg_array(xa), tj_arg_array(ya)};
+    int64_t n = NTHREADS;
+    tjt_ok(cpu, tj_launch(cpu, m, "top", 1, &n, B, args, 2));
+    tjt_ok(cpu, tj_device_synchronize(cpu));
+    tjt_ok(cpu, tj_array_copy_to_host(ya, out, NTHREADS * sizeof *out));
+    int switches = fiber_switches(m);
+    tj_context_destroy(ctx);
+    return switches;
+}
+
+START_TEST(test_lanes_barriers_outside_loops_run_without_fibers)
+{
+    int32_t loops[NTHREADS], fibers[NTHREADS];
+    ck_assert_int_eq(run_top_level(false, loops), 0);
+    ck_assert_int_gt(run_top_level(true, fibers), 0);
+    for (int i = 0; i < NTHREADS; i++) {
+        int first = i / B * B, active = NTHREADS - first < B ? NTHREADS - first : B;
+        int sum = 0;
+        for (int j = first; j < first + active; j++)
+            sum += j;
+        int want = active * 1000 + sum + (i % B) * 100000;
+        ck_assert_msg(loops[i] == want, "lane loops: out[%d] = %d, expected %d", i, loops[i],
+                      want);
+        ck_assert_msg(fibers[i] == want, "fibers: out[%d] = %d, expected %d", i, fibers[i], want);
+    }
+}
+END_TEST
+
+/* Each lane pushes its items in a loop of pushes (a barrier in the loop), then lane 0
+ * stores the count: the lane loops cannot take it, and fibers run it. */
+START_TEST(test_lanes_a_barrier_in_a_loop_keeps_fibers)
+{
+    tj_device *cpu;
+    tj_context *ctx = context(false, &cpu);
+    tj_kernel_options o = {.target = TJ_TARGET_CPU, .block_dim = B,
+                           .cpu_mode = TJ_CPU_COOPERATIVE};
+    tj_kernel *k = tj_kernel_create(ctx, "pushes", &o);
+    const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
+    tj_val *y = tj_param_array(k, "y", i32, 1);
+    tj_val *tid[2];
+    tj_tid(k, 2, tid);
+    tj_val *lane = tid[1];
+    tj_val *s = tj_tile_stack(k, 4 * B, i32);
+    tj_val *j = tj_for_begin(k, tj_const_int(k, TJ_DTYPE_I32, 0), tj_const_int(k, TJ_DTYPE_I32, 4),
+                             tj_const_int(k, TJ_DTYPE_I32, 1));
+    tj_val *odd = tj_compare(k, TJ_CMP_EQ, tj_binary(k, TJ_BIN_MOD, lane, tj_const_int(k, TJ_DTYPE_I32, 2)),
+                             tj_const_int(k, TJ_DTYPE_I32, 1));
+    tj_tile_stack_push(k, s, j, odd);
+    tj_for_end(k);
+    tj_store(k, y, &lane, 1, tj_tile_stack_count(k, s));
+    ck_assert_msg(tj_kernel_error(k) == NULL, "builder error: %s", tj_kernel_error(k));
+    tj_module *m = NULL;
+    tj_build_options bo = {.device = cpu, .keep_ir = true};
+    ck_assert_msg(tj_kernel_build(k, &bo, &m) == TJ_OK, "%s", tj_context_error(ctx));
+    ck_assert_int_gt(fiber_switches(m), 0);
+    tj_array *ya = tjt_array(cpu, i32, B, NULL);
+    tj_arg arg = tj_arg_array(ya);
+    int64_t nb = 1;
+    tjt_ok(cpu, tj_launch_tiled(cpu, m, "pushes", 1, &nb, B, &arg, 1));
+    tjt_ok(cpu, tj_device_synchronize(cpu));
+    int32_t out[B];
+    tjt_ok(cpu, tj_array_copy_to_host(ya, out, sizeof out));
+    for (int i = 0; i < B; i++)
+        ck_assert_msg(out[i] == 4 * B / 2, "lane %d read a count of %d, expected %d", i, out[i],
+                      4 * B / 2);
+    tj_context_destroy(ctx);
+}
+END_TEST
+
+static Suite *
+lanes_suite(void)
+{
+    Suite *s = suite_create("lanes");
+    TCase *tc = tcase_create("cpu");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_lanes_barriers_outside_loops_run_without_fibers);
+    tcase_add_test(tc, test_lanes_a_barrier_in_a_loop_keeps_fibers);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int
+main(int argc, char **argv)
+{
+    return tj_test_main(argc, argv, lanes_suite());
+}
