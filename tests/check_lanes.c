@@ -11,17 +11,30 @@
 
 enum { B = 32, NTHREADS = 100 }; /* four blocks, the last with 4 active lanes */
 
-/* A context and its CPU device; 'fibers' sets TILEJIT_CPU_LANES=fibers while it is made. */
-static tj_context *
-context(bool fibers, tj_device **cpu)
+/* A cooperative kernel of B lanes named 'name', in a new context (returned in '*ctx') with
+ * its CPU device; 'fibers' sets TILEJIT_CPU_LANES=fibers while the context is made. */
+static tj_kernel *
+coop_kernel(bool fibers, const char *name, tj_context **ctx, tj_device **cpu)
 {
     if (fibers)
         ck_assert_int_eq(setenv("TILEJIT_CPU_LANES", "fibers", 1), 0);
-    tj_context *ctx = NULL;
-    ck_assert_int_eq(tj_context_create(&ctx), TJ_OK);
+    ck_assert_int_eq(tj_context_create(ctx), TJ_OK);
     unsetenv("TILEJIT_CPU_LANES");
-    ck_assert_int_eq(tj_device_create(ctx, TJ_DEVICE_CPU, 0, cpu), TJ_OK);
-    return ctx;
+    ck_assert_int_eq(tj_device_create(*ctx, TJ_DEVICE_CPU, 0, cpu), TJ_OK);
+    tj_kernel_options o = {.target = TJ_TARGET_CPU, .block_dim = B,
+                           .cpu_mode = TJ_CPU_COOPERATIVE};
+    return tj_kernel_create(*ctx, name, &o);
+}
+
+/* Builds 'k' for 'cpu', keeping its IR. */
+static tj_module *
+build(tj_context *ctx, tj_device *cpu, tj_kernel *k)
+{
+    ck_assert_msg(tj_kernel_error(k) == NULL, "builder error: %s", tj_kernel_error(k));
+    tj_module *m = NULL;
+    tj_build_options bo = {.device = cpu, .keep_ir = true};
+    ck_assert_msg(tj_kernel_build(k, &bo, &m) == TJ_OK, "%s", tj_context_error(ctx));
+    return m;
 }
 
 static int
@@ -39,11 +52,9 @@ fiber_switches(const tj_module *m)
 static int
 run_top_level(bool fibers, int32_t *out)
 {
+    tj_context *ctx;
     tj_device *cpu;
-    tj_context *ctx = context(fibers, &cpu);
-    tj_kernel_options o = {.target = TJ_TARGET_CPU, .block_dim = B,
-                           .cpu_mode = TJ_CPU_COOPERATIVE};
-    tj_kernel *k = tj_kernel_create(ctx, "top", &o);
+    tj_kernel *k = coop_kernel(fibers, "top", &ctx, &cpu);
     const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
     tj_val *x = tj_param_array(k, "x", i32, 1), *y = tj_param_array(k, "y", i32, 1);
     tj_val *tid;
@@ -57,10 +68,7 @@ run_top_level(bool fibers, int32_t *out)
     tj_val *r = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_MUL, c, tj_const_int(k, TJ_DTYPE_I32, 1000)),
                           tj_binary(k, TJ_BIN_ADD, s, tj_binary(k, TJ_BIN_MUL, lane, tj_const_int(k, TJ_DTYPE_I32, 100000))));
     tj_store(k, y, &tid, 1, r);
-    ck_assert_msg(tj_kernel_error(k) == NULL, "builder error: %s", tj_kernel_error(k));
-    tj_module *m = NULL;
-    tj_build_options bo = {.device = cpu, .keep_ir = true};
-    ck_assert_msg(tj_kernel_build(k, &bo, &m) == TJ_OK, "%s", tj_context_error(ctx));
+    tj_module *m = build(ctx, cpu, k);
     int32_t xs[NTHREADS];
     for (int i = 0; i < NTHREADS; i++)
         xs[i] = i;
@@ -97,11 +105,9 @@ END_TEST
  * stores the count: the lane loops cannot take it, and fibers run it. */
 START_TEST(test_lanes_a_barrier_in_a_loop_keeps_fibers)
 {
+    tj_context *ctx;
     tj_device *cpu;
-    tj_context *ctx = context(false, &cpu);
-    tj_kernel_options o = {.target = TJ_TARGET_CPU, .block_dim = B,
-                           .cpu_mode = TJ_CPU_COOPERATIVE};
-    tj_kernel *k = tj_kernel_create(ctx, "pushes", &o);
+    tj_kernel *k = coop_kernel(false, "pushes", &ctx, &cpu);
     const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
     tj_val *y = tj_param_array(k, "y", i32, 1);
     tj_val *tid[2];
@@ -115,10 +121,7 @@ START_TEST(test_lanes_a_barrier_in_a_loop_keeps_fibers)
     tj_tile_stack_push(k, s, j, odd);
     tj_for_end(k);
     tj_store(k, y, &lane, 1, tj_tile_stack_count(k, s));
-    ck_assert_msg(tj_kernel_error(k) == NULL, "builder error: %s", tj_kernel_error(k));
-    tj_module *m = NULL;
-    tj_build_options bo = {.device = cpu, .keep_ir = true};
-    ck_assert_msg(tj_kernel_build(k, &bo, &m) == TJ_OK, "%s", tj_context_error(ctx));
+    tj_module *m = build(ctx, cpu, k);
     ck_assert_int_gt(fiber_switches(m), 0);
     tj_array *ya = tjt_array(cpu, i32, B, NULL);
     tj_arg arg = tj_arg_array(ya);
