@@ -417,7 +417,6 @@ transform(lanes *L)
     while (top && LLVMIsAAllocaInst(top))
         top = LLVMGetNextInstruction(top);
     L->setup = split_before(L, top);
-    LLVMPositionBuilderBefore(L->b, LLVMGetBasicBlockTerminator(L->setup));
     for (LLVMBasicBlockRef bb = LLVMGetNextBasicBlock(L->setup); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
             if (LLVMIsAAllocaInst(in))
