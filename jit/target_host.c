@@ -232,6 +232,21 @@ barriers_in(LLVMModuleRef m, LLVMValueRef const *fns, size_t n)
     return true;
 }
 
+/* The worker and the argument buffer, which a lane-loop entry only reads and which nothing
+ * else it reaches can point into: noalias, so that their loads leave the lane loops (LICM)
+ * whatever the loops store. A fiber entry passes the worker to the barrier function, which
+ * writes it. */
+static void
+mark_invariant_params(tj_context *ctx, LLVMValueRef entry)
+{
+    static const char *const kinds[] = {"noalias", "nocapture", "readonly"};
+    for (unsigned p = 0; p < 2; p++)
+        for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+            unsigned kind = LLVMGetEnumAttributeKindForName(kinds[i], strlen(kinds[i]));
+            LLVMAddAttributeAtIndex(entry, p + 1, LLVMCreateEnumAttribute(ctx->llctx, kind, 0));
+        }
+}
+
 /* Cooperative blocks as loops over their lanes (lane_loops.c). The bodies and one-block
  * hooks are already inlined into the block functions. Where every barrier is in them, each
  * barrier call becomes a call of a marker of its own function; scalar replacement then
@@ -276,6 +291,8 @@ lower_lanes(tj_context *ctx, LLVMModuleRef m, LLVMValueRef const *fns, size_t n,
             continue;
         if (st == TJ_OK && marks[i])
             descs[i].lane_loops = tji_lane_loops(ctx, fns[i], marks[i], descs[i].block_width);
+        if (descs[i].lane_loops)
+            mark_invariant_params(ctx, LLVMGetNamedFunction(m, descs[i].entry));
         /* Markers left (it could not take the function): fiber switches. */
         for (LLVMUseRef u = marks[i] ? LLVMGetFirstUse(marks[i]) : NULL, next; u; u = next) {
             next = LLVMGetNextUse(u);

@@ -1,12 +1,17 @@
 /* tj-test: */
 /*
  * tests/check_lanes.c: cooperative CPU blocks as loops over their lanes (jit/lane_loops.c).
- * A kernel whose barriers are all outside loops runs without fibers: its IR calls no
- * barrier function (the fiber switch is an indirect call of the worker's barrier), and it
- * gives the fibers' answer, partial blocks included. A kernel with a barrier in a loop keeps
- * the fibers. TILEJIT_CPU_LANES=fibers, read when a context is made, keeps them for every
- * kernel. The other suites' cooperative cases run both forms through every builtin.
+ * Each kernel is built twice: by default, where its IR must call no barrier function (the
+ * fibers' switch is an indirect call of the worker's barrier), and with
+ * TILEJIT_CPU_LANES=fibers, where it must; both must give the exact expected values.
+ * Barriers outside loops on a partial block, a barrier in a loop of pushes, and a barrier
+ * that tilejit flushes inside an `if` on the lane (some lanes pass it by). A kernel whose
+ * per-lane arrays would pass 256 KiB keeps the fibers. The other suites' cooperative cases
+ * run every builtin this way too.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "tj_api_test.h"
 
 enum { B = 32, NTHREADS = 100 }; /* four blocks, the last with 4 active lanes */
@@ -14,14 +19,14 @@ enum { B = 32, NTHREADS = 100 }; /* four blocks, the last with 4 active lanes */
 /* A cooperative kernel of B lanes named 'name', in a new context (returned in '*ctx') with
  * its CPU device; 'fibers' sets TILEJIT_CPU_LANES=fibers while the context is made. */
 static tj_kernel *
-coop_kernel(bool fibers, const char *name, tj_context **ctx, tj_device **cpu)
+coop_kernel(bool fibers, const char *name, int block_dim, tj_context **ctx, tj_device **cpu)
 {
     if (fibers)
         ck_assert_int_eq(setenv("TILEJIT_CPU_LANES", "fibers", 1), 0);
     ck_assert_int_eq(tj_context_create(ctx), TJ_OK);
     unsetenv("TILEJIT_CPU_LANES");
     ck_assert_int_eq(tj_device_create(*ctx, TJ_DEVICE_CPU, 0, cpu), TJ_OK);
-    tj_kernel_options o = {.target = TJ_TARGET_CPU, .block_dim = B,
+    tj_kernel_options o = {.target = TJ_TARGET_CPU, .block_dim = (uint32_t)block_dim,
                            .cpu_mode = TJ_CPU_COOPERATIVE};
     return tj_kernel_create(*ctx, name, &o);
 }
@@ -54,7 +59,7 @@ run_top_level(bool fibers, int32_t *out)
 {
     tj_context *ctx;
     tj_device *cpu;
-    tj_kernel *k = coop_kernel(fibers, "top", &ctx, &cpu);
+    tj_kernel *k = coop_kernel(fibers, "top", B, &ctx, &cpu);
     const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
     tj_val *x = tj_param_array(k, "x", i32, 1), *y = tj_param_array(k, "y", i32, 1);
     tj_val *tid;
@@ -101,13 +106,14 @@ START_TEST(test_lanes_barriers_outside_loops_run_without_fibers)
 }
 END_TEST
 
-/* Each lane pushes its items in a loop of pushes (a barrier in the loop), then lane 0
- * stores the count: the lane loops cannot take it, and fibers run it. */
-START_TEST(test_lanes_a_barrier_in_a_loop_keeps_fibers)
+/* Each lane pushes j for j in 0..3 when its lane is odd: a loop of pushes, each with its
+ * barriers; then every lane reads the count. Returns the fiber switches in its IR. */
+static int
+run_pushes(bool fibers, int32_t *out)
 {
     tj_context *ctx;
     tj_device *cpu;
-    tj_kernel *k = coop_kernel(false, "pushes", &ctx, &cpu);
+    tj_kernel *k = coop_kernel(fibers, "pushes", B, &ctx, &cpu);
     const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
     tj_val *y = tj_param_array(k, "y", i32, 1);
     tj_val *tid[2];
@@ -116,23 +122,125 @@ START_TEST(test_lanes_a_barrier_in_a_loop_keeps_fibers)
     tj_val *s = tj_tile_stack(k, 4 * B, i32);
     tj_val *j = tj_for_begin(k, tj_const_int(k, TJ_DTYPE_I32, 0), tj_const_int(k, TJ_DTYPE_I32, 4),
                              tj_const_int(k, TJ_DTYPE_I32, 1));
-    tj_val *odd = tj_compare(k, TJ_CMP_EQ, tj_binary(k, TJ_BIN_MOD, lane, tj_const_int(k, TJ_DTYPE_I32, 2)),
-                             tj_const_int(k, TJ_DTYPE_I32, 1));
+    tj_val *two = tj_const_int(k, TJ_DTYPE_I32, 2), *one = tj_const_int(k, TJ_DTYPE_I32, 1);
+    tj_val *odd = tj_compare(k, TJ_CMP_EQ, tj_binary(k, TJ_BIN_MOD, lane, two), one);
     tj_tile_stack_push(k, s, j, odd);
     tj_for_end(k);
     tj_store(k, y, &lane, 1, tj_tile_stack_count(k, s));
     tj_module *m = build(ctx, cpu, k);
-    ck_assert_int_gt(fiber_switches(m), 0);
     tj_array *ya = tjt_array(cpu, i32, B, NULL);
     tj_arg arg = tj_arg_array(ya);
     int64_t nb = 1;
     tjt_ok(cpu, tj_launch_tiled(cpu, m, "pushes", 1, &nb, B, &arg, 1));
     tjt_ok(cpu, tj_device_synchronize(cpu));
-    int32_t out[B];
-    tjt_ok(cpu, tj_array_copy_to_host(ya, out, sizeof out));
-    for (int i = 0; i < B; i++)
-        ck_assert_msg(out[i] == 4 * B / 2, "lane %d read a count of %d, expected %d", i, out[i],
-                      4 * B / 2);
+    tjt_ok(cpu, tj_array_copy_to_host(ya, out, B * sizeof *out));
+    int switches = fiber_switches(m);
+    tj_context_destroy(ctx);
+    return switches;
+}
+
+START_TEST(test_lanes_a_barrier_in_a_loop)
+{
+    int32_t loops[B], fibers[B];
+    ck_assert_int_eq(run_pushes(false, loops), 0);
+    ck_assert_int_gt(run_pushes(true, fibers), 0);
+    for (int i = 0; i < B; i++) {
+        ck_assert_msg(loops[i] == 4 * B / 2, "lane loops: lane %d read a count of %d, expected %d",
+                      i, loops[i], 4 * B / 2);
+        ck_assert_msg(fibers[i] == 4 * B / 2, "fibers: lane %d read a count of %d, expected %d",
+                      i, fibers[i], 4 * B / 2);
+    }
+}
+END_TEST
+
+/* Every lane adds 1 into bin lane % 4 of a shared tile (its trailing barrier is owed), and
+ * lane 0 alone reads the bins: the owed barrier comes inside `if lane == 0`, which the
+ * other lanes pass by, as with fibers. y[0..3] = the bins, y[4 + lane] = lane. */
+static int
+run_owed_barrier(bool fibers, int32_t *out)
+{
+    tj_context *ctx;
+    tj_device *cpu;
+    tj_kernel *k = coop_kernel(fibers, "owed", B, &ctx, &cpu);
+    const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
+    tj_val *y = tj_param_array(k, "y", i32, 1);
+    tj_val *tid[2];
+    tj_tid(k, 2, tid);
+    tj_val *lane = tid[1];
+    int nbins = 4;
+    tj_val *bins = tj_tile_zeros(k, i32, 1, &nbins, TJ_STORAGE_SHARED);
+    tj_val *bin = tj_binary(k, TJ_BIN_MOD, lane, tj_const_int(k, TJ_DTYPE_I32, nbins));
+    tj_tile_scatter_add(k, bins, &bin, 1, tj_const_int(k, TJ_DTYPE_I32, 1), tj_const_bool(k, true),
+                        tj_const_bool(k, true));
+    tj_if_begin(k, tj_compare(k, TJ_CMP_EQ, lane, tj_const_int(k, TJ_DTYPE_I32, 0)));
+    for (int b = 0; b < nbins; b++) {
+        tj_val *at = tj_const_int(k, TJ_DTYPE_I32, b);
+        tj_store(k, y, &at, 1, tj_tile_extract(k, bins, &at, 1));
+    }
+    tj_if_end(k);
+    tj_store(k, y, (tj_val *[]){tj_binary(k, TJ_BIN_ADD, lane, tj_const_int(k, TJ_DTYPE_I32, 4))},
+             1, lane);
+    tj_module *m = build(ctx, cpu, k);
+    tj_array *ya = tjt_array(cpu, i32, B + 4, NULL);
+    tj_arg arg = tj_arg_array(ya);
+    int64_t nb = 1;
+    tjt_ok(cpu, tj_launch_tiled(cpu, m, "owed", 1, &nb, B, &arg, 1));
+    tjt_ok(cpu, tj_device_synchronize(cpu));
+    tjt_ok(cpu, tj_array_copy_to_host(ya, out, (B + 4) * sizeof *out));
+    int switches = fiber_switches(m);
+    tj_context_destroy(ctx);
+    return switches;
+}
+
+START_TEST(test_lanes_a_barrier_that_some_lanes_pass_by)
+{
+    int32_t loops[B + 4], fibers[B + 4];
+    ck_assert_int_eq(run_owed_barrier(false, loops), 0);
+    ck_assert_int_gt(run_owed_barrier(true, fibers), 0);
+    for (int i = 0; i < B + 4; i++) {
+        int want = i < 4 ? B / 4 : i - 4;
+        ck_assert_msg(loops[i] == want, "lane loops: y[%d] = %d, expected %d", i, loops[i], want);
+        ck_assert_msg(fibers[i] == want, "fibers: y[%d] = %d, expected %d", i, fibers[i], want);
+    }
+}
+END_TEST
+
+/* A register tile of 64 float32 a lane over 1024 lanes (256 KiB) lives across the
+ * reduction's barriers: its per-lane copies would pass the limit, so fibers run it. */
+START_TEST(test_lanes_past_the_storage_limit_keep_fibers)
+{
+    enum { WIDE = 1024, N = WIDE * 64 };
+    tj_context *ctx;
+    tj_device *cpu;
+    tj_kernel *k = coop_kernel(false, "big", WIDE, &ctx, &cpu);
+    const tj_type *f32 = tj_context_get_type(ctx, TJ_DTYPE_F32);
+    tj_val *x = tj_param_array(k, "x", f32, 1), *y = tj_param_array(k, "y", f32, 1);
+    tj_val *sum = tj_param_array(k, "sum", f32, 1);
+    int n = N;
+    tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0);
+    tj_val *t = tj_tile_load(k, x, 1, &n, &zero, TJ_STORAGE_REGISTER);
+    tj_tile_store(k, sum, tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, t), &zero);
+    tj_tile_store(k, y, t, &zero);
+    tj_module *m = build(ctx, cpu, k);
+    ck_assert_int_gt(fiber_switches(m), 0);
+    float *xs = malloc(N * sizeof *xs), *ys = malloc(N * sizeof *ys), total = 0;
+    ck_assert_ptr_nonnull(xs);
+    ck_assert_ptr_nonnull(ys);
+    for (int i = 0; i < N; i++)
+        total += xs[i] = (float)(i % 16);
+    tj_array *xa = tjt_array(cpu, f32, N, xs), *ya = tjt_array(cpu, f32, N, NULL);
+    tj_array *sa = tjt_array(cpu, f32, 1, NULL);
+    tj_arg args[] = {tj_arg_array(xa), tj_arg_array(ya), tj_arg_array(sa)};
+    int64_t nb = 1;
+    tjt_ok(cpu, tj_launch_tiled(cpu, m, "big", 1, &nb, WIDE, args, 3));
+    tjt_ok(cpu, tj_device_synchronize(cpu));
+    float got;
+    tjt_ok(cpu, tj_array_copy_to_host(ya, ys, N * sizeof *ys));
+    tjt_ok(cpu, tj_array_copy_to_host(sa, &got, sizeof got));
+    ck_assert_msg(got == total, "sum %g, expected %g", got, total);
+    ck_assert_int_eq(memcmp(xs, ys, N * sizeof *xs), 0);
+    free(xs);
+    free(ys);
     tj_context_destroy(ctx);
 }
 END_TEST
@@ -144,7 +252,9 @@ lanes_suite(void)
     TCase *tc = tcase_create("cpu");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_lanes_barriers_outside_loops_run_without_fibers);
-    tcase_add_test(tc, test_lanes_a_barrier_in_a_loop_keeps_fibers);
+    tcase_add_test(tc, test_lanes_a_barrier_in_a_loop);
+    tcase_add_test(tc, test_lanes_a_barrier_that_some_lanes_pass_by);
+    tcase_add_test(tc, test_lanes_past_the_storage_limit_keep_fibers);
     suite_add_tcase(s, tc);
     return s;
 }
