@@ -237,6 +237,74 @@ alloca_crosses(lanes *L, LLVMValueRef a)
     return false;
 }
 
+/* Whether 'v' is there before any lane runs, the same for every lane: a constant, a
+ * parameter other than the lane, or an instruction of the setup block other than a local
+ * (a lane's own memory, which may become one per lane). */
+static bool
+available(const lanes *L, LLVMValueRef v)
+{
+    if (LLVMIsAArgument(v))
+        return v != LLVMGetParam(L->fn, 3);
+    if (LLVMIsAInstruction(v))
+        return LLVMGetInstructionParent(v) == L->setup && !LLVMIsAAllocaInst(v);
+    return LLVMIsConstant(v);
+}
+
+/* Whether pointer 'p' points into the worker or the argument buffer (parameters 0 and 1,
+ * through GEPs), which nothing writes while a block runs and which can always be read. */
+static bool
+invariant_memory(const lanes *L, LLVMValueRef p)
+{
+    while (LLVMIsAGetElementPtrInst(p))
+        p = LLVMGetOperand(p, 0);
+    return p == LLVMGetParam(L->fn, 0) || p == LLVMGetParam(L->fn, 1);
+}
+
+static bool
+hoistable(const lanes *L, LLVMValueRef in)
+{
+    switch (LLVMGetInstructionOpcode(in)) {
+    case LLVMLoad:
+        if (LLVMGetVolatile(in) || !invariant_memory(L, LLVMGetOperand(in, 0)))
+            return false;
+        break;
+    case LLVMGetElementPtr: case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl:
+    case LLVMLShr: case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor: case LLVMICmp:
+    case LLVMSelect: case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMPtrToInt:
+    case LLVMIntToPtr: case LLVMBitCast:
+        break;
+    default:
+        return false; /* divisions may trap; calls, stores and phis stay */
+    }
+    for (int i = 0, n = LLVMGetNumOperands(in); i < n; i++)
+        if (!available(L, LLVMGetOperand(in, (unsigned)i)))
+            return false;
+    return true;
+}
+
+/* Values the same for every lane (the launch's arguments, the block's shared memory, and
+ * arithmetic on them) move into the setup block: computed once a block instead of once a
+ * lane, and never carried across a barrier. They cannot trap or write anything. */
+static void
+hoist_uniform(lanes *L)
+{
+    LLVMValueRef at = LLVMGetBasicBlockTerminator(L->setup);
+    for (bool moved = true; moved;) {
+        moved = false;
+        for (LLVMBasicBlockRef bb = LLVMGetNextBasicBlock(L->setup); bb;
+             bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef in = LLVMGetFirstInstruction(bb), next; in; in = next) {
+                next = LLVMGetNextInstruction(in);
+                if (!hoistable(L, in))
+                    continue;
+                LLVMInstructionRemoveFromParent(in);
+                LLVMPositionBuilderBefore(L->b, at);
+                LLVMInsertIntoBuilder(L->b, in);
+                moved = true;
+            }
+    }
+}
+
 static size_t
 lanes_bytes(const lanes *L, LLVMTypeRef ty)
 {
@@ -440,9 +508,11 @@ transform(lanes *L)
         L->barrier[t] = split_before(L, LLVMGetNextInstruction(L->calls[t]));
     }
     LLVMBasicBlockRef start = LLVMGetSuccessor(LLVMGetBasicBlockTerminator(L->setup), 0);
+    hoist_uniform(L);
     if (!index_blocks(L))
         return false;
-    /* Nothing above changed what the function does; below, nothing fails. */
+    /* Nothing above changed what the function does (hoisting moves only what cannot trap);
+     * below, nothing fails. */
     size_t ninstr = 0;
     for (int i = 0; i < L->nblocks; i++)
         for (LLVMValueRef in = LLVMGetFirstInstruction(L->blocks[i]); in;

@@ -237,13 +237,17 @@ barriers_in(LLVMModuleRef m, LLVMValueRef const *fns, size_t n)
  * whatever the loops store. A fiber entry passes the worker to the barrier function, which
  * writes it. */
 static void
-mark_invariant_params(tj_context *ctx, LLVMValueRef entry)
+mark_invariant_params(tj_context *ctx, LLVMValueRef entry, const tji_kdesc *kd)
 {
-    static const char *const kinds[] = {"noalias", "nocapture", "readonly"};
+    static const char *const kinds[] = {"noalias", "nocapture", "readonly", "dereferenceable"};
+    /* the worker's fields that generated code reads (driver.h), and the argument buffer */
+    const uint64_t bytes[2] = {3 * sizeof(void *), kd->args_bytes};
     for (unsigned p = 0; p < 2; p++)
         for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
             unsigned kind = LLVMGetEnumAttributeKindForName(kinds[i], strlen(kinds[i]));
-            LLVMAddAttributeAtIndex(entry, p + 1, LLVMCreateEnumAttribute(ctx->llctx, kind, 0));
+            uint64_t value = strcmp(kinds[i], "dereferenceable") == 0 ? bytes[p] : 0;
+            LLVMAddAttributeAtIndex(entry, p + 1,
+                                    LLVMCreateEnumAttribute(ctx->llctx, kind, value));
         }
 }
 
@@ -292,7 +296,7 @@ lower_lanes(tj_context *ctx, LLVMModuleRef m, LLVMValueRef const *fns, size_t n,
         if (st == TJ_OK && marks[i])
             descs[i].lane_loops = tji_lane_loops(ctx, fns[i], marks[i], descs[i].block_width);
         if (descs[i].lane_loops)
-            mark_invariant_params(ctx, LLVMGetNamedFunction(m, descs[i].entry));
+            mark_invariant_params(ctx, LLVMGetNamedFunction(m, descs[i].entry), &descs[i]);
         /* Markers left (it could not take the function): fiber switches. */
         for (LLVMUseRef u = marks[i] ? LLVMGetFirstUse(marks[i]) : NULL, next; u; u = next) {
             next = LLVMGetNextUse(u);
