@@ -6,8 +6,9 @@
  * TILEJIT_CPU_LANES=fibers, where it must; both must give the exact expected values.
  * Barriers outside loops on a partial block, a barrier in a loop of pushes, and a barrier
  * that tilejit flushes inside an `if` on the lane (some lanes pass it by). A kernel whose
- * per-lane arrays would pass 256 KiB keeps the fibers. The other suites' cooperative cases
- * run every builtin this way too.
+ * per-lane arrays would pass 256 KiB keeps the fibers, and so does a module with a barrier
+ * in a function its kernels call. The other suites' cooperative cases run every builtin
+ * this way too, and four of them run again with fibers (tests/CMakeLists.txt).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -245,6 +246,65 @@ START_TEST(test_lanes_past_the_storage_limit_keep_fibers)
 }
 END_TEST
 
+/* A module of two kernels: "direct" sums tile(lane) itself; "called" does it twice through
+ * a function, which stays a function (two calls) with the reduction's barriers in it. A
+ * barrier outside the kernels' own code keeps the fibers for the whole module, and both
+ * kernels give their sums (y[0] = 0 + 1 + ... + 31, y[1] = twice that). */
+START_TEST(test_lanes_a_barrier_in_a_called_function_keeps_fibers)
+{
+    tj_context *ctx;
+    tj_device *cpu;
+    tj_kernel *ks[2];
+    ks[0] = coop_kernel(false, "direct", B, &ctx, &cpu);
+    tj_kernel_options o = {.target = TJ_TARGET_CPU, .block_dim = B,
+                           .cpu_mode = TJ_CPU_COOPERATIVE};
+    ks[1] = tj_kernel_create(ctx, "called", &o);
+    const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
+    tj_func *f = tj_func_create(ctx, "block_sum", i32, &o);
+    tj_val *fx = tj_param(f, "x", i32);
+    tj_val *zero = tj_const_int(f, TJ_DTYPE_I32, 0);
+    tj_return(f, tj_tile_extract(f, tj_tile_reduce(f, TJ_REDUCE_ADD, NULL, tj_tile(f, fx, false)),
+                                 &zero, 1));
+    tj_val *sums[2];
+    for (int i = 0; i < 2; i++) {
+        tj_kernel *k = ks[i];
+        tj_val *y = tj_param_array(k, "y", i32, 1);
+        tj_val *tid[2];
+        tj_tid(k, 2, tid);
+        tj_val *lane = tid[1];
+        if (i == 0) {
+            tj_val *z = tj_const_int(k, TJ_DTYPE_I32, 0);
+            sums[i] = tj_tile_extract(k, tj_tile_reduce(k, TJ_REDUCE_ADD, NULL,
+                                                        tj_tile(k, lane, false)), &z, 1);
+        } else {
+            sums[i] = tj_binary(k, TJ_BIN_ADD, tj_call(k, f, &lane, 1), tj_call(k, f, &lane, 1));
+        }
+        tj_val *at = tj_const_int(k, TJ_DTYPE_I32, 0);
+        tj_if_begin(k, tj_compare(k, TJ_CMP_EQ, lane, at));
+        tj_store(k, y, &at, 1, sums[i]);
+        tj_if_end(k);
+        ck_assert_msg(tj_kernel_error(k) == NULL, "builder error: %s", tj_kernel_error(k));
+    }
+    tj_func_destroy(f);
+    tj_module *m = NULL;
+    tj_build_options bo = {.device = cpu, .keep_ir = true};
+    ck_assert_msg(tj_module_build(ctx, ks, 2, &bo, &m) == TJ_OK, "%s", tj_context_error(ctx));
+    ck_assert_int_gt(fiber_switches(m), 0);
+    for (int i = 0; i < 2; i++) {
+        tj_array *ya = tjt_array(cpu, i32, 1, NULL);
+        tj_arg arg = tj_arg_array(ya);
+        int64_t nb = 1;
+        tjt_ok(cpu, tj_launch_tiled(cpu, m, i ? "called" : "direct", 1, &nb, B, &arg, 1));
+        tjt_ok(cpu, tj_device_synchronize(cpu));
+        int32_t got;
+        tjt_ok(cpu, tj_array_copy_to_host(ya, &got, sizeof got));
+        int want = (i + 1) * B * (B - 1) / 2;
+        ck_assert_msg(got == want, "kernel %d: sum %d, expected %d", i, got, want);
+    }
+    tj_context_destroy(ctx);
+}
+END_TEST
+
 static Suite *
 lanes_suite(void)
 {
@@ -255,6 +315,7 @@ lanes_suite(void)
     tcase_add_test(tc, test_lanes_a_barrier_in_a_loop);
     tcase_add_test(tc, test_lanes_a_barrier_that_some_lanes_pass_by);
     tcase_add_test(tc, test_lanes_past_the_storage_limit_keep_fibers);
+    tcase_add_test(tc, test_lanes_a_barrier_in_a_called_function_keeps_fibers);
     suite_add_tcase(s, tc);
     return s;
 }
