@@ -107,37 +107,60 @@ START_TEST(test_lanes_barriers_outside_loops_run_without_fibers)
 }
 END_TEST
 
+/* One block of B lanes of a kernel whose one parameter is an int32 array y. */
+typedef struct one_block {
+    tj_context *ctx;
+    tj_device *cpu;
+    tj_kernel *k;
+    tj_val *y, *lane;
+} one_block;
+
+static one_block
+one_block_begin(bool fibers, const char *name)
+{
+    one_block r;
+    r.k = coop_kernel(fibers, name, B, &r.ctx, &r.cpu);
+    r.y = tj_param_array(r.k, "y", tj_context_get_type(r.ctx, TJ_DTYPE_I32), 1);
+    tj_val *tid[2];
+    tj_tid(r.k, 2, tid);
+    r.lane = tid[1];
+    return r;
+}
+
+/* Builds the kernel, launches one block on a y of 'n' zeros, reads y into 'out' and returns
+ * the fiber switches in the kernel's IR. */
+static int
+one_block_end(one_block *r, const char *name, int n, int32_t *out)
+{
+    tj_module *m = build(r->ctx, r->cpu, r->k);
+    tj_array *ya = tjt_array(r->cpu, tj_context_get_type(r->ctx, TJ_DTYPE_I32), n, NULL);
+    tj_arg arg = tj_arg_array(ya);
+    int64_t nb = 1;
+    tjt_ok(r->cpu, tj_launch_tiled(r->cpu, m, name, 1, &nb, B, &arg, 1));
+    tjt_ok(r->cpu, tj_device_synchronize(r->cpu));
+    tjt_ok(r->cpu, tj_array_copy_to_host(ya, out, (size_t)n * sizeof *out));
+    int switches = fiber_switches(m);
+    tj_context_destroy(r->ctx);
+    return switches;
+}
+
 /* Each lane pushes j for j in 0..3 when its lane is odd: a loop of pushes, each with its
  * barriers; then every lane reads the count. Returns the fiber switches in its IR. */
 static int
 run_pushes(bool fibers, int32_t *out)
 {
-    tj_context *ctx;
-    tj_device *cpu;
-    tj_kernel *k = coop_kernel(fibers, "pushes", B, &ctx, &cpu);
-    const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
-    tj_val *y = tj_param_array(k, "y", i32, 1);
-    tj_val *tid[2];
-    tj_tid(k, 2, tid);
-    tj_val *lane = tid[1];
-    tj_val *s = tj_tile_stack(k, 4 * B, i32);
+    one_block r = one_block_begin(fibers, "pushes");
+    tj_kernel *k = r.k;
+    tj_val *lane = r.lane;
+    tj_val *s = tj_tile_stack(k, 4 * B, tj_context_get_type(r.ctx, TJ_DTYPE_I32));
     tj_val *j = tj_for_begin(k, tj_const_int(k, TJ_DTYPE_I32, 0), tj_const_int(k, TJ_DTYPE_I32, 4),
                              tj_const_int(k, TJ_DTYPE_I32, 1));
     tj_val *two = tj_const_int(k, TJ_DTYPE_I32, 2), *one = tj_const_int(k, TJ_DTYPE_I32, 1);
     tj_val *odd = tj_compare(k, TJ_CMP_EQ, tj_binary(k, TJ_BIN_MOD, lane, two), one);
     tj_tile_stack_push(k, s, j, odd);
     tj_for_end(k);
-    tj_store(k, y, &lane, 1, tj_tile_stack_count(k, s));
-    tj_module *m = build(ctx, cpu, k);
-    tj_array *ya = tjt_array(cpu, i32, B, NULL);
-    tj_arg arg = tj_arg_array(ya);
-    int64_t nb = 1;
-    tjt_ok(cpu, tj_launch_tiled(cpu, m, "pushes", 1, &nb, B, &arg, 1));
-    tjt_ok(cpu, tj_device_synchronize(cpu));
-    tjt_ok(cpu, tj_array_copy_to_host(ya, out, B * sizeof *out));
-    int switches = fiber_switches(m);
-    tj_context_destroy(ctx);
-    return switches;
+    tj_store(k, r.y, &lane, 1, tj_tile_stack_count(k, s));
+    return one_block_end(&r, "pushes", B, out);
 }
 
 START_TEST(test_lanes_a_barrier_in_a_loop)
@@ -160,14 +183,10 @@ END_TEST
 static int
 run_owed_barrier(bool fibers, int32_t *out)
 {
-    tj_context *ctx;
-    tj_device *cpu;
-    tj_kernel *k = coop_kernel(fibers, "owed", B, &ctx, &cpu);
-    const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
-    tj_val *y = tj_param_array(k, "y", i32, 1);
-    tj_val *tid[2];
-    tj_tid(k, 2, tid);
-    tj_val *lane = tid[1];
+    one_block r = one_block_begin(fibers, "owed");
+    tj_kernel *k = r.k;
+    tj_val *y = r.y, *lane = r.lane;
+    const tj_type *i32 = tj_context_get_type(r.ctx, TJ_DTYPE_I32);
     int nbins = 4;
     tj_val *bins = tj_tile_zeros(k, i32, 1, &nbins, TJ_STORAGE_SHARED);
     tj_val *bin = tj_binary(k, TJ_BIN_MOD, lane, tj_const_int(k, TJ_DTYPE_I32, nbins));
@@ -181,16 +200,7 @@ run_owed_barrier(bool fibers, int32_t *out)
     tj_if_end(k);
     tj_store(k, y, (tj_val *[]){tj_binary(k, TJ_BIN_ADD, lane, tj_const_int(k, TJ_DTYPE_I32, 4))},
              1, lane);
-    tj_module *m = build(ctx, cpu, k);
-    tj_array *ya = tjt_array(cpu, i32, B + 4, NULL);
-    tj_arg arg = tj_arg_array(ya);
-    int64_t nb = 1;
-    tjt_ok(cpu, tj_launch_tiled(cpu, m, "owed", 1, &nb, B, &arg, 1));
-    tjt_ok(cpu, tj_device_synchronize(cpu));
-    tjt_ok(cpu, tj_array_copy_to_host(ya, out, (B + 4) * sizeof *out));
-    int switches = fiber_switches(m);
-    tj_context_destroy(ctx);
-    return switches;
+    return one_block_end(&r, "owed", B + 4, out);
 }
 
 START_TEST(test_lanes_a_barrier_that_some_lanes_pass_by)
