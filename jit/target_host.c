@@ -254,8 +254,9 @@ mark_invariant_params(tj_context *ctx, LLVMValueRef entry, const tji_kdesc *kd)
 /* Cooperative blocks as loops over their lanes (lane_loops.c). The bodies and one-block
  * hooks are already inlined into the block functions. Where every barrier is in them, each
  * barrier call becomes a call of a marker of its own function; scalar replacement then
- * gives the lanes' values as SSA values, and tji_lane_loops cuts the function at the
- * markers. A function it cannot take keeps fibers: its markers become fiber switches.
+ * gives the lanes' values as SSA values, and tji_lane_loops runs the function's lanes in
+ * turn between the markers. A function it cannot take keeps fibers: its markers become
+ * fiber switches.
  * Either way the block function then moves into its entry. */
 static tj_status
 lower_lanes(tj_context *ctx, LLVMModuleRef m, LLVMValueRef const *fns, size_t n,
@@ -308,8 +309,8 @@ lower_lanes(tj_context *ctx, LLVMModuleRef m, LLVMValueRef const *fns, size_t n,
         if (marks[i])
             LLVMDeleteFunction(marks[i]);
         LLVMRemoveEnumAttributeAtIndex(fns[i], LLVMAttributeFunctionIndex, noinline);
-        tji_splice_call(fns[i]);
-        LLVMDeleteFunction(fns[i]);
+        if (tji_splice_call(fns[i])) /* its one call, from its entry */
+            LLVMDeleteFunction(fns[i]);
     }
     LLVMDisposeBuilder(b);
     free(marks);
