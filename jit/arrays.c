@@ -52,6 +52,28 @@ tj_tid(tj_kernel *k, int ncoords, tj_val **out)
         for (int d = ncoords + 1; d < TJI_MAX_DIMS; d++)
             fold = LLVMBuildMul(b, fold, dims[d], "");
     }
+    /* Cooperative CPU blocks run their lanes one after another in a loop (lane_loops.c),
+     * where two divisions a lane cost more than most of a lane's work. Under launch_tiled,
+     * whose last dimension is the block width, a tid() of one coordinate is the block and
+     * one of two is (block, lane): tested once (the test is the same for every lane), no
+     * division. */
+    LLVMBasicBlockRef tiled = NULL;
+    LLVMValueRef ct[2] = {NULL, NULL};
+    if (k->opts.target == TJ_TARGET_CPU && k->block_dim > 1 && ncoords <= 2) {
+        LLVMValueRef width = tji_const_i64(c, k->block_dim);
+        LLVMValueRef is_tiled =
+            ncoords == 1
+                ? LLVMBuildICmp(b, LLVMIntEQ, fold, width, "")
+                : LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, fold, tji_const_i64(c, 1), ""),
+                               LLVMBuildICmp(b, LLVMIntEQ, dims[1], width, ""), "");
+        tiled = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tid.tiled");
+        LLVMBasicBlockRef general = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tid.general");
+        LLVMBuildCondBr(b, is_tiled, tiled, general);
+        LLVMPositionBuilderAtEnd(b, tiled);
+        ct[0] = LLVMBuildTrunc(b, tji_emit_ts_load(k, TJI_TS_BLOCK), tji_i32(c), "");
+        ct[1] = tji_emit_ts_load(k, TJI_TS_LANE);
+        LLVMPositionBuilderAtEnd(b, general);
+    }
     /* In 32 bits when the index and the fold fit (GPUs have no 64-bit divider, and x86's is
      * slower): each dimension does, and every quotient is at most the index. One test for
      * all the divisions, so that a tid() is two paths, not two per division. */
@@ -69,9 +91,15 @@ tj_tid(tj_kernel *k, int ncoords, tj_val **out)
     LLVMPositionBuilderAtEnd(b, wide);
     unravel(k, tji_i64(c), lin, fold, dims, ncoords, cw);
     LLVMBuildBr(b, done);
+    if (tiled) {
+        LLVMPositionBuilderAtEnd(b, tiled);
+        LLVMBuildBr(b, done);
+    }
     LLVMPositionBuilderAtEnd(b, done);
     for (int d = 0; d < ncoords; d++) {
         LLVMValueRef coord = tji_emit_phi2(b, cn[d], narrow, cw[d], wide);
+        if (tiled)
+            LLVMAddIncoming(coord, &ct[d], &tiled, 1);
         LLVMSetValueName2(coord, "tid", 3);
         out[d] = tji_scalar(k, tji_type_scalar(c, TJ_DTYPE_I32), coord);
         if (!out[d])

@@ -315,6 +315,61 @@ START_TEST(test_lanes_a_barrier_in_a_called_function_keeps_fibers)
 }
 END_TEST
 
+/* tid() in cooperative CPU blocks: under launch_tiled (the last launch dimension is the
+ * block width) (block) and (block, lane) take a path without divisions ("tid.tiled");
+ * other launches unravel the thread index as before. y[3 t + 0..2] = (tid(1), tid(2)[0],
+ * tid(2)[1]) of linear thread t. */
+START_TEST(test_lanes_tid_of_tiled_and_other_launches)
+{
+    tj_context *ctx;
+    tj_device *cpu;
+    tj_kernel *k = coop_kernel(false, "coords", B, &ctx, &cpu);
+    const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
+    tj_val *y = tj_param_array(k, "y", i32, 1);
+    tj_val *one, *two[2];
+    tj_tid(k, 1, &one);
+    tj_tid(k, 2, two);
+    tj_val *t = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_MUL, two[0], tj_const_int(k, TJ_DTYPE_I32, B)),
+                          two[1]);
+    tj_val *at = tj_binary(k, TJ_BIN_MUL, t, tj_const_int(k, TJ_DTYPE_I32, 3));
+    tj_val *vals[3] = {one, two[0], two[1]};
+    for (int i = 0; i < 3; i++)
+        tj_store(k, y, (tj_val *[]){tj_binary(k, TJ_BIN_ADD, at, tj_const_int(k, TJ_DTYPE_I32, i))},
+                 1, vals[i]);
+    tj_module *m = build(ctx, cpu, k), *m0 = NULL;
+    tj_build_options o0 = {.device = cpu, .keep_ir = true, .opt_level = TJ_OPT_O0};
+    ck_assert_msg(tj_kernel_build(k, &o0, &m0) == TJ_OK, "%s", tj_context_error(ctx));
+    ck_assert_ptr_nonnull(strstr(tj_module_get_ir(m0), "tid.tiled"));
+    /* y has room for tid(2) = (t0, t1) with t0 < N / 16 and t1 < B */
+    enum { NB = 3, N = NB * B, NY = 3 * (N / 16) * B };
+    int32_t out[NY];
+    tj_array *ya = tjt_array(cpu, i32, NY, NULL);
+    tj_arg arg = tj_arg_array(ya);
+    for (int launch = 0; launch < 2; launch++) {
+        /* launch_tiled(dim=[NB]): dims (NB, B), so tid(1) = t / B and tid(2) = (t / B, t % B);
+         * launch(dim=[N / 16, 16]): tid(1) = t / 16 and tid(2) = (t / 16, t % 16). */
+        int64_t nb = NB, dims2[2] = {N / 16, 16};
+        if (launch == 0)
+            tjt_ok(cpu, tj_launch_tiled(cpu, m, "coords", 1, &nb, B, &arg, 1));
+        else
+            tjt_ok(cpu, tj_launch(cpu, m, "coords", 2, dims2, B, &arg, 1));
+        tjt_ok(cpu, tj_device_synchronize(cpu));
+        tjt_ok(cpu, tj_array_copy_to_host(ya, out, sizeof out));
+        for (int i = 0; i < N; i++) {
+            int d1 = launch == 0 ? B : 16;
+            int want[3] = {i / d1, i / d1, i % d1};
+            /* y is indexed by tid(2)'s (t0 * B + t1), which is i only for the tiled launch */
+            int slot = launch == 0 ? i : (i / 16) * B + i % 16;
+            for (int c = 0; c < 3; c++)
+                ck_assert_msg(out[3 * slot + c] == want[c],
+                              "launch %d, thread %d, coordinate %d: %d, expected %d", launch, i,
+                              c, out[3 * slot + c], want[c]);
+        }
+    }
+    tj_context_destroy(ctx);
+}
+END_TEST
+
 static Suite *
 lanes_suite(void)
 {
@@ -326,6 +381,7 @@ lanes_suite(void)
     tcase_add_test(tc, test_lanes_a_barrier_that_some_lanes_pass_by);
     tcase_add_test(tc, test_lanes_past_the_storage_limit_keep_fibers);
     tcase_add_test(tc, test_lanes_a_barrier_in_a_called_function_keeps_fibers);
+    tcase_add_test(tc, test_lanes_tid_of_tiled_and_other_launches);
     suite_add_tcase(s, tc);
     return s;
 }
