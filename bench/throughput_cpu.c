@@ -600,7 +600,8 @@ run_barrier(bench_env *e, int block_dim)
         bench_row_set_times(&r, ns, reps);
         r.threads = 1;
         snprintf(r.note, sizeof r.note, "NANOSECONDS per lane per barrier (not ms): %d "
-                 "tile_stack_clear calls of 2 barriers each, one block, one thread", ITERS);
+                 "tile_stack_clear calls of 2 barriers each, one block, one thread; lane loops "
+                 "(fibers with TILEJIT_CPU_LANES=fibers)", ITERS);
         bench_emit(&r);
     }
     free(ns);
