@@ -418,9 +418,44 @@ find_crossings(lanes *L, LLVMValueRef *vals, int *nvals, LLVMValueRef *locs, int
  * the lane's code -> latch -> head, or after the last lane back to phase while a lane
  * stopped at a barrier, else return. resume[lane]: 0 the start, t + 1 after barrier t, -1
  * returned. */
+/* Without barriers: one pass over the lanes, each from the start to its return. */
+static void
+build_one_pass(lanes *L, LLVMBasicBlockRef start)
+{
+    LLVMContextRef c = L->ctx->llctx;
+    LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.head");
+    LLVMBasicBlockRef latch = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.latch");
+    LLVMBasicBlockRef end = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.end");
+    LLVMSetSuccessor(LLVMGetBasicBlockTerminator(L->setup), 0, head);
+    LLVMPositionBuilderAtEnd(L->b, head);
+    L->lane = LLVMBuildPhi(L->b, tji_i32(L->ctx), "lane");
+    LLVMBuildBr(L->b, start);
+    for (int i = 0; i < L->nblocks; i++) {
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(L->blocks[i]);
+        if (LLVMGetInstructionOpcode(term) != LLVMRet)
+            continue;
+        LLVMPositionBuilderBefore(L->b, term);
+        LLVMBuildBr(L->b, latch);
+        LLVMInstructionEraseFromParent(term);
+    }
+    LLVMPositionBuilderAtEnd(L->b, latch);
+    LLVMValueRef next = LLVMBuildAdd(L->b, L->lane, tji_const_i32(L->ctx, 1), "");
+    LLVMValueRef more = LLVMBuildICmp(L->b, LLVMIntULT, next, tji_const_i32(L->ctx, L->width), "");
+    LLVMBuildCondBr(L->b, more, head, end);
+    LLVMValueRef in_vals[] = {tji_const_i32(L->ctx, 0), next};
+    LLVMBasicBlockRef in_bbs[] = {L->setup, latch};
+    LLVMAddIncoming(L->lane, in_vals, in_bbs, 2);
+    LLVMPositionBuilderAtEnd(L->b, end);
+    LLVMBuildRetVoid(L->b);
+}
+
 static void
 build_phases(lanes *L, LLVMBasicBlockRef start)
 {
+    if (L->nbar == 0) {
+        build_one_pass(L, start);
+        return;
+    }
     LLVMContextRef c = L->ctx->llctx;
     LLVMTypeRef i32 = tji_i32(L->ctx), i8 = tji_i8(L->ctx), resty;
     LLVMValueRef resume = lane_array(L, i32, &resty, "lanes.resume");

@@ -370,6 +370,43 @@ START_TEST(test_lanes_tid_of_tiled_and_other_launches)
 }
 END_TEST
 
+/* A kernel without barriers takes one pass over the lanes (no phases, "lanes.phase" is not
+ * in its IR): y[t] = 2 t for even t, and odd lanes return first, on a launch of NTHREADS
+ * threads whose last block is partial. */
+START_TEST(test_lanes_without_barriers_one_pass)
+{
+    tj_context *ctx;
+    tj_device *cpu;
+    tj_kernel *k = coop_kernel(false, "evens", B, &ctx, &cpu);
+    const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
+    tj_val *y = tj_param_array(k, "y", i32, 1);
+    tj_val *t;
+    tj_tid(k, 1, &t);
+    tj_val *one = tj_const_int(k, TJ_DTYPE_I32, 1);
+    tj_if_begin(k, tj_compare(k, TJ_CMP_EQ, tj_binary(k, TJ_BIN_BIT_AND, t, one), one));
+    tj_return(k, NULL);
+    tj_if_end(k);
+    tj_store(k, y, &t, 1, tj_binary(k, TJ_BIN_MUL, t, tj_const_int(k, TJ_DTYPE_I32, 2)));
+    tj_module *m = build(ctx, cpu, k), *m0 = NULL;
+    tj_build_options o0 = {.device = cpu, .keep_ir = true, .opt_level = TJ_OPT_O0};
+    ck_assert_msg(tj_kernel_build(k, &o0, &m0) == TJ_OK, "%s", tj_context_error(ctx));
+    ck_assert_ptr_nonnull(strstr(tj_module_get_ir(m0), "lanes.head"));
+    ck_assert_ptr_null(strstr(tj_module_get_ir(m0), "lanes.phase"));
+    int32_t init[NTHREADS], out[NTHREADS];
+    for (int i = 0; i < NTHREADS; i++)
+        init[i] = -1;
+    tj_array *ya = tjt_array(cpu, i32, NTHREADS, init);
+    tj_arg arg = tj_arg_array(ya);
+    int64_t n = NTHREADS;
+    tjt_ok(cpu, tj_launch(cpu, m, "evens", 1, &n, B, &arg, 1));
+    tjt_ok(cpu, tj_device_synchronize(cpu));
+    tjt_ok(cpu, tj_array_copy_to_host(ya, out, sizeof out));
+    for (int i = 0; i < NTHREADS; i++)
+        ck_assert_msg(out[i] == (i % 2 ? -1 : 2 * i), "y[%d] = %d", i, out[i]);
+    tj_context_destroy(ctx);
+}
+END_TEST
+
 static Suite *
 lanes_suite(void)
 {
@@ -382,6 +419,7 @@ lanes_suite(void)
     tcase_add_test(tc, test_lanes_past_the_storage_limit_keep_fibers);
     tcase_add_test(tc, test_lanes_a_barrier_in_a_called_function_keeps_fibers);
     tcase_add_test(tc, test_lanes_tid_of_tiled_and_other_launches);
+    tcase_add_test(tc, test_lanes_without_barriers_one_pass);
     suite_add_tcase(s, tc);
     return s;
 }
