@@ -418,6 +418,38 @@ find_crossings(lanes *L, LLVMValueRef *vals, int *nvals, LLVMValueRef *locs, int
  * the lane's code -> latch -> head, or after the last lane back to phase while a lane
  * stopped at a barrier, else return. resume[lane]: 0 the start, t + 1 after barrier t, -1
  * returned. */
+/* Every return of the lane code ends the lane's turn: it stores -1, the lane's resume
+ * point once finished (when there are resume points), and goes to 'latch'. */
+static void
+end_returns(lanes *L, LLVMBasicBlockRef latch, LLVMTypeRef resty, LLVMValueRef resume)
+{
+    for (int i = 0; i < L->nblocks; i++) {
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(L->blocks[i]);
+        if (LLVMGetInstructionOpcode(term) != LLVMRet)
+            continue;
+        LLVMPositionBuilderBefore(L->b, term);
+        if (resume)
+            LLVMBuildStore(L->b, tji_const_i32(L->ctx, -1), lane_slot(L, resty, resume));
+        LLVMBuildBr(L->b, latch);
+        LLVMInstructionEraseFromParent(term);
+    }
+}
+
+/* latch: the next lane, back to 'head' (the lane counter starts at 0 from 'first'), or after
+ * the last lane to 'after'. */
+static void
+close_lane_loop(lanes *L, LLVMBasicBlockRef first, LLVMBasicBlockRef head,
+                LLVMBasicBlockRef latch, LLVMBasicBlockRef after)
+{
+    LLVMPositionBuilderAtEnd(L->b, latch);
+    LLVMValueRef next = LLVMBuildAdd(L->b, L->lane, tji_const_i32(L->ctx, 1), "");
+    LLVMValueRef more = LLVMBuildICmp(L->b, LLVMIntULT, next, tji_const_i32(L->ctx, L->width), "");
+    LLVMBuildCondBr(L->b, more, head, after);
+    LLVMValueRef in_vals[] = {tji_const_i32(L->ctx, 0), next};
+    LLVMBasicBlockRef in_bbs[] = {first, latch};
+    LLVMAddIncoming(L->lane, in_vals, in_bbs, 2);
+}
+
 /* Without barriers: one pass over the lanes, each from the start to its return. */
 static void
 build_one_pass(lanes *L, LLVMBasicBlockRef start)
@@ -430,21 +462,8 @@ build_one_pass(lanes *L, LLVMBasicBlockRef start)
     LLVMPositionBuilderAtEnd(L->b, head);
     L->lane = LLVMBuildPhi(L->b, tji_i32(L->ctx), "lane");
     LLVMBuildBr(L->b, start);
-    for (int i = 0; i < L->nblocks; i++) {
-        LLVMValueRef term = LLVMGetBasicBlockTerminator(L->blocks[i]);
-        if (LLVMGetInstructionOpcode(term) != LLVMRet)
-            continue;
-        LLVMPositionBuilderBefore(L->b, term);
-        LLVMBuildBr(L->b, latch);
-        LLVMInstructionEraseFromParent(term);
-    }
-    LLVMPositionBuilderAtEnd(L->b, latch);
-    LLVMValueRef next = LLVMBuildAdd(L->b, L->lane, tji_const_i32(L->ctx, 1), "");
-    LLVMValueRef more = LLVMBuildICmp(L->b, LLVMIntULT, next, tji_const_i32(L->ctx, L->width), "");
-    LLVMBuildCondBr(L->b, more, head, end);
-    LLVMValueRef in_vals[] = {tji_const_i32(L->ctx, 0), next};
-    LLVMBasicBlockRef in_bbs[] = {L->setup, latch};
-    LLVMAddIncoming(L->lane, in_vals, in_bbs, 2);
+    end_returns(L, latch, NULL, NULL);
+    close_lane_loop(L, L->setup, head, latch, end);
     LLVMPositionBuilderAtEnd(L->b, end);
     LLVMBuildRetVoid(L->b);
 }
@@ -491,23 +510,9 @@ build_phases(lanes *L, LLVMBasicBlockRef start)
         LLVMBuildBr(L->b, latch);
     }
     /* A return: the lane is finished. */
-    for (int i = 0; i < L->nblocks; i++) {
-        LLVMValueRef term = LLVMGetBasicBlockTerminator(L->blocks[i]);
-        if (LLVMGetInstructionOpcode(term) != LLVMRet)
-            continue;
-        LLVMPositionBuilderBefore(L->b, term);
-        LLVMBuildStore(L->b, tji_const_i32(L->ctx, -1), lane_slot(L, resty, resume));
-        LLVMBuildBr(L->b, latch);
-        LLVMInstructionEraseFromParent(term);
-    }
-    LLVMPositionBuilderAtEnd(L->b, latch);
-    LLVMValueRef next = LLVMBuildAdd(L->b, L->lane, tji_const_i32(L->ctx, 1), "");
-    LLVMValueRef more = LLVMBuildICmp(L->b, LLVMIntULT, next, tji_const_i32(L->ctx, L->width), "");
+    end_returns(L, latch, resty, resume);
     LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.done");
-    LLVMBuildCondBr(L->b, more, head, done);
-    LLVMValueRef in_vals[] = {tji_const_i32(L->ctx, 0), next};
-    LLVMBasicBlockRef in_bbs[] = {phase, latch};
-    LLVMAddIncoming(L->lane, in_vals, in_bbs, 2);
+    close_lane_loop(L, phase, head, latch, done);
     LLVMPositionBuilderAtEnd(L->b, done);
     LLVMValueRef a = LLVMBuildLoad2(L->b, i8, again, "");
     LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntNE, a, LLVMConstInt(i8, 0, 0), ""), phase,
