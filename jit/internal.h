@@ -603,6 +603,10 @@ TJI_HIDDEN int tji_inline_simple(tj_context *ctx, LLVMModuleRef m);
 /* Moves the body of 'fn', a void function whose one use is a direct call from another
  * function, in place of that call (the call's block splits around it), leaving 'fn'
  * empty for the caller to delete. False, with nothing changed, for any other 'fn'. */
+/* Moves the instructions before 'at' in its block into a new block placed before it, which
+ * takes over the block's predecessors (and its place as a function's entry); the builder is
+ * left at the new block's end, which has no terminator yet. */
+TJI_HIDDEN LLVMBasicBlockRef tji_split_before(LLVMBuilderRef b, LLVMValueRef at);
 TJI_HIDDEN bool tji_splice_call(LLVMValueRef fn);
 /* Runs the new pass manager's 'pipeline' on 'm'; 'what' names it in the error. */
 TJI_HIDDEN tj_status tji_run_pipeline(tj_context *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm,

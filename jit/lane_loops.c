@@ -51,27 +51,12 @@ typedef struct lanes {
     LLVMValueRef lane;              /* the lane counter (a phi of the lane loop) */
 } lanes;
 
-/* Moves the instructions of 'at's block before 'at' into a new block placed before it,
- * which takes over the block's predecessors (and its place as the function's entry). */
+/* tji_split_before, the new block ending in a branch to the rest. */
 static LLVMBasicBlockRef
 split_before(lanes *L, LLVMValueRef at)
 {
     LLVMBasicBlockRef tail = LLVMGetInstructionParent(at);
-    LLVMBasicBlockRef head = LLVMInsertBasicBlockInContext(L->ctx->llctx, tail, "");
-    LLVMPositionBuilderAtEnd(L->b, head);
-    for (LLVMValueRef in = LLVMGetFirstInstruction(tail), next; in != at; in = next) {
-        next = LLVMGetNextInstruction(in);
-        LLVMInstructionRemoveFromParent(in);
-        LLVMInsertIntoBuilder(L->b, in);
-    }
-    /* Without its terminator for a moment, the block's successors keep it in their phis
-     * (a block's RAUW renames those too). */
-    LLVMValueRef term = LLVMGetBasicBlockTerminator(tail);
-    LLVMInstructionRemoveFromParent(term);
-    LLVMReplaceAllUsesWith(LLVMBasicBlockAsValue(tail), LLVMBasicBlockAsValue(head));
-    LLVMPositionBuilderAtEnd(L->b, tail);
-    LLVMInsertIntoBuilder(L->b, term);
-    LLVMPositionBuilderAtEnd(L->b, head);
+    LLVMBasicBlockRef head = tji_split_before(L->b, at);
     LLVMBuildBr(L->b, tail);
     return head;
 }

@@ -191,20 +191,14 @@ clone_into_calls(LLVMBuilderRef b, LLVMValueRef fn)
     return true;
 }
 
-/* The call's block splits in two around it, and the body's blocks go between the halves. */
-bool
-tji_splice_call(LLVMValueRef fn)
+LLVMBasicBlockRef
+tji_split_before(LLVMBuilderRef b, LLVMValueRef at)
 {
-    if (direct_calls(fn) != 1 ||
-        LLVMGetTypeKind(LLVMGetReturnType(LLVMGlobalGetValueType(fn))) != LLVMVoidTypeKind)
-        return false;
-    LLVMValueRef call = LLVMGetUser(LLVMGetFirstUse(fn));
-    LLVMBasicBlockRef tail = LLVMGetInstructionParent(call);
-    LLVMContextRef llctx = LLVMGetTypeContext(LLVMTypeOf(fn));
+    LLVMBasicBlockRef tail = LLVMGetInstructionParent(at);
+    LLVMContextRef llctx = LLVMGetTypeContext(LLVMTypeOf(at));
     LLVMBasicBlockRef head = LLVMInsertBasicBlockInContext(llctx, tail, "");
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(llctx);
     LLVMPositionBuilderAtEnd(b, head);
-    for (LLVMValueRef in = LLVMGetFirstInstruction(tail), next; in != call; in = next) {
+    for (LLVMValueRef in = LLVMGetFirstInstruction(tail), next; in != at; in = next) {
         next = LLVMGetNextInstruction(in);
         LLVMInstructionRemoveFromParent(in);
         LLVMInsertIntoBuilder(b, in);
@@ -216,6 +210,22 @@ tji_splice_call(LLVMValueRef fn)
     LLVMReplaceAllUsesWith(LLVMBasicBlockAsValue(tail), LLVMBasicBlockAsValue(head));
     LLVMPositionBuilderAtEnd(b, tail);
     LLVMInsertIntoBuilder(b, term);
+    LLVMPositionBuilderAtEnd(b, head);
+    return head;
+}
+
+/* The call's block splits in two around it, and the body's blocks go between the halves. */
+bool
+tji_splice_call(LLVMValueRef fn)
+{
+    if (direct_calls(fn) != 1 ||
+        LLVMGetTypeKind(LLVMGetReturnType(LLVMGlobalGetValueType(fn))) != LLVMVoidTypeKind)
+        return false;
+    LLVMValueRef call = LLVMGetUser(LLVMGetFirstUse(fn));
+    LLVMBasicBlockRef tail = LLVMGetInstructionParent(call);
+    LLVMContextRef llctx = LLVMGetTypeContext(LLVMTypeOf(fn));
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(llctx);
+    LLVMBasicBlockRef head = tji_split_before(b, call);
     for (unsigned i = 0, n = LLVMCountParams(fn); i < n; i++)
         LLVMReplaceAllUsesWith(LLVMGetParam(fn, i), LLVMGetArgOperand(call, i));
     LLVMBasicBlockRef first = LLVMGetEntryBasicBlock(fn), after = head;

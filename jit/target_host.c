@@ -91,13 +91,12 @@ make_entry(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd, LLVMValueRef b
     LLVMPositionBuilderAtEnd(b, entry);
     LLVMValueRef ts = block_fn ? NULL : LLVMBuildAlloca(b, tji_ts_type(ctx), "ts");
     bool local = !kd->cooperative && kd->shared_bytes > 0 && kd->shared_bytes <= STACK_ARENA_MAX;
-    LLVMValueRef arena = NULL;
-    if (block_fn) {
-    } else if (local) {
+    LLVMValueRef arena = NULL; /* the block function reads its own (cooperative: not local) */
+    if (local) {
         LLVMTypeRef at = LLVMArrayType2(tji_i8(ctx), kd->shared_bytes);
         arena = LLVMBuildAlloca(b, at, "shared");
         LLVMSetAlignment(arena, ARENA_ALIGN);
-    } else {
+    } else if (!block_fn) {
         arena = load_worker_field(ctx, b, w, W_ARENA);
     }
     LLVMValueRef err = block_fn ? NULL : load_worker_field(ctx, b, w, W_ERR);

@@ -107,6 +107,17 @@ START_TEST(test_lanes_barriers_outside_loops_run_without_fibers)
 }
 END_TEST
 
+/* The IR of 'k' built for 'cpu' without optimisation, where the lane loops' blocks keep
+ * their names. */
+static const char *
+unoptimised_ir(tj_context *ctx, tj_device *cpu, tj_kernel *k)
+{
+    tj_module *m0 = NULL;
+    tj_build_options o0 = {.device = cpu, .keep_ir = true, .opt_level = TJ_OPT_O0};
+    ck_assert_msg(tj_kernel_build(k, &o0, &m0) == TJ_OK, "%s", tj_context_error(ctx));
+    return tj_module_get_ir(m0);
+}
+
 /* One block of B lanes of a kernel whose one parameter is an int32 array y. */
 typedef struct one_block {
     tj_context *ctx;
@@ -115,12 +126,21 @@ typedef struct one_block {
     tj_val *y, *lane;
 } one_block;
 
+/* The kernel and its parameter y; 'lane' is left NULL. */
+static one_block
+y_kernel(bool fibers, const char *name)
+{
+    one_block r = {.lane = NULL};
+    r.k = coop_kernel(fibers, name, B, &r.ctx, &r.cpu);
+    r.y = tj_param_array(r.k, "y", tj_context_get_type(r.ctx, TJ_DTYPE_I32), 1);
+    return r;
+}
+
+/* y_kernel, and the lane from a tid() of two coordinates. */
 static one_block
 one_block_begin(bool fibers, const char *name)
 {
-    one_block r;
-    r.k = coop_kernel(fibers, name, B, &r.ctx, &r.cpu);
-    r.y = tj_param_array(r.k, "y", tj_context_get_type(r.ctx, TJ_DTYPE_I32), 1);
+    one_block r = y_kernel(fibers, name);
     tj_val *tid[2];
     tj_tid(r.k, 2, tid);
     r.lane = tid[1];
@@ -321,11 +341,12 @@ END_TEST
  * tid(2)[1]) of linear thread t. */
 START_TEST(test_lanes_tid_of_tiled_and_other_launches)
 {
-    tj_context *ctx;
-    tj_device *cpu;
-    tj_kernel *k = coop_kernel(false, "coords", B, &ctx, &cpu);
+    one_block r = y_kernel(false, "coords");
+    tj_context *ctx = r.ctx;
+    tj_device *cpu = r.cpu;
+    tj_kernel *k = r.k;
     const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
-    tj_val *y = tj_param_array(k, "y", i32, 1);
+    tj_val *y = r.y;
     tj_val *one, *two[2];
     tj_tid(k, 1, &one);
     tj_tid(k, 2, two);
@@ -336,10 +357,8 @@ START_TEST(test_lanes_tid_of_tiled_and_other_launches)
     for (int i = 0; i < 3; i++)
         tj_store(k, y, (tj_val *[]){tj_binary(k, TJ_BIN_ADD, at, tj_const_int(k, TJ_DTYPE_I32, i))},
                  1, vals[i]);
-    tj_module *m = build(ctx, cpu, k), *m0 = NULL;
-    tj_build_options o0 = {.device = cpu, .keep_ir = true, .opt_level = TJ_OPT_O0};
-    ck_assert_msg(tj_kernel_build(k, &o0, &m0) == TJ_OK, "%s", tj_context_error(ctx));
-    ck_assert_ptr_nonnull(strstr(tj_module_get_ir(m0), "tid.tiled"));
+    tj_module *m = build(ctx, cpu, k);
+    ck_assert_ptr_nonnull(strstr(unoptimised_ir(ctx, cpu, k), "tid.tiled"));
     /* y has room for tid(2) = (t0, t1) with t0 < N / 16 and t1 < B */
     enum { NB = 3, N = NB * B, NY = 3 * (N / 16) * B };
     int32_t out[NY];
@@ -375,11 +394,12 @@ END_TEST
  * threads whose last block is partial. */
 START_TEST(test_lanes_without_barriers_one_pass)
 {
-    tj_context *ctx;
-    tj_device *cpu;
-    tj_kernel *k = coop_kernel(false, "evens", B, &ctx, &cpu);
+    one_block r = y_kernel(false, "evens");
+    tj_context *ctx = r.ctx;
+    tj_device *cpu = r.cpu;
+    tj_kernel *k = r.k;
     const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
-    tj_val *y = tj_param_array(k, "y", i32, 1);
+    tj_val *y = r.y;
     tj_val *t;
     tj_tid(k, 1, &t);
     tj_val *one = tj_const_int(k, TJ_DTYPE_I32, 1);
@@ -387,11 +407,10 @@ START_TEST(test_lanes_without_barriers_one_pass)
     tj_return(k, NULL);
     tj_if_end(k);
     tj_store(k, y, &t, 1, tj_binary(k, TJ_BIN_MUL, t, tj_const_int(k, TJ_DTYPE_I32, 2)));
-    tj_module *m = build(ctx, cpu, k), *m0 = NULL;
-    tj_build_options o0 = {.device = cpu, .keep_ir = true, .opt_level = TJ_OPT_O0};
-    ck_assert_msg(tj_kernel_build(k, &o0, &m0) == TJ_OK, "%s", tj_context_error(ctx));
-    ck_assert_ptr_nonnull(strstr(tj_module_get_ir(m0), "lanes.head"));
-    ck_assert_ptr_null(strstr(tj_module_get_ir(m0), "lanes.phase"));
+    tj_module *m = build(ctx, cpu, k);
+    const char *ir = unoptimised_ir(ctx, cpu, k);
+    ck_assert_ptr_nonnull(strstr(ir, "lanes.head"));
+    ck_assert_ptr_null(strstr(ir, "lanes.phase"));
     int32_t init[NTHREADS], out[NTHREADS];
     for (int i = 0; i < NTHREADS; i++)
         init[i] = -1;
