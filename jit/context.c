@@ -178,6 +178,7 @@ tj_context_create(tj_context **out)
     ctx->compress = tji_compress_form_for(ctx->tm_host, getenv("TILEJIT_CPU_COMPRESS"));
     const char *lanes = getenv("TILEJIT_CPU_LANES");
     ctx->cpu_fibers = lanes && strcmp(lanes, "fibers") == 0;
+    ctx->cpu_lanes_switch = lanes && strcmp(lanes, "switch") == 0;
     const char *reduce = getenv("TILEJIT_CPU_REDUCE");
     ctx->cpu_butterfly = reduce && strcmp(reduce, "butterfly") == 0;
     *out = ctx;

@@ -62,6 +62,8 @@ struct tj_context {
     tji_compress_form compress;         /* compress_push.c: how push loops are vectorised */
     bool cpu_fibers;                    /* TILEJIT_CPU_LANES=fibers: cooperative CPU blocks
                                            keep fibers (no lane loops, lane_loops.c) */
+    bool cpu_lanes_switch;              /* TILEJIT_CPU_LANES=switch: lane loops without
+                                           their uniform copies (lane_loops.c) */
     bool cpu_butterfly;                 /* TILEJIT_CPU_REDUCE=butterfly: cooperative CPU
                                            reductions run the GPU's algorithm (reduce.c) */
     tj_type *types;                     /* interned types (a list) */
@@ -600,14 +602,24 @@ TJI_HIDDEN void tji_llvm_init(void);
 /* Moves internal functions into their callers without LLVM's inliner: those of one block
  * are copied into each call, void ones called once are spliced in. Returns how many went. */
 TJI_HIDDEN int tji_inline_simple(tj_context *ctx, LLVMModuleRef m);
-/* Moves the body of 'fn', a void function whose one use is a direct call from another
- * function, in place of that call (the call's block splits around it), leaving 'fn'
- * empty for the caller to delete. False, with nothing changed, for any other 'fn'. */
 /* Moves the instructions before 'at' in its block into a new block placed before it, which
  * takes over the block's predecessors (and its place as a function's entry); the builder is
  * left at the new block's end, which has no terminator yet. */
 TJI_HIDDEN LLVMBasicBlockRef tji_split_before(LLVMBuilderRef b, LLVMValueRef at);
+/* Moves the body of 'fn', a void function whose one use is a direct call from another
+ * function, in place of that call (the call's block splits around it), leaving 'fn'
+ * empty for the caller to delete. False, with nothing changed, for any other 'fn'. */
 TJI_HIDDEN bool tji_splice_call(LLVMValueRef fn);
+struct tji_vmap;
+/* Copies 'blocks' (n of them) before block 'at', or at the function's end when 'at' is NULL,
+ * each named 'name'.
+ * 'map' takes each block (as a value) and instruction to its copy; what it already maps when
+ * called (a value, or a block outside 'blocks' that the copies branch to instead) is
+ * replaced in the copies too. A phi's incoming edge from a block not copied stays, or, with
+ * 'drop_outside', goes. Each copied loop gets an identity of its own (tji_keep_rolled's). */
+TJI_HIDDEN void tji_copy_blocks(tj_context *ctx, LLVMBuilderRef b, const LLVMBasicBlockRef *blocks,
+                                int n, LLVMBasicBlockRef at, const char *name,
+                                struct tji_vmap *map, bool drop_outside);
 /* Runs the new pass manager's 'pipeline' on 'm'; 'what' names it in the error. */
 TJI_HIDDEN tj_status tji_run_pipeline(tj_context *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm,
                                       const char *pipeline, const char *what);

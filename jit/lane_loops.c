@@ -49,6 +49,13 @@ typedef struct lanes {
     unsigned char *is_barrier, *seen, *has_use;
     int *stack;
     LLVMValueRef lane;              /* the lane counter (a phi of the lane loop) */
+    /* With barriers: where each resume point starts ([0]: the start, [t + 1]: after barrier
+     * t), the blocks that pick a phase's loop, and the resume array. */
+    LLVMBasicBlockRef *resume_at;
+    LLVMBasicBlockRef phase, latch, end;
+    LLVMValueRef pick;              /* switch on the lanes' common resume point */
+    LLVMValueRef resume;
+    LLVMTypeRef resty;
 } lanes;
 
 /* tji_split_before, the new block ending in a branch to the rest. */
@@ -399,10 +406,6 @@ find_crossings(lanes *L, LLVMValueRef *vals, int *nvals, LLVMValueRef *locs, int
     return bytes;
 }
 
-/* The phases: setup -> phase (again = 0) -> head (the lane counter; its resume point) ->
- * the lane's code -> latch -> head, or after the last lane back to phase while a lane
- * stopped at a barrier, else return. resume[lane]: 0 the start, t + 1 after barrier t, -1
- * returned. */
 /* Every return of the lane code ends the lane's turn: it stores -1, the lane's resume
  * point once finished (when there are resume points), and goes to 'latch'. */
 static void
@@ -422,17 +425,18 @@ end_returns(lanes *L, LLVMBasicBlockRef latch, LLVMTypeRef resty, LLVMValueRef r
 
 /* latch: the next lane, back to 'head' (the lane counter starts at 0 from 'first'), or after
  * the last lane to 'after'. */
-static void
-close_lane_loop(lanes *L, LLVMBasicBlockRef first, LLVMBasicBlockRef head,
+static LLVMValueRef
+close_lane_loop(lanes *L, LLVMValueRef lane, LLVMBasicBlockRef first, LLVMBasicBlockRef head,
                 LLVMBasicBlockRef latch, LLVMBasicBlockRef after)
 {
     LLVMPositionBuilderAtEnd(L->b, latch);
-    LLVMValueRef next = LLVMBuildAdd(L->b, L->lane, tji_const_i32(L->ctx, 1), "");
+    LLVMValueRef next = LLVMBuildAdd(L->b, lane, tji_const_i32(L->ctx, 1), "");
     LLVMValueRef more = LLVMBuildICmp(L->b, LLVMIntULT, next, tji_const_i32(L->ctx, L->width), "");
-    LLVMBuildCondBr(L->b, more, head, after);
+    LLVMValueRef br = LLVMBuildCondBr(L->b, more, head, after);
     LLVMValueRef in_vals[] = {tji_const_i32(L->ctx, 0), next};
     LLVMBasicBlockRef in_bbs[] = {first, latch};
-    LLVMAddIncoming(L->lane, in_vals, in_bbs, 2);
+    LLVMAddIncoming(lane, in_vals, in_bbs, 2);
+    return br;
 }
 
 /* Without barriers: one pass over the lanes, each from the start to its return. */
@@ -448,11 +452,59 @@ build_one_pass(lanes *L, LLVMBasicBlockRef start)
     L->lane = LLVMBuildPhi(L->b, tji_i32(L->ctx), "lane");
     LLVMBuildBr(L->b, start);
     end_returns(L, latch, NULL, NULL);
-    close_lane_loop(L, L->setup, head, latch, end);
+    close_lane_loop(L, L->lane, L->setup, head, latch, end);
     LLVMPositionBuilderAtEnd(L->b, end);
     LLVMBuildRetVoid(L->b);
 }
 
+/* A phase starts here: whether every lane stopped at the same point (lane 0's). Then to that
+ * point's own loop ('pick', whose cases uniform_loop adds), to the end when every lane has
+ * returned, or else to the general loop, in which each lane resumes where it stopped. */
+static void
+build_dispatch(lanes *L, LLVMBasicBlockRef general)
+{
+    LLVMContextRef c = L->ctx->llctx;
+    LLVMTypeRef i32 = tji_i32(L->ctx), i1 = LLVMInt1TypeInContext(c);
+    LLVMValueRef zero = tji_const_i32(L->ctx, 0), yes = LLVMConstInt(i1, 1, 0);
+    LLVMBasicBlockRef scan = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.scan");
+    LLVMBasicBlockRef decide = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.decide");
+    LLVMBasicBlockRef pick = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.pick");
+    LLVMPositionBuilderAtEnd(L->b, L->phase);
+    LLVMValueRef idx0[] = {zero, zero};
+    LLVMValueRef r0 = LLVMBuildLoad2(
+        L->b, i32, LLVMBuildInBoundsGEP2(L->b, L->resty, L->resume, idx0, 2, ""), "resume0");
+    LLVMBuildBr(L->b, scan);
+    LLVMPositionBuilderAtEnd(L->b, scan);
+    LLVMValueRef same = yes;
+    if (L->width > 1) {
+        LLVMValueRef i = LLVMBuildPhi(L->b, i32, "");
+        LLVMValueRef acc = LLVMBuildPhi(L->b, i1, "");
+        LLVMValueRef idx[] = {zero, i};
+        LLVMValueRef v = LLVMBuildLoad2(
+            L->b, i32, LLVMBuildInBoundsGEP2(L->b, L->resty, L->resume, idx, 2, ""), "");
+        same = LLVMBuildAnd(L->b, acc, LLVMBuildICmp(L->b, LLVMIntEQ, v, r0, ""), "same");
+        LLVMValueRef next = LLVMBuildAdd(L->b, i, tji_const_i32(L->ctx, 1), "");
+        LLVMValueRef more =
+            LLVMBuildICmp(L->b, LLVMIntULT, next, tji_const_i32(L->ctx, L->width), "");
+        LLVMBuildCondBr(L->b, more, scan, decide);
+        LLVMValueRef iv[] = {tji_const_i32(L->ctx, 1), next}, av[] = {yes, same};
+        LLVMBasicBlockRef from[] = {L->phase, scan};
+        LLVMAddIncoming(i, iv, from, 2);
+        LLVMAddIncoming(acc, av, from, 2);
+    } else {
+        LLVMBuildBr(L->b, decide);
+    }
+    LLVMPositionBuilderAtEnd(L->b, decide);
+    LLVMBuildCondBr(L->b, same, pick, general);
+    LLVMPositionBuilderAtEnd(L->b, pick);
+    L->pick = LLVMBuildSwitch(L->b, r0, general, (unsigned)L->nbar + 2);
+    LLVMAddCase(L->pick, tji_const_i32(L->ctx, -1), L->end);
+}
+
+/* The phases: setup -> phase (build_dispatch) -> a uniform loop (uniform_loop), or the
+ * general loop: head (the lane counter; a switch on its resume point) -> the lane's code ->
+ * latch -> head, and after the last lane back to phase. resume[lane]: 0 the start, t + 1
+ * after barrier t, -1 returned. */
 static void
 build_phases(lanes *L, LLVMBasicBlockRef start)
 {
@@ -461,49 +513,101 @@ build_phases(lanes *L, LLVMBasicBlockRef start)
         return;
     }
     LLVMContextRef c = L->ctx->llctx;
-    LLVMTypeRef i32 = tji_i32(L->ctx), i8 = tji_i8(L->ctx), resty;
-    LLVMValueRef resume = lane_array(L, i32, &resty, "lanes.resume");
-    LLVMPositionBuilderBefore(L->b, LLVMGetFirstInstruction(L->setup));
-    LLVMValueRef again = LLVMBuildAlloca(L->b, i8, "lanes.again");
-    LLVMBasicBlockRef phase = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.phase");
+    LLVMTypeRef i32 = tji_i32(L->ctx), i8 = tji_i8(L->ctx);
+    L->resume = lane_array(L, i32, &L->resty, "lanes.resume");
+    L->phase = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.phase");
+    LLVMBasicBlockRef general = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.general");
     LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.head");
-    LLVMBasicBlockRef latch = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.latch");
-    LLVMBasicBlockRef end = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.end");
+    L->latch = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.latch");
+    L->end = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.end");
     LLVMValueRef setup_term = LLVMGetBasicBlockTerminator(L->setup);
     LLVMPositionBuilderBefore(L->b, setup_term);
-    LLVMBuildMemSet(L->b, resume, LLVMConstInt(i8, 0, 0),
+    LLVMBuildMemSet(L->b, L->resume, LLVMConstInt(i8, 0, 0),
                     tji_const_i64(L->ctx, (int64_t)L->width * 4), 16);
-    LLVMSetSuccessor(setup_term, 0, phase);
-    LLVMPositionBuilderAtEnd(L->b, phase);
-    LLVMBuildStore(L->b, LLVMConstInt(i8, 0, 0), again);
+    LLVMSetSuccessor(setup_term, 0, L->phase);
+    build_dispatch(L, general);
+    LLVMPositionBuilderAtEnd(L->b, general);
     LLVMBuildBr(L->b, head);
     LLVMPositionBuilderAtEnd(L->b, head);
     L->lane = LLVMBuildPhi(L->b, i32, "lane");
-    LLVMValueRef at = LLVMBuildLoad2(L->b, i32, lane_slot(L, resty, resume), "resume");
-    LLVMValueRef sw = LLVMBuildSwitch(L->b, at, latch, (unsigned)L->nbar + 1);
-    LLVMAddCase(sw, tji_const_i32(L->ctx, 0), start);
+    LLVMValueRef at = LLVMBuildLoad2(L->b, i32, lane_slot(L, L->resty, L->resume), "resume");
+    LLVMValueRef sw = LLVMBuildSwitch(L->b, at, L->latch, (unsigned)L->nbar + 1);
+    L->resume_at[0] = start;
     for (int t = 0; t < L->nbar; t++)
-        LLVMAddCase(sw, tji_const_i32(L->ctx, t + 1),
-                    LLVMGetSuccessor(LLVMGetBasicBlockTerminator(L->barrier[t]), 0));
+        L->resume_at[t + 1] = LLVMGetSuccessor(LLVMGetBasicBlockTerminator(L->barrier[t]), 0);
+    for (int t = 0; t <= L->nbar; t++)
+        LLVMAddCase(sw, tji_const_i32(L->ctx, t), L->resume_at[t]);
     /* A barrier: the lane stops there. */
     for (int t = 0; t < L->nbar; t++) {
         LLVMInstructionEraseFromParent(LLVMGetBasicBlockTerminator(L->barrier[t]));
         LLVMInstructionEraseFromParent(L->calls[t]);
         LLVMPositionBuilderAtEnd(L->b, L->barrier[t]);
-        LLVMBuildStore(L->b, tji_const_i32(L->ctx, t + 1), lane_slot(L, resty, resume));
-        LLVMBuildStore(L->b, LLVMConstInt(i8, 1, 0), again);
-        LLVMBuildBr(L->b, latch);
+        LLVMBuildStore(L->b, tji_const_i32(L->ctx, t + 1), lane_slot(L, L->resty, L->resume));
+        LLVMBuildBr(L->b, L->latch);
     }
     /* A return: the lane is finished. */
-    end_returns(L, latch, resty, resume);
-    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.done");
-    close_lane_loop(L, phase, head, latch, done);
-    LLVMPositionBuilderAtEnd(L->b, done);
-    LLVMValueRef a = LLVMBuildLoad2(L->b, i8, again, "");
-    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntNE, a, LLVMConstInt(i8, 0, 0), ""), phase,
-                    end);
-    LLVMPositionBuilderAtEnd(L->b, end);
+    end_returns(L, L->latch, L->resty, L->resume);
+    close_lane_loop(L, L->lane, general, head, L->latch, L->phase);
+    LLVMPositionBuilderAtEnd(L->b, L->end);
     LLVMBuildRetVoid(L->b);
+}
+
+/* The blocks a lane runs from resume point 't' to its next barrier or return (into 'out',
+ * which has room for twice the lane code's blocks; 'in' marks them); their count. */
+static int
+region_blocks(lanes *L, int t, LLVMBasicBlockRef *out, tji_vmap *in)
+{
+    int n = 0, top = 0;
+    LLVMBasicBlockRef *stack = out + L->nblocks;
+    stack[top++] = L->resume_at[t];
+    tji_vmap_put(in, LLVMBasicBlockAsValue(L->resume_at[t]), LLVMBasicBlockAsValue(L->resume_at[t]));
+    while (top > 0) {
+        LLVMBasicBlockRef bb = stack[--top];
+        out[n++] = bb;
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+        for (unsigned s = 0, ns = LLVMGetNumSuccessors(term); s < ns; s++) {
+            LLVMBasicBlockRef succ = LLVMGetSuccessor(term, s);
+            LLVMValueRef sv = LLVMBasicBlockAsValue(succ);
+            if (succ == L->latch || tji_vmap_has(in, sv))
+                continue;
+            tji_vmap_put(in, sv, sv);
+            stack[top++] = succ;
+        }
+    }
+    return n;
+}
+
+/* Resume point 't''s own loop: a copy of its region, which every lane runs in turn with no
+ * switch at the head, so that LLVM's loop vectoriser can take it. A phase goes there when
+ * every lane stopped at 't' (build_dispatch). */
+static void
+uniform_loop(lanes *L, int t, LLVMBasicBlockRef *buf)
+{
+    LLVMContextRef c = L->ctx->llctx;
+    size_t count = 8;
+    for (int i = 0; i < L->nblocks; i++) {
+        count++;
+        for (LLVMValueRef in = LLVMGetFirstInstruction(L->blocks[i]); in;
+             in = LLVMGetNextInstruction(in))
+            count++;
+    }
+    tji_vmap seen = {0}, map = {0};
+    if (tji_vmap_init(&seen, (size_t)L->nblocks + 1) && tji_vmap_init(&map, count)) {
+        int n = region_blocks(L, t, buf, &seen);
+        LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.uniform");
+        LLVMBasicBlockRef latch = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.uniform.latch");
+        LLVMPositionBuilderAtEnd(L->b, head);
+        LLVMValueRef lane = LLVMBuildPhi(L->b, tji_i32(L->ctx), "lane");
+        tji_vmap_put(&map, L->lane, lane);
+        tji_vmap_put(&map, LLVMBasicBlockAsValue(L->latch), LLVMBasicBlockAsValue(latch));
+        tji_copy_blocks(L->ctx, L->b, buf, n, latch, "lanes.region", &map, true);
+        LLVMPositionBuilderAtEnd(L->b, head);
+        LLVMBuildBr(L->b, LLVMValueAsBasicBlock(tji_vmap_get(&map, LLVMBasicBlockAsValue(buf[0]))));
+        close_lane_loop(L, lane, LLVMGetInstructionParent(L->pick), head, latch, L->phase);
+        LLVMAddCase(L->pick, tji_const_i32(L->ctx, t), head);
+    }
+    tji_vmap_free(&seen);
+    tji_vmap_free(&map);
 }
 
 static bool
@@ -523,7 +627,8 @@ transform(lanes *L)
         L->nbar++;
     L->calls = calloc((size_t)L->nbar + 1, sizeof *L->calls);
     L->barrier = calloc((size_t)L->nbar + 1, sizeof *L->barrier);
-    if (!L->calls || !L->barrier)
+    L->resume_at = calloc((size_t)L->nbar + 1, sizeof *L->resume_at);
+    if (!L->calls || !L->barrier || !L->resume_at)
         return false;
     int k = 0;
     for (LLVMUseRef u = LLVMGetFirstUse(L->marker); u; u = LLVMGetNextUse(u))
@@ -556,6 +661,12 @@ transform(lanes *L)
             carry_value(L, vals[i]);
         for (int i = 0; i < nlocs; i++)
             split_alloca(L, locs[i]);
+        if (L->nbar > 0 && !L->ctx->cpu_lanes_switch) {
+            LLVMBasicBlockRef *buf = malloc(((size_t)L->nblocks * 2 + 1) * sizeof *buf);
+            for (int t = 0; buf && t <= L->nbar; t++)
+                uniform_loop(L, t, buf);
+            free(buf);
+        }
     }
     free(vals);
     free(locs);
@@ -571,6 +682,7 @@ tji_lane_loops(tj_context *ctx, LLVMValueRef fn, LLVMValueRef marker, uint32_t w
     LLVMDisposeBuilder(L.b);
     free(L.calls);
     free(L.barrier);
+    free(L.resume_at);
     free(L.blocks);
     free(L.pred_start);
     free(L.preds);

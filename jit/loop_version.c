@@ -338,49 +338,8 @@ emit_holds(LLVMBuilderRef b, const loop *l, const range *r, const check *ck, LLV
 static void
 copy_loop(tj_kernel *k, const loop *l, LLVMBasicBlockRef exit, tji_vmap *map)
 {
-    LLVMContextRef llctx = k->ctx->llctx;
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(llctx);
-    unsigned loop_md = LLVMGetMDKindIDInContext(llctx, "llvm.loop", 9);
-    for (int i = 0; i < l->nblocks; i++)
-        tji_vmap_put(map, LLVMBasicBlockAsValue(l->blocks[i]),
-                 LLVMBasicBlockAsValue(LLVMInsertBasicBlockInContext(llctx, exit, "loop.copy")));
-    for (int i = 0; i < l->nblocks; i++) {
-        LLVMPositionBuilderAtEnd(
-            b, LLVMValueAsBasicBlock(tji_vmap_get(map, LLVMBasicBlockAsValue(l->blocks[i]))));
-        for (LLVMValueRef in = LLVMGetFirstInstruction(l->blocks[i]); in;
-             in = LLVMGetNextInstruction(in)) {
-            LLVMValueRef c = LLVMIsAPHINode(in) ? LLVMBuildPhi(b, LLVMTypeOf(in), "")
-                                                : LLVMInstructionClone(in);
-            if (!LLVMIsAPHINode(in)) {
-                LLVMInsertIntoBuilder(b, c);
-                /* A loop's identity is its own: the copy gets a new llvm.loop, which can
-                 * only be tji_keep_rolled's. */
-                if (LLVMIsATerminatorInst(c) && LLVMGetMetadata(c, loop_md))
-                    tji_keep_rolled(k->ctx, c);
-            }
-            tji_vmap_put(map, in, c);
-        }
-    }
-    for (int i = 0; i < l->nblocks; i++)
-        for (LLVMValueRef in = LLVMGetFirstInstruction(l->blocks[i]); in;
-             in = LLVMGetNextInstruction(in)) {
-            LLVMValueRef c = tji_vmap_get(map, in);
-            if (LLVMIsAPHINode(in)) {
-                for (unsigned j = 0, nj = LLVMCountIncoming(in); j < nj; j++) {
-                    LLVMValueRef v = tji_vmap_get(map, LLVMGetIncomingValue(in, j));
-                    LLVMBasicBlockRef from = LLVMValueAsBasicBlock(
-                        tji_vmap_get(map, LLVMBasicBlockAsValue(LLVMGetIncomingBlock(in, j))));
-                    LLVMAddIncoming(c, &v, &from, 1);
-                }
-                continue;
-            }
-            for (int o = 0, no = LLVMGetNumOperands(c); o < no; o++) {
-                LLVMValueRef op = LLVMGetOperand(c, (unsigned)o);
-                LLVMValueRef to = op ? tji_vmap_get(map, op) : op;
-                if (to != op)
-                    LLVMSetOperand(c, (unsigned)o, to);
-            }
-        }
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(k->ctx->llctx);
+    tji_copy_blocks(k->ctx, b, l->blocks, l->nblocks, exit, "loop.copy", map, false);
     LLVMDisposeBuilder(b);
 }
 

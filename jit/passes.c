@@ -214,6 +214,58 @@ tji_split_before(LLVMBuilderRef b, LLVMValueRef at)
     return head;
 }
 
+void
+tji_copy_blocks(tj_context *ctx, LLVMBuilderRef b, const LLVMBasicBlockRef *blocks, int n,
+                LLVMBasicBlockRef at, const char *name, tji_vmap *map, bool drop_outside)
+{
+    if (n == 0)
+        return;
+    LLVMValueRef fn = LLVMGetBasicBlockParent(blocks[0]);
+    unsigned loop_md = LLVMGetMDKindIDInContext(ctx->llctx, "llvm.loop", 9);
+    for (int i = 0; i < n; i++)
+        tji_vmap_put(map, LLVMBasicBlockAsValue(blocks[i]),
+                     LLVMBasicBlockAsValue(
+                         at ? LLVMInsertBasicBlockInContext(ctx->llctx, at, name)
+                            : LLVMAppendBasicBlockInContext(ctx->llctx, fn, name)));
+    for (int i = 0; i < n; i++) {
+        LLVMPositionBuilderAtEnd(b, LLVMValueAsBasicBlock(
+                                        tji_vmap_get(map, LLVMBasicBlockAsValue(blocks[i]))));
+        for (LLVMValueRef in = LLVMGetFirstInstruction(blocks[i]); in;
+             in = LLVMGetNextInstruction(in)) {
+            LLVMValueRef c = LLVMIsAPHINode(in) ? LLVMBuildPhi(b, LLVMTypeOf(in), "")
+                                                : LLVMInstructionClone(in);
+            if (!LLVMIsAPHINode(in)) {
+                LLVMInsertIntoBuilder(b, c);
+                if (LLVMIsATerminatorInst(c) && LLVMGetMetadata(c, loop_md))
+                    tji_keep_rolled(ctx, c);
+            }
+            tji_vmap_put(map, in, c);
+        }
+    }
+    for (int i = 0; i < n; i++)
+        for (LLVMValueRef in = LLVMGetFirstInstruction(blocks[i]); in;
+             in = LLVMGetNextInstruction(in)) {
+            LLVMValueRef c = tji_vmap_get(map, in);
+            if (LLVMIsAPHINode(in)) {
+                for (unsigned j = 0, nj = LLVMCountIncoming(in); j < nj; j++) {
+                    LLVMValueRef from = LLVMBasicBlockAsValue(LLVMGetIncomingBlock(in, j));
+                    if (drop_outside && !tji_vmap_has(map, from))
+                        continue;
+                    LLVMValueRef v = tji_vmap_get(map, LLVMGetIncomingValue(in, j));
+                    LLVMBasicBlockRef bb = LLVMValueAsBasicBlock(tji_vmap_get(map, from));
+                    LLVMAddIncoming(c, &v, &bb, 1);
+                }
+                continue;
+            }
+            for (int o = 0, no = LLVMGetNumOperands(c); o < no; o++) {
+                LLVMValueRef op = LLVMGetOperand(c, (unsigned)o);
+                LLVMValueRef to = op ? tji_vmap_get(map, op) : op;
+                if (to != op)
+                    LLVMSetOperand(c, (unsigned)o, to);
+            }
+        }
+}
+
 /* The call's block splits in two around it, and the body's blocks go between the halves. */
 bool
 tji_splice_call(LLVMValueRef fn)

@@ -1,9 +1,11 @@
 /* tj-test: */
 /*
  * tests/check_lanes.c: cooperative CPU blocks as loops over their lanes (jit/lane_loops.c).
- * Each kernel is built twice: by default, where its IR must call no barrier function (the
- * fibers' switch is an indirect call of the worker's barrier), and with
- * TILEJIT_CPU_LANES=fibers, where it must; both must give the exact expected values.
+ * Each kernel is built three times: by default, where its IR must call no barrier function
+ * (the fibers' switch is an indirect call of the worker's barrier) and must hold the
+ * uniform phases' own loops ("lanes.uniform"); with TILEJIT_CPU_LANES=switch, without
+ * them; and with TILEJIT_CPU_LANES=fibers, where it must call the barrier. All three must
+ * give the exact expected values.
  * Barriers outside loops on a partial block, a barrier in a loop of pushes, and a barrier
  * that tilejit flushes inside an `if` on the lane (some lanes pass it by). A kernel whose
  * per-lane arrays would pass 256 KiB keeps the fibers, and so does a module with a barrier
@@ -17,13 +19,18 @@
 
 enum { B = 32, NTHREADS = 100 }; /* four blocks, the last with 4 active lanes */
 
+/* How cooperative blocks run: TILEJIT_CPU_LANES unset, "switch" or "fibers". */
+typedef enum form { LOOPS, SWITCH, FIBERS, NFORMS } form;
+static const char *const form_env[NFORMS] = {NULL, "switch", "fibers"};
+static const char *const form_name[NFORMS] = {"lane loops", "lane loops (switch)", "fibers"};
+
 /* A cooperative kernel of B lanes named 'name', in a new context (returned in '*ctx') with
- * its CPU device; 'fibers' sets TILEJIT_CPU_LANES=fibers while the context is made. */
+ * its CPU device; TILEJIT_CPU_LANES is set for form 'f' while the context is made. */
 static tj_kernel *
-coop_kernel(bool fibers, const char *name, int block_dim, tj_context **ctx, tj_device **cpu)
+coop_kernel(form f, const char *name, int block_dim, tj_context **ctx, tj_device **cpu)
 {
-    if (fibers)
-        ck_assert_int_eq(setenv("TILEJIT_CPU_LANES", "fibers", 1), 0);
+    if (form_env[f])
+        ck_assert_int_eq(setenv("TILEJIT_CPU_LANES", form_env[f], 1), 0);
     ck_assert_int_eq(tj_context_create(ctx), TJ_OK);
     unsetenv("TILEJIT_CPU_LANES");
     ck_assert_int_eq(tj_device_create(*ctx, TJ_DEVICE_CPU, 0, cpu), TJ_OK);
@@ -56,11 +63,11 @@ fiber_switches(const tj_module *m)
  * lane): two whole-tile reductions, so values cross three barriers. Builds and runs it on a
  * launch of NTHREADS threads; returns the fiber switches in its IR. */
 static int
-run_top_level(bool fibers, int32_t *out)
+run_top_level(form f, int32_t *out)
 {
     tj_context *ctx;
     tj_device *cpu;
-    tj_kernel *k = coop_kernel(fibers, "top", B, &ctx, &cpu);
+    tj_kernel *k = coop_kernel(f, "top", B, &ctx, &cpu);
     const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
     tj_val *x = tj_param_array(k, "x", i32, 1), *y = tj_param_array(k, "y", i32, 1);
     tj_val *tid;
@@ -89,20 +96,32 @@ run_top_level(bool fibers, int32_t *out)
     return switches;
 }
 
+/* Whether form 'f' gave 'switches' fiber switches as it should. */
+static void
+check_switches(form f, int switches)
+{
+    if (f == FIBERS)
+        ck_assert_msg(switches > 0, "fibers: no fiber switch in the IR");
+    else
+        ck_assert_msg(switches == 0, "%s: %d fiber switches in the IR", form_name[f], switches);
+}
+
+/* The whole blocks' phases are uniform (every lane at the same barrier); in the partial
+ * last block the lanes past the launch return at once, so its later phases are not. */
 START_TEST(test_lanes_barriers_outside_loops_run_without_fibers)
 {
-    int32_t loops[NTHREADS], fibers[NTHREADS];
-    ck_assert_int_eq(run_top_level(false, loops), 0);
-    ck_assert_int_gt(run_top_level(true, fibers), 0);
-    for (int i = 0; i < NTHREADS; i++) {
-        int first = i / B * B, active = NTHREADS - first < B ? NTHREADS - first : B;
-        int sum = 0;
-        for (int j = first; j < first + active; j++)
-            sum += j;
-        int want = active * 1000 + sum + (i % B) * 100000;
-        ck_assert_msg(loops[i] == want, "lane loops: out[%d] = %d, expected %d", i, loops[i],
-                      want);
-        ck_assert_msg(fibers[i] == want, "fibers: out[%d] = %d, expected %d", i, fibers[i], want);
+    for (form f = LOOPS; f < NFORMS; f++) {
+        int32_t out[NTHREADS];
+        check_switches(f, run_top_level(f, out));
+        for (int i = 0; i < NTHREADS; i++) {
+            int first = i / B * B, active = NTHREADS - first < B ? NTHREADS - first : B;
+            int sum = 0;
+            for (int j = first; j < first + active; j++)
+                sum += j;
+            int want = active * 1000 + sum + (i % B) * 100000;
+            ck_assert_msg(out[i] == want, "%s: out[%d] = %d, expected %d", form_name[f], i,
+                          out[i], want);
+        }
     }
 }
 END_TEST
@@ -128,24 +147,27 @@ typedef struct one_block {
 
 /* The kernel and its parameter y; 'lane' is left NULL. */
 static one_block
-y_kernel(bool fibers, const char *name)
+y_kernel(form f, const char *name)
 {
     one_block r = {.lane = NULL};
-    r.k = coop_kernel(fibers, name, B, &r.ctx, &r.cpu);
+    r.k = coop_kernel(f, name, B, &r.ctx, &r.cpu);
     r.y = tj_param_array(r.k, "y", tj_context_get_type(r.ctx, TJ_DTYPE_I32), 1);
     return r;
 }
 
 /* y_kernel, and the lane from a tid() of two coordinates. */
 static one_block
-one_block_begin(bool fibers, const char *name)
+one_block_begin(form f, const char *name)
 {
-    one_block r = y_kernel(fibers, name);
+    one_block r = y_kernel(f, name);
     tj_val *tid[2];
     tj_tid(r.k, 2, tid);
     r.lane = tid[1];
     return r;
 }
+
+/* Whether the last one_block_end's kernel had uniform loops in its unoptimised IR. */
+static bool g_uniform;
 
 /* Builds the kernel, launches one block on a y of 'n' zeros, reads y into 'out' and returns
  * the fiber switches in the kernel's IR. */
@@ -153,6 +175,7 @@ static int
 one_block_end(one_block *r, const char *name, int n, int32_t *out)
 {
     tj_module *m = build(r->ctx, r->cpu, r->k);
+    g_uniform = strstr(unoptimised_ir(r->ctx, r->cpu, r->k), "lanes.uniform") != NULL;
     tj_array *ya = tjt_array(r->cpu, tj_context_get_type(r->ctx, TJ_DTYPE_I32), n, NULL);
     tj_arg arg = tj_arg_array(ya);
     int64_t nb = 1;
@@ -167,9 +190,9 @@ one_block_end(one_block *r, const char *name, int n, int32_t *out)
 /* Each lane pushes j for j in 0..3 when its lane is odd: a loop of pushes, each with its
  * barriers; then every lane reads the count. Returns the fiber switches in its IR. */
 static int
-run_pushes(bool fibers, int32_t *out)
+run_pushes(form f, int32_t *out)
 {
-    one_block r = one_block_begin(fibers, "pushes");
+    one_block r = one_block_begin(f, "pushes");
     tj_kernel *k = r.k;
     tj_val *lane = r.lane;
     tj_val *s = tj_tile_stack(k, 4 * B, tj_context_get_type(r.ctx, TJ_DTYPE_I32));
@@ -183,16 +206,23 @@ run_pushes(bool fibers, int32_t *out)
     return one_block_end(&r, "pushes", B, out);
 }
 
+/* Only the default form has the uniform phases' own loops. */
+static void
+check_uniform(form f)
+{
+    ck_assert_msg(g_uniform == (f == LOOPS), "%s: uniform loops %s", form_name[f],
+                  g_uniform ? "present" : "missing");
+}
+
 START_TEST(test_lanes_a_barrier_in_a_loop)
 {
-    int32_t loops[B], fibers[B];
-    ck_assert_int_eq(run_pushes(false, loops), 0);
-    ck_assert_int_gt(run_pushes(true, fibers), 0);
-    for (int i = 0; i < B; i++) {
-        ck_assert_msg(loops[i] == 4 * B / 2, "lane loops: lane %d read a count of %d, expected %d",
-                      i, loops[i], 4 * B / 2);
-        ck_assert_msg(fibers[i] == 4 * B / 2, "fibers: lane %d read a count of %d, expected %d",
-                      i, fibers[i], 4 * B / 2);
+    for (form f = LOOPS; f < NFORMS; f++) {
+        int32_t out[B];
+        check_switches(f, run_pushes(f, out));
+        check_uniform(f);
+        for (int i = 0; i < B; i++)
+            ck_assert_msg(out[i] == 4 * B / 2, "%s: lane %d read a count of %d, expected %d",
+                          form_name[f], i, out[i], 4 * B / 2);
     }
 }
 END_TEST
@@ -201,9 +231,9 @@ END_TEST
  * lane 0 alone reads the bins: the owed barrier comes inside `if lane == 0`, which the
  * other lanes pass by, as with fibers. y[0..3] = the bins, y[4 + lane] = lane. */
 static int
-run_owed_barrier(bool fibers, int32_t *out)
+run_owed_barrier(form f, int32_t *out)
 {
-    one_block r = one_block_begin(fibers, "owed");
+    one_block r = one_block_begin(f, "owed");
     tj_kernel *k = r.k;
     tj_val *y = r.y, *lane = r.lane;
     const tj_type *i32 = tj_context_get_type(r.ctx, TJ_DTYPE_I32);
@@ -225,13 +255,15 @@ run_owed_barrier(bool fibers, int32_t *out)
 
 START_TEST(test_lanes_a_barrier_that_some_lanes_pass_by)
 {
-    int32_t loops[B + 4], fibers[B + 4];
-    ck_assert_int_eq(run_owed_barrier(false, loops), 0);
-    ck_assert_int_gt(run_owed_barrier(true, fibers), 0);
-    for (int i = 0; i < B + 4; i++) {
-        int want = i < 4 ? B / 4 : i - 4;
-        ck_assert_msg(loops[i] == want, "lane loops: y[%d] = %d, expected %d", i, loops[i], want);
-        ck_assert_msg(fibers[i] == want, "fibers: y[%d] = %d, expected %d", i, fibers[i], want);
+    for (form f = LOOPS; f < NFORMS; f++) {
+        int32_t out[B + 4];
+        check_switches(f, run_owed_barrier(f, out));
+        check_uniform(f);
+        for (int i = 0; i < B + 4; i++) {
+            int want = i < 4 ? B / 4 : i - 4;
+            ck_assert_msg(out[i] == want, "%s: y[%d] = %d, expected %d", form_name[f], i, out[i],
+                          want);
+        }
     }
 }
 END_TEST
@@ -243,7 +275,7 @@ START_TEST(test_lanes_past_the_storage_limit_keep_fibers)
     enum { WIDE = 1024, N = WIDE * 64 };
     tj_context *ctx;
     tj_device *cpu;
-    tj_kernel *k = coop_kernel(false, "big", WIDE, &ctx, &cpu);
+    tj_kernel *k = coop_kernel(LOOPS, "big", WIDE, &ctx, &cpu);
     const tj_type *f32 = tj_context_get_type(ctx, TJ_DTYPE_F32);
     tj_val *x = tj_param_array(k, "x", f32, 1), *y = tj_param_array(k, "y", f32, 1);
     tj_val *sum = tj_param_array(k, "sum", f32, 1);
@@ -285,7 +317,7 @@ START_TEST(test_lanes_a_barrier_in_a_called_function_keeps_fibers)
     tj_context *ctx;
     tj_device *cpu;
     tj_kernel *ks[2];
-    ks[0] = coop_kernel(false, "direct", B, &ctx, &cpu);
+    ks[0] = coop_kernel(LOOPS, "direct", B, &ctx, &cpu);
     tj_kernel_options o = {.target = TJ_TARGET_CPU, .block_dim = B,
                            .cpu_mode = TJ_CPU_COOPERATIVE};
     ks[1] = tj_kernel_create(ctx, "called", &o);
@@ -341,7 +373,7 @@ END_TEST
  * tid(2)[1]) of linear thread t. */
 START_TEST(test_lanes_tid_of_tiled_and_other_launches)
 {
-    one_block r = y_kernel(false, "coords");
+    one_block r = y_kernel(LOOPS, "coords");
     tj_context *ctx = r.ctx;
     tj_device *cpu = r.cpu;
     tj_kernel *k = r.k;
@@ -394,7 +426,7 @@ END_TEST
  * threads whose last block is partial. */
 START_TEST(test_lanes_without_barriers_one_pass)
 {
-    one_block r = y_kernel(false, "evens");
+    one_block r = y_kernel(LOOPS, "evens");
     tj_context *ctx = r.ctx;
     tj_device *cpu = r.cpu;
     tj_kernel *k = r.k;
