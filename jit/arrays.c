@@ -66,6 +66,8 @@ tj_tid(tj_kernel *k, int ncoords, tj_val **out)
                 ? LLVMBuildICmp(b, LLVMIntEQ, fold, width, "")
                 : LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, fold, tji_const_i64(c, 1), ""),
                                LLVMBuildICmp(b, LLVMIntEQ, dims[1], width, ""), "");
+        /* lane_loops.c finds it by its name (TJI_TILED_FLAG) */
+        LLVMSetValueName2(is_tiled, TJI_TILED_FLAG, strlen(TJI_TILED_FLAG));
         tiled = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tid.tiled");
         LLVMBasicBlockRef general = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tid.general");
         LLVMBuildCondBr(b, is_tiled, tiled, general);

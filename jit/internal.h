@@ -602,6 +602,8 @@ TJI_HIDDEN void tji_llvm_init(void);
 /* Moves internal functions into their callers without LLVM's inliner: those of one block
  * are copied into each call, void ones called once are spliced in. Returns how many went. */
 TJI_HIDDEN int tji_inline_simple(tj_context *ctx, LLVMModuleRef m);
+/* Moves instruction 'in' to the builder's position, keeping its name. */
+TJI_HIDDEN void tji_reinsert(LLVMBuilderRef b, LLVMValueRef in);
 /* Moves the instructions before 'at' in its block into a new block placed before it, which
  * takes over the block's predecessors (and its place as a function's entry); the builder is
  * left at the new block's end, which has no terminator yet. */
@@ -623,6 +625,9 @@ TJI_HIDDEN void tji_copy_blocks(tj_context *ctx, LLVMBuilderRef b, const LLVMBas
 /* Runs the new pass manager's 'pipeline' on 'm'; 'what' names it in the error. */
 TJI_HIDDEN tj_status tji_run_pipeline(tj_context *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm,
                                       const char *pipeline, const char *what);
+/* The name of tj_tid's test, in cooperative CPU kernels, whether the launch is tiled
+ * (arrays.c); lane_loops.c specialises its uniform loops for tiled launches. */
+#define TJI_TILED_FLAG "tid.is_tiled"
 /* lane_loops.c: turns the cooperative block function 'fn' (ptr w, ptr args, i64 block,
  * i32 lane), whose barriers are calls of 'marker', into loops over its 'width' lanes;
  * false, with 'fn' still valid and its markers in place, when it cannot. */

@@ -6,10 +6,18 @@
  * loops of OpenCL's CPU compilers do. The block function runs in phases: a phase is a loop
  * over the lanes, and each lane runs from where it stopped (the start, or just after a
  * barrier) to its next barrier, where it records which one, or to its return, after which
- * it is finished and skipped. Phases repeat while a lane stopped at a barrier. That is the
+ * it is finished and skipped. Phases repeat while a lane has not returned. That is the
  * fibers' schedule exactly: a barrier waits for every lane that has not returned, whichever
  * barrier each is at (a barrier that tilejit flushes inside an `if` on the lane, which some
  * lanes pass by, behaves as with fibers).
+ *
+ * That general loop switches on each lane's resume point. Most phases find every lane at
+ * the same point, so each point also gets a loop of its own: a copy of the code from there
+ * to the next barriers and returns, with nothing at its head but the lane counter, which
+ * LLVM's loop vectoriser can take. A phase goes there when every lane's resume point is
+ * lane 0's and, in a kernel that calls tid(), the launch is tiled: the copies take tid()'s
+ * test of that as true, so that tid() is (block, lane), affine in the lane
+ * (TILEJIT_CPU_LANES=switch leaves these copies out).
  *
  * A value used on the far side of a barrier from where it was made (a path from its
  * definition to a use passes a barrier block) goes through an array with one element per
@@ -56,6 +64,10 @@ typedef struct lanes {
     LLVMValueRef pick;              /* switch on the lanes' common resume point */
     LLVMValueRef resume;
     LLVMTypeRef resty;
+    /* tj_tid's tests whether the launch is tiled, in the setup block: true in the uniform
+     * loops, which only tiled launches take (there tid() is affine in the lane) */
+    LLVMValueRef tiled[8];
+    int ntiled;
 } lanes;
 
 /* tji_split_before, the new block ending in a branch to the rest. */
@@ -289,11 +301,25 @@ hoist_uniform(lanes *L)
                 next = LLVMGetNextInstruction(in);
                 if (!hoistable(L, in))
                     continue;
-                LLVMInstructionRemoveFromParent(in);
                 LLVMPositionBuilderBefore(L->b, at);
-                LLVMInsertIntoBuilder(L->b, in);
+                tji_reinsert(L->b, in);
                 moved = true;
             }
+    }
+}
+
+/* tj_tid's tiled-launch tests that are in the setup block (hoist_uniform moved them). */
+static void
+find_tiled_flags(lanes *L)
+{
+    size_t want = strlen(TJI_TILED_FLAG);
+    for (LLVMValueRef in = LLVMGetFirstInstruction(L->setup); in && L->ntiled < 8;
+         in = LLVMGetNextInstruction(in)) {
+        size_t len;
+        const char *name = LLVMGetValueName2(in, &len);
+        if (len >= want && strncmp(name, TJI_TILED_FLAG, want) == 0 &&
+            LLVMTypeOf(in) == LLVMInt1TypeInContext(L->ctx->llctx))
+            L->tiled[L->ntiled++] = in;
     }
 }
 
@@ -457,9 +483,10 @@ build_one_pass(lanes *L, LLVMBasicBlockRef start)
     LLVMBuildRetVoid(L->b);
 }
 
-/* A phase starts here: whether every lane stopped at the same point (lane 0's). Then to that
- * point's own loop ('pick', whose cases uniform_loop adds), to the end when every lane has
- * returned, or else to the general loop, in which each lane resumes where it stopped. */
+/* A phase starts here: whether every lane stopped at the same point (lane 0's) and the
+ * launch is tiled. Then to that point's own loop ('pick', whose cases uniform_loop adds), to
+ * the end when every lane has returned, or else to the general loop, in which each lane
+ * resumes where it stopped. */
 static void
 build_dispatch(lanes *L, LLVMBasicBlockRef general)
 {
@@ -497,8 +524,22 @@ build_dispatch(lanes *L, LLVMBasicBlockRef general)
     LLVMPositionBuilderAtEnd(L->b, decide);
     LLVMBuildCondBr(L->b, same, pick, general);
     LLVMPositionBuilderAtEnd(L->b, pick);
-    L->pick = LLVMBuildSwitch(L->b, r0, general, (unsigned)L->nbar + 2);
-    LLVMAddCase(L->pick, tji_const_i32(L->ctx, -1), L->end);
+    LLVMValueRef done = tji_const_i32(L->ctx, -1);
+    if (L->ntiled > 0) {
+        LLVMBasicBlockRef tiled = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.pick.tiled");
+        LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.pick.loop");
+        LLVMAddCase(LLVMBuildSwitch(L->b, r0, tiled, 1), done, L->end);
+        LLVMPositionBuilderAtEnd(L->b, tiled);
+        LLVMValueRef all = L->tiled[0];
+        for (int i = 1; i < L->ntiled; i++)
+            all = LLVMBuildAnd(L->b, all, L->tiled[i], "");
+        LLVMBuildCondBr(L->b, all, go, general);
+        LLVMPositionBuilderAtEnd(L->b, go);
+        L->pick = LLVMBuildSwitch(L->b, r0, general, (unsigned)L->nbar + 1);
+    } else {
+        L->pick = LLVMBuildSwitch(L->b, r0, general, (unsigned)L->nbar + 2);
+        LLVMAddCase(L->pick, done, L->end);
+    }
 }
 
 /* The phases: setup -> phase (build_dispatch) -> a uniform loop (uniform_loop), or the
@@ -600,6 +641,8 @@ uniform_loop(lanes *L, int t, LLVMBasicBlockRef *buf)
         LLVMValueRef lane = LLVMBuildPhi(L->b, tji_i32(L->ctx), "lane");
         tji_vmap_put(&map, L->lane, lane);
         tji_vmap_put(&map, LLVMBasicBlockAsValue(L->latch), LLVMBasicBlockAsValue(latch));
+        for (int i = 0; i < L->ntiled; i++)
+            tji_vmap_put(&map, L->tiled[i], LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0));
         tji_copy_blocks(L->ctx, L->b, buf, n, latch, "lanes.region", &map, true);
         LLVMPositionBuilderAtEnd(L->b, head);
         LLVMBuildBr(L->b, LLVMValueAsBasicBlock(tji_vmap_get(&map, LLVMBasicBlockAsValue(buf[0]))));
@@ -639,6 +682,8 @@ transform(lanes *L)
     }
     LLVMBasicBlockRef start = LLVMGetSuccessor(LLVMGetBasicBlockTerminator(L->setup), 0);
     hoist_uniform(L);
+    if (!L->ctx->cpu_lanes_switch)
+        find_tiled_flags(L);
     if (!index_blocks(L))
         return false;
     /* Nothing above changed what the function does (hoisting moves only what cannot trap);

@@ -191,6 +191,21 @@ clone_into_calls(LLVMBuilderRef b, LLVMValueRef fn)
     return true;
 }
 
+void
+tji_reinsert(LLVMBuilderRef b, LLVMValueRef in)
+{
+    /* The builder names what it inserts, and LLVMInsertIntoBuilder names it "" */
+    size_t len;
+    const char *name = LLVMGetValueName2(in, &len);
+    char buf[128];
+    if (len >= sizeof buf)
+        len = 0;
+    memcpy(buf, name, len);
+    buf[len] = '\0';
+    LLVMInstructionRemoveFromParent(in);
+    LLVMInsertIntoBuilderWithName(b, in, buf);
+}
+
 LLVMBasicBlockRef
 tji_split_before(LLVMBuilderRef b, LLVMValueRef at)
 {
@@ -200,8 +215,7 @@ tji_split_before(LLVMBuilderRef b, LLVMValueRef at)
     LLVMPositionBuilderAtEnd(b, head);
     for (LLVMValueRef in = LLVMGetFirstInstruction(tail), next; in != at; in = next) {
         next = LLVMGetNextInstruction(in);
-        LLVMInstructionRemoveFromParent(in);
-        LLVMInsertIntoBuilder(b, in);
+        tji_reinsert(b, in);
     }
     /* 'head' takes the branches into the block. Without its terminator for a moment, the
      * block's successors keep it in their phis (a block's RAUW also renames those). */
@@ -301,9 +315,8 @@ tji_splice_call(LLVMValueRef fn)
     for (LLVMValueRef in = LLVMGetFirstInstruction(first), next; in; in = next) {
         next = LLVMGetNextInstruction(in);
         if (LLVMGetInstructionOpcode(in) == LLVMAlloca) {
-            LLVMInstructionRemoveFromParent(in);
             LLVMPositionBuilderBefore(b, top);
-            LLVMInsertIntoBuilder(b, in);
+            tji_reinsert(b, in);
         }
     }
     LLVMDisposeBuilder(b);

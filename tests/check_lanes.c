@@ -3,9 +3,10 @@
  * tests/check_lanes.c: cooperative CPU blocks as loops over their lanes (jit/lane_loops.c).
  * Each kernel is built three times: by default, where its IR must call no barrier function
  * (the fibers' switch is an indirect call of the worker's barrier) and must hold the
- * uniform phases' own loops ("lanes.uniform"); with TILEJIT_CPU_LANES=switch, without
- * them; and with TILEJIT_CPU_LANES=fibers, where it must call the barrier. All three must
- * give the exact expected values.
+ * uniform phases' own loops ("lanes.uniform", for tiled launches: "lanes.pick.tiled");
+ * with TILEJIT_CPU_LANES=switch, without them; and with TILEJIT_CPU_LANES=fibers, where it
+ * must call the barrier. All three must give the exact expected values, on tiled launches
+ * and on others (which take the general loop).
  * Barriers outside loops on a partial block, a barrier in a loop of pushes, and a barrier
  * that tilejit flushes inside an `if` on the lane (some lanes pass it by). A kernel whose
  * per-lane arrays would pass 256 KiB keeps the fibers, and so does a module with a barrier
@@ -166,8 +167,9 @@ one_block_begin(form f, const char *name)
     return r;
 }
 
-/* Whether the last one_block_end's kernel had uniform loops in its unoptimised IR. */
-static bool g_uniform;
+/* Whether the last one_block_end's kernel had uniform loops in its unoptimised IR, and
+ * whether a phase chose them only for tiled launches (the kernels call tid()). */
+static bool g_uniform, g_tiled;
 
 /* Builds the kernel, launches one block on a y of 'n' zeros, reads y into 'out' and returns
  * the fiber switches in the kernel's IR. */
@@ -175,7 +177,9 @@ static int
 one_block_end(one_block *r, const char *name, int n, int32_t *out)
 {
     tj_module *m = build(r->ctx, r->cpu, r->k);
-    g_uniform = strstr(unoptimised_ir(r->ctx, r->cpu, r->k), "lanes.uniform") != NULL;
+    const char *ir = unoptimised_ir(r->ctx, r->cpu, r->k);
+    g_uniform = strstr(ir, "lanes.uniform") != NULL;
+    g_tiled = strstr(ir, "lanes.pick.tiled") != NULL;
     tj_array *ya = tjt_array(r->cpu, tj_context_get_type(r->ctx, TJ_DTYPE_I32), n, NULL);
     tj_arg arg = tj_arg_array(ya);
     int64_t nb = 1;
@@ -206,12 +210,14 @@ run_pushes(form f, int32_t *out)
     return one_block_end(&r, "pushes", B, out);
 }
 
-/* Only the default form has the uniform phases' own loops. */
+/* Only the default form has the uniform phases' own loops, taken under launch_tiled. */
 static void
 check_uniform(form f)
 {
     ck_assert_msg(g_uniform == (f == LOOPS), "%s: uniform loops %s", form_name[f],
                   g_uniform ? "present" : "missing");
+    ck_assert_msg(g_tiled == (f == LOOPS), "%s: the test of a tiled launch %s", form_name[f],
+                  g_tiled ? "present" : "missing");
 }
 
 START_TEST(test_lanes_a_barrier_in_a_loop)
