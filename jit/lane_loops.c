@@ -513,7 +513,8 @@ build_dispatch(lanes *L, LLVMBasicBlockRef general)
         LLVMValueRef next = LLVMBuildAdd(L->b, i, tji_const_i32(L->ctx, 1), "");
         LLVMValueRef more =
             LLVMBuildICmp(L->b, LLVMIntULT, next, tji_const_i32(L->ctx, L->width), "");
-        LLVMBuildCondBr(L->b, more, scan, decide);
+        /* rolled: unrolled, its vector form's 32 steps cost more to build than to run */
+        tji_keep_rolled(L->ctx, LLVMBuildCondBr(L->b, more, scan, decide));
         LLVMValueRef iv[] = {tji_const_i32(L->ctx, 1), next}, av[] = {yes, same};
         LLVMBasicBlockRef from[] = {L->phase, scan};
         LLVMAddIncoming(i, iv, from, 2);
