@@ -3,7 +3,9 @@
 # disk cache in DIR, so DIR gets one file per distinct kernel module the suites build: PTX
 # (*.ptx) and CPU objects (*.o), named by the cache key. The key is computed before
 # optimisation, so two corpora made with different pipelines pair up file by file:
-# tools/sass_diff.py compares them. GPU cases skip without a GPU; their PTX cases still
+# tools/sass_diff.py compares them. The key also holds the build-id of the library
+# (jit/build_id.c): only corpora made by the same binary pair up, so compare pipelines
+# chosen at run time, and do not rebuild while a corpus is made. GPU cases skip without a GPU; their PTX cases still
 # build. About three minutes on two cores.
 set -u
 if [ $# -ne 2 ]; then
