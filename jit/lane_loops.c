@@ -58,11 +58,11 @@ typedef struct lanes {
     int *stack;
     LLVMValueRef lane;              /* the lane counter (a phi of the lane loop) */
     /* With barriers: where each resume point starts ([0]: the start, [t + 1]: after barrier
-     * t), the blocks that pick a phase's loop, and the resume array. */
+     * t); where a phase starts, the general loop's latch, the return. */
     LLVMBasicBlockRef *resume_at;
     LLVMBasicBlockRef phase, latch, end;
     LLVMValueRef pick;              /* switch on the lanes' common resume point */
-    LLVMValueRef resume;
+    LLVMValueRef resume;            /* resume[lane], of type resty */
     LLVMTypeRef resty;
     /* tj_tid's tests whether the launch is tiled, in the setup block: true in the uniform
      * loops, which only tiled launches take (there tid() is affine in the lane) */
@@ -621,18 +621,12 @@ region_blocks(lanes *L, int t, LLVMBasicBlockRef *out, tji_vmap *in)
 
 /* Resume point 't''s own loop: a copy of its region, which every lane runs in turn with no
  * switch at the head, so that LLVM's loop vectoriser can take it. A phase goes there when
- * every lane stopped at 't' (build_dispatch). */
+ * every lane stopped at 't' (build_dispatch). 'count': at least the lane code's blocks and
+ * instructions, and 8. */
 static void
-uniform_loop(lanes *L, int t, LLVMBasicBlockRef *buf)
+uniform_loop(lanes *L, int t, LLVMBasicBlockRef *buf, size_t count)
 {
     LLVMContextRef c = L->ctx->llctx;
-    size_t count = 8;
-    for (int i = 0; i < L->nblocks; i++) {
-        count++;
-        for (LLVMValueRef in = LLVMGetFirstInstruction(L->blocks[i]); in;
-             in = LLVMGetNextInstruction(in))
-            count++;
-    }
     tji_vmap seen = {0}, map = {0};
     if (tji_vmap_init(&seen, (size_t)L->nblocks + 1) && tji_vmap_init(&map, count)) {
         int n = region_blocks(L, t, buf, &seen);
@@ -708,9 +702,15 @@ transform(lanes *L)
         for (int i = 0; i < nlocs; i++)
             split_alloca(L, locs[i]);
         if (L->nbar > 0 && !L->ctx->cpu_lanes_switch) {
+            /* the lane code as it is now, with its per-lane loads and stores */
+            size_t count = 8;
+            for (int i = 0; i < L->nblocks; i++)
+                for (LLVMValueRef in = LLVMGetFirstInstruction(L->blocks[i]); in;
+                     in = LLVMGetNextInstruction(in))
+                    count++;
             LLVMBasicBlockRef *buf = malloc(((size_t)L->nblocks * 2 + 1) * sizeof *buf);
             for (int t = 0; buf && t <= L->nbar; t++)
-                uniform_loop(L, t, buf);
+                uniform_loop(L, t, buf, count + (size_t)L->nblocks);
             free(buf);
         }
     }
