@@ -628,6 +628,9 @@ TJI_HIDDEN tj_status tji_run_pipeline(tj_context *ctx, LLVMModuleRef m, LLVMTarg
 /* The name of tj_tid's test, in cooperative CPU kernels, whether the launch is tiled
  * (arrays.c); lane_loops.c specialises its uniform loops for tiled launches. */
 #define TJI_TILED_FLAG "tid.is_tiled"
+/* The name of the CPU entry's test whether a lane is inside the launch (module.c): under a
+ * tiled launch every block is whole, so lane_loops.c's tiled copies take it as true. */
+#define TJI_LIVE_FLAG "lane.live"
 /* lane_loops.c: turns the cooperative block function 'fn' (ptr w, ptr args, i64 block,
  * i32 lane), whose barriers are calls of 'marker', into loops over its 'width' lanes;
  * false, with 'fn' still valid and its markers in place, when it cannot. */

@@ -68,6 +68,7 @@ typedef struct lanes {
      * loops, which only tiled launches take (there tid() is affine in the lane) */
     LLVMValueRef tiled[8];
     int ntiled;
+    LLVMValueRef live;         /* the entry's test that the lane is inside the launch */
 } lanes;
 
 /* tji_split_before, the new block ending in a branch to the rest. */
@@ -255,12 +256,15 @@ available(const lanes *L, LLVMValueRef v)
 }
 
 /* Whether pointer 'p' points into the worker or the argument buffer (parameters 0 and 1,
- * through GEPs), which nothing writes while a block runs and which can always be read. */
+ * through GEPs), which nothing writes while a block runs and which can always be read, or
+ * is a constant global (a kernel's layout, such as where its scratch starts). */
 static bool
 invariant_memory(const lanes *L, LLVMValueRef p)
 {
     while (LLVMIsAGetElementPtrInst(p))
         p = LLVMGetOperand(p, 0);
+    if (LLVMIsAGlobalVariable(p))
+        return LLVMIsGlobalConstant(p) && LLVMGetInitializer(p) && !LLVMIsExternallyInitialized(p);
     return p == LLVMGetParam(L->fn, 0) || p == LLVMGetParam(L->fn, 1);
 }
 
@@ -308,19 +312,31 @@ hoist_uniform(lanes *L)
     }
 }
 
-/* tj_tid's tiled-launch tests that are in the setup block (hoist_uniform moved them). */
+/* Whether 'in' is an i1 whose name starts with 'prefix' (LLVM appends a number to repeats). */
+static bool
+named(const lanes *L, LLVMValueRef in, const char *prefix)
+{
+    size_t len, want = strlen(prefix);
+    const char *name = LLVMGetValueName2(in, &len);
+    return len >= want && strncmp(name, prefix, want) == 0 &&
+           LLVMTypeOf(in) == LLVMInt1TypeInContext(L->ctx->llctx);
+}
+
+/* tj_tid's tiled-launch tests that are in the setup block (hoist_uniform moved them), and
+ * the entry's test that a lane is inside the launch. */
 static void
 find_tiled_flags(lanes *L)
 {
-    size_t want = strlen(TJI_TILED_FLAG);
     for (LLVMValueRef in = LLVMGetFirstInstruction(L->setup); in && L->ntiled < 8;
-         in = LLVMGetNextInstruction(in)) {
-        size_t len;
-        const char *name = LLVMGetValueName2(in, &len);
-        if (len >= want && strncmp(name, TJI_TILED_FLAG, want) == 0 &&
-            LLVMTypeOf(in) == LLVMInt1TypeInContext(L->ctx->llctx))
+         in = LLVMGetNextInstruction(in))
+        if (named(L, in, TJI_TILED_FLAG))
             L->tiled[L->ntiled++] = in;
-    }
+    for (LLVMBasicBlockRef bb = LLVMGetNextBasicBlock(L->setup); bb && !L->live;
+         bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in && !L->live;
+             in = LLVMGetNextInstruction(in))
+            if (LLVMGetInstructionOpcode(in) == LLVMICmp && named(L, in, TJI_LIVE_FLAG))
+                L->live = in;
 }
 
 static size_t
@@ -639,6 +655,12 @@ uniform_loop(lanes *L, int t, LLVMBasicBlockRef *buf, size_t count)
         for (int i = 0; i < L->ntiled; i++)
             tji_vmap_put(&map, L->tiled[i], LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0));
         tji_copy_blocks(L->ctx, L->b, buf, n, latch, "lanes.region", &map, true);
+        /* Under a tiled launch (the copies' condition when tid() tests it) blocks are whole */
+        LLVMValueRef live = L->live && L->ntiled > 0 ? tji_vmap_get(&map, L->live) : NULL;
+        if (live && live != L->live) {
+            LLVMReplaceAllUsesWith(live, LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0));
+            LLVMInstructionEraseFromParent(live);
+        }
         LLVMPositionBuilderAtEnd(L->b, head);
         LLVMBuildBr(L->b, LLVMValueAsBasicBlock(tji_vmap_get(&map, LLVMBasicBlockAsValue(buf[0]))));
         close_lane_loop(L, lane, LLVMGetInstructionParent(L->pick), head, latch, L->phase);

@@ -361,7 +361,7 @@ tji_emit_entry_common(tj_context *ctx, LLVMModuleRef m, LLVMBuilderRef b, const 
     LLVMValueRef lin = LLVMBuildMul(b, fields[TJI_TS_BLOCK],
                                     tji_const_i64(ctx, kd->block_width), "");
     lin = LLVMBuildAdd(b, lin, LLVMBuildZExt(b, fields[TJI_TS_LANE], tji_i64(ctx), ""), "");
-    LLVMValueRef live = LLVMBuildICmp(b, LLVMIntULT, lin, n, "");
+    LLVMValueRef live = LLVMBuildICmp(b, LLVMIntULT, lin, n, TJI_LIVE_FLAG);
     LLVMValueRef cur = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
     LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(ctx->llctx, cur, "run");
     LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(ctx->llctx, cur, "done");

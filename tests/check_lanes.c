@@ -438,6 +438,72 @@ START_TEST(test_lanes_tid_of_tiled_and_other_launches)
 }
 END_TEST
 
+/* Occurrences of 'what' in 's'. */
+static int
+count_of(const char *s, const char *what)
+{
+    int n = 0;
+    for (const char *p = s; (p = strstr(p, what)); p += strlen(what))
+        n++;
+    return n;
+}
+
+/* A whole-tile sum under launch_tiled, as the bench's cooperative sum: each lane loads 16
+ * elements (tile_load), tile_reduce adds them up, out[b] = block b's sum (exact: small
+ * integers). In the default form the first phase's copy is a loop that LLVM vectorises
+ * across lanes: the scratch of the reduction's running total is uniform (its offset, a
+ * constant global, is read before the lanes), the load has only its checked path
+ * (builtins/memory.c), and the entry's test that a lane is inside the launch, true under a
+ * tiled launch, is left out of the copies; with AVX2 the loads become masked vector loads.
+ * The other forms keep the load's unchecked path. */
+START_TEST(test_lanes_tiled_sum_vectorises)
+{
+    enum { NB = 3, PER = 16 * B };
+    for (form f = LOOPS; f < NFORMS; f++) {
+        tj_context *ctx;
+        tj_device *cpu;
+        tj_kernel *k = coop_kernel(f, "tsum", B, &ctx, &cpu);
+        const tj_type *f32 = tj_context_get_type(ctx, TJ_DTYPE_F32);
+        tj_val *x = tj_param_array(k, "x", f32, 1), *y = tj_param_array(k, "y", f32, 1);
+        tj_val *tid[2];
+        tj_tid(k, 2, tid);
+        int shape = PER;
+        tj_val *off = tj_binary(k, TJ_BIN_MUL, tid[0], tj_const_int(k, TJ_DTYPE_I32, PER));
+        tj_val *t = tj_tile_load(k, x, 1, &shape, &off, TJ_STORAGE_REGISTER);
+        tj_tile_store(k, y, tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, t), &tid[0]);
+        tj_module *m = build(ctx, cpu, k);
+        const char *ir0 = unoptimised_ir(ctx, cpu, k);
+        bool checked_only = strstr(ir0, "tile.inside") == NULL;
+        ck_assert_msg(checked_only == (f == LOOPS), "%s: the load's unchecked path %s",
+                      form_name[f], checked_only ? "missing" : "present");
+        if (f != FIBERS) /* no pointer is carried from lane to lane: the scratch's is uniform */
+            ck_assert_msg(strstr(ir0, " x ptr], align") == NULL, "%s: a lane array of pointers",
+                          form_name[f]);
+        if (f == LOOPS) {
+            /* the lane.live compare of the general loop, and none in the copy */
+            ck_assert_int_eq(count_of(ir0, ", %n\n"), 1);
+            if (__builtin_cpu_supports("avx2"))
+                ck_assert_ptr_nonnull(strstr(tj_module_get_ir(m), "llvm.masked.load"));
+        }
+        float xs[NB * PER], out[NB], want[NB] = {0};
+        for (int i = 0; i < NB * PER; i++) {
+            xs[i] = (float)(i % 7 - 3) + (float)(i / PER);
+            want[i / PER] += xs[i];
+        }
+        tj_array *xa = tjt_array(cpu, f32, NB * PER, xs), *ya = tjt_array(cpu, f32, NB, NULL);
+        tj_arg args[] = {tj_arg_array(xa), tj_arg_array(ya)};
+        int64_t nb = NB;
+        tjt_ok(cpu, tj_launch_tiled(cpu, m, "tsum", 1, &nb, B, args, 2));
+        tjt_ok(cpu, tj_device_synchronize(cpu));
+        tjt_ok(cpu, tj_array_copy_to_host(ya, out, sizeof out));
+        for (int b = 0; b < NB; b++)
+            ck_assert_msg(out[b] == want[b], "%s: block %d: %g, expected %g", form_name[f], b,
+                          out[b], want[b]);
+        tj_context_destroy(ctx);
+    }
+}
+END_TEST
+
 /* A kernel without barriers takes one pass over the lanes (no phases, "lanes.phase" is not
  * in its IR): y[t] = 2 t for even t, and odd lanes return first, on a launch of NTHREADS
  * threads whose last block is partial. */
@@ -488,6 +554,7 @@ lanes_suite(void)
     tcase_add_test(tc, test_lanes_a_barrier_in_a_called_function_keeps_fibers);
     tcase_add_test(tc, test_lanes_tid_of_tiled_and_other_launches);
     tcase_add_test(tc, test_lanes_without_barriers_one_pass);
+    tcase_add_test(tc, test_lanes_tiled_sum_vectorises);
     suite_add_tcase(s, tc);
     return s;
 }
