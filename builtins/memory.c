@@ -234,7 +234,8 @@ static void foreach_stored(tj_kernel *k, const tj_val *t, tji_elem_fn fn, void *
 
 /* Whether the whole tile lies inside the array and the array's last dimension is dense (the
  * same in every lane): then every element's address is a constant distance from the
- * lane's first, and needs no check. */
+ * lane's first, and needs no check. Named (TJI_WHOLE_FLAG) for lane_loops.c, which gives a
+ * cooperative CPU phase a copy for each answer when the test is uniform. */
 static LLVMValueRef
 tile_inside(tj_kernel *k, const access *a)
 {
@@ -251,6 +252,8 @@ tile_inside(tj_kernel *k, const access *a)
         LLVMValueRef hi = LLVMBuildICmp(b, LLVMIntSLE, end, ext, "");
         in = LLVMBuildAnd(b, in, LLVMBuildAnd(b, lo, hi, ""), "");
     }
+    if (LLVMIsAInstruction(in))
+        LLVMSetValueName2(in, TJI_WHOLE_FLAG, strlen(TJI_WHOLE_FLAG));
     return in;
 }
 
@@ -258,18 +261,10 @@ tile_inside(tj_kernel *k, const access *a)
  * element it saves a compare and an and per dimension and the multiply by the unit stride;
  * the test that picks it costs two compares and two ands per dimension and the stride's
  * compare. With one or two elements a lane both paths cost about the same to run, and the
- * two paths twice the code to compile (a small tile over many lanes, as in the seeds).
- * Not in cooperative CPU blocks whose lane loops get uniform copies (lane_loops.c): LLVM
- * vectorises a copy across lanes by running both sides of the branch with masks, so the
- * checked path alone (masked loads and stores, the unit stride tested once by the
- * vectoriser) is less work: the bench's cooperative sum took 194-251 us instead of 402-428
- * us (bench/RESULTS.md). */
+ * two paths twice the code to compile (a small tile over many lanes, as in the seeds). */
 static bool
 worth_a_fast_path(const tj_kernel *k, const tji_tile *t)
 {
-    if (k->opts.target == TJ_TARGET_CPU && k->block_dim > 1 && !k->ctx->cpu_fibers &&
-        !k->ctx->cpu_lanes_switch)
-        return false;
     return (t->size + k->block_dim - 1) / k->block_dim > 2;
 }
 

@@ -56,24 +56,24 @@ tj_tid(tj_kernel *k, int ncoords, tj_val **out)
      * where two divisions a lane cost more than most of a lane's work. Under launch_tiled,
      * whose last dimension is the block width, a tid() of one coordinate is the block and
      * one of two is (block, lane): tested once (the test is the same for every lane), no
-     * division. */
+     * division. The result is a select on the test, so that lane_loops.c, where the test
+     * is true, sees (block, lane) through it. */
     LLVMBasicBlockRef tiled = NULL;
-    LLVMValueRef ct[2] = {NULL, NULL};
+    LLVMValueRef ct[2] = {NULL, NULL}, is_tiled = NULL;
     if (k->opts.target == TJ_TARGET_CPU && k->block_dim > 1 && ncoords <= 2) {
         LLVMValueRef width = tji_const_i64(c, k->block_dim);
-        LLVMValueRef is_tiled =
+        is_tiled =
             ncoords == 1
                 ? LLVMBuildICmp(b, LLVMIntEQ, fold, width, "")
                 : LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, fold, tji_const_i64(c, 1), ""),
                                LLVMBuildICmp(b, LLVMIntEQ, dims[1], width, ""), "");
         /* lane_loops.c finds it by its name (TJI_TILED_FLAG) */
         LLVMSetValueName2(is_tiled, TJI_TILED_FLAG, strlen(TJI_TILED_FLAG));
+        ct[0] = LLVMBuildTrunc(b, tji_emit_ts_load(k, TJI_TS_BLOCK), tji_i32(c), "");
+        ct[1] = tji_emit_ts_load(k, TJI_TS_LANE);
         tiled = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tid.tiled");
         LLVMBasicBlockRef general = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tid.general");
         LLVMBuildCondBr(b, is_tiled, tiled, general);
-        LLVMPositionBuilderAtEnd(b, tiled);
-        ct[0] = LLVMBuildTrunc(b, tji_emit_ts_load(k, TJI_TS_BLOCK), tji_i32(c), "");
-        ct[1] = tji_emit_ts_load(k, TJI_TS_LANE);
         LLVMPositionBuilderAtEnd(b, general);
     }
     /* In 32 bits when the index and the fold fit (GPUs have no 64-bit divider, and x86's is
@@ -98,10 +98,14 @@ tj_tid(tj_kernel *k, int ncoords, tj_val **out)
         LLVMBuildBr(b, done);
     }
     LLVMPositionBuilderAtEnd(b, done);
+    LLVMValueRef coords[TJI_MAX_DIMS];
     for (int d = 0; d < ncoords; d++) {
-        LLVMValueRef coord = tji_emit_phi2(b, cn[d], narrow, cw[d], wide);
+        coords[d] = tji_emit_phi2(b, cn[d], narrow, cw[d], wide);
         if (tiled)
-            LLVMAddIncoming(coord, &ct[d], &tiled, 1);
+            LLVMAddIncoming(coords[d], &ct[d], &tiled, 1);
+    }
+    for (int d = 0; d < ncoords; d++) {
+        LLVMValueRef coord = tiled ? LLVMBuildSelect(b, is_tiled, ct[d], coords[d], "") : coords[d];
         LLVMSetValueName2(coord, "tid", 3);
         out[d] = tji_scalar(k, tji_type_scalar(c, TJ_DTYPE_I32), coord);
         if (!out[d])

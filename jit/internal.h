@@ -631,6 +631,9 @@ TJI_HIDDEN tj_status tji_run_pipeline(tj_context *ctx, LLVMModuleRef m, LLVMTarg
 /* The name of the CPU entry's test whether a lane is inside the launch (module.c): under a
  * tiled launch every block is whole, so lane_loops.c's tiled copies take it as true. */
 #define TJI_LIVE_FLAG "lane.live"
+/* The name of tile_load's, tile_store's and tile_atomic_add's test that the whole tile is
+ * inside a dense array (builtins/memory.c); lane_loops.c splits uniform loops on it. */
+#define TJI_WHOLE_FLAG "tile.whole"
 /* lane_loops.c: turns the cooperative block function 'fn' (ptr w, ptr args, i64 block,
  * i32 lane), whose barriers are calls of 'marker', into loops over its 'width' lanes;
  * false, with 'fn' still valid and its markers in place, when it cannot. */

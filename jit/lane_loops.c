@@ -69,6 +69,8 @@ typedef struct lanes {
     LLVMValueRef tiled[8];
     int ntiled;
     LLVMValueRef live;         /* the entry's test that the lane is inside the launch */
+    tji_vmap reloads;          /* each load of a value carried across a barrier -> the value */
+    size_t nreloads, reload_cap;
 } lanes;
 
 /* tji_split_before, the new block ending in a branch to the rest. */
@@ -268,21 +270,37 @@ invariant_memory(const lanes *L, LLVMValueRef p)
     return p == LLVMGetParam(L->fn, 0) || p == LLVMGetParam(L->fn, 1);
 }
 
+/* Whether instruction 'in' is arithmetic that cannot trap nor touch memory: a division only
+ * by a constant other than 0 (and -1, signed); calls, stores and phis stay. */
 static bool
-hoistable(const lanes *L, LLVMValueRef in)
+hoistable_op(LLVMValueRef in)
 {
-    switch (LLVMGetInstructionOpcode(in)) {
-    case LLVMLoad:
-        if (LLVMGetVolatile(in) || !invariant_memory(L, LLVMGetOperand(in, 0)))
-            return false;
-        break;
+    LLVMOpcode op = LLVMGetInstructionOpcode(in);
+    switch (op) {
     case LLVMGetElementPtr: case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl:
     case LLVMLShr: case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor: case LLVMICmp:
     case LLVMSelect: case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMPtrToInt:
     case LLVMIntToPtr: case LLVMBitCast:
-        break;
+        return true;
+    case LLVMUDiv: case LLVMSDiv: case LLVMURem: case LLVMSRem: {
+        LLVMValueRef d = LLVMGetOperand(in, 1);
+        if (!LLVMIsAConstantInt(d) || LLVMConstIntGetZExtValue(d) == 0)
+            return false;
+        return op == LLVMUDiv || op == LLVMURem || LLVMConstIntGetSExtValue(d) != -1;
+    }
     default:
-        return false; /* divisions may trap; calls, stores and phis stay */
+        return false;
+    }
+}
+
+static bool
+hoistable(const lanes *L, LLVMValueRef in)
+{
+    if (LLVMGetInstructionOpcode(in) == LLVMLoad) {
+        if (LLVMGetVolatile(in) || !invariant_memory(L, LLVMGetOperand(in, 0)))
+            return false;
+    } else if (!hoistable_op(in)) {
+        return false;
     }
     for (int i = 0, n = LLVMGetNumOperands(in); i < n; i++)
         if (!available(L, LLVMGetOperand(in, (unsigned)i)))
@@ -400,7 +418,12 @@ carry_value(lanes *L, LLVMValueRef v)
             if (LLVMGetOperand(user, op) != v || block_index(L, use_block(user, op)) == def)
                 continue;
             position_for_use(L, user, op);
-            LLVMSetOperand(user, op, LLVMBuildLoad2(L->b, ty, lane_slot(L, arrty, arr), ""));
+            LLVMValueRef load = LLVMBuildLoad2(L->b, ty, lane_slot(L, arrty, arr), "");
+            LLVMSetOperand(user, op, load);
+            if (L->nreloads < L->reload_cap) {
+                tji_vmap_put(&L->reloads, load, v);
+                L->nreloads++;
+            }
         }
     }
     free(users);
@@ -635,39 +658,151 @@ region_blocks(lanes *L, int t, LLVMBasicBlockRef *out, tji_vmap *in)
     return n;
 }
 
+/* 'v' computed at the builder's position, before the lanes of a tiled phase (where tj_tid's
+ * tests of a tiled launch are true, and a select on one is its first value), or NULL when
+ * it needs something a lane computes or reads: constants, uniform values and the
+ * arithmetic that hoistable() allows on them, each copied once ('memo'). */
+static LLVMValueRef
+before_lanes(lanes *L, LLVMValueRef v, tji_vmap *memo, int depth)
+{
+    for (int i = 0; i < L->ntiled; i++)
+        if (v == L->tiled[i])
+            return LLVMConstInt(LLVMInt1TypeInContext(L->ctx->llctx), 1, 0);
+    if (available(L, v))
+        return v;
+    if (!LLVMIsAInstruction(v) || depth > 64)
+        return NULL;
+    if (tji_vmap_has(memo, v))
+        return tji_vmap_get(memo, v);
+    if (tji_vmap_has(&L->reloads, v)) /* every lane stored the same value */
+        return before_lanes(L, tji_vmap_get(&L->reloads, v), memo, depth + 1);
+    LLVMOpcode op = LLVMGetInstructionOpcode(v);
+    if (op == LLVMSelect) {
+        LLVMValueRef c = before_lanes(L, LLVMGetOperand(v, 0), memo, depth + 1);
+        if (c && LLVMIsAConstantInt(c))
+            return before_lanes(L, LLVMGetOperand(v, LLVMConstIntGetZExtValue(c) ? 1 : 2), memo,
+                                depth + 1);
+    }
+    if (op == LLVMLoad || !hoistable_op(v))
+        return NULL;
+    int n = LLVMGetNumOperands(v);
+    LLVMValueRef ops[8];
+    if (n > 8)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        if (!(ops[i] = before_lanes(L, LLVMGetOperand(v, (unsigned)i), memo, depth + 1)))
+            return NULL;
+    LLVMValueRef c = LLVMInstructionClone(v);
+    LLVMInsertIntoBuilder(L->b, c);
+    for (int i = 0; i < n; i++)
+        LLVMSetOperand(c, (unsigned)i, ops[i]);
+    tji_vmap_put(memo, v, c);
+    return c;
+}
+
+/* A loop over the lanes running a copy of a region ('n' blocks of 'buf'), entered from
+ * 'from'; the copies of the 'nfix' flags 'fix' become 'to'. Its head, or NULL (no memory).
+ * 'count': at least the lane code's blocks and instructions, and 8. */
+static LLVMBasicBlockRef
+region_loop(lanes *L, const LLVMBasicBlockRef *buf, int n, size_t count, LLVMBasicBlockRef from,
+            const LLVMValueRef *fix, const LLVMValueRef *to, int nfix)
+{
+    LLVMContextRef c = L->ctx->llctx;
+    tji_vmap map = {0};
+    if (!tji_vmap_init(&map, count))
+        return NULL;
+    LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.uniform");
+    LLVMBasicBlockRef latch = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.uniform.latch");
+    LLVMPositionBuilderAtEnd(L->b, head);
+    LLVMValueRef lane = LLVMBuildPhi(L->b, tji_i32(L->ctx), "lane");
+    tji_vmap_put(&map, L->lane, lane);
+    tji_vmap_put(&map, LLVMBasicBlockAsValue(L->latch), LLVMBasicBlockAsValue(latch));
+    for (int i = 0; i < L->ntiled; i++)
+        tji_vmap_put(&map, L->tiled[i], LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0));
+    tji_copy_blocks(L->ctx, L->b, buf, n, latch, "lanes.region", &map, true);
+    for (int i = 0; i < nfix; i++) {
+        LLVMValueRef copy = tji_vmap_get(&map, fix[i]);
+        if (copy != fix[i]) {
+            LLVMReplaceAllUsesWith(copy, to[i]);
+            LLVMInstructionEraseFromParent(copy);
+        }
+    }
+    LLVMPositionBuilderAtEnd(L->b, head);
+    LLVMBuildBr(L->b, LLVMValueAsBasicBlock(tji_vmap_get(&map, LLVMBasicBlockAsValue(buf[0]))));
+    close_lane_loop(L, lane, from, head, latch, L->phase);
+    tji_vmap_free(&map);
+    return head;
+}
+
 /* Resume point 't''s own loop: a copy of its region, which every lane runs in turn with no
  * switch at the head, so that LLVM's loop vectoriser can take it. A phase goes there when
- * every lane stopped at 't' (build_dispatch). 'count': at least the lane code's blocks and
- * instructions, and 8. */
+ * every lane stopped at 't' (build_dispatch), through a block ("lanes.enter") that computes
+ * what the copy can know before the lanes (before_lanes): the values that every lane
+ * carried across the barrier alike (such as tid() under a tiled launch), which the copy uses
+ * instead of its loads, and the region's tile.whole tests. Where there are such tests,
+ * a second copy takes them as true (the tiles lie wholly inside their arrays), and the
+ * block picks one copy: the vectoriser would otherwise run both of each access's paths,
+ * with masks. In a tiled phase the entry's test that a lane is inside the launch is true
+ * (the blocks are whole). 'count': at least the lane code's blocks and instructions, and 8. */
 static void
 uniform_loop(lanes *L, int t, LLVMBasicBlockRef *buf, size_t count)
 {
     LLVMContextRef c = L->ctx->llctx;
-    tji_vmap seen = {0}, map = {0};
-    if (tji_vmap_init(&seen, (size_t)L->nblocks + 1) && tji_vmap_init(&map, count)) {
-        int n = region_blocks(L, t, buf, &seen);
-        LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.uniform");
-        LLVMBasicBlockRef latch = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.uniform.latch");
-        LLVMPositionBuilderAtEnd(L->b, head);
-        LLVMValueRef lane = LLVMBuildPhi(L->b, tji_i32(L->ctx), "lane");
-        tji_vmap_put(&map, L->lane, lane);
-        tji_vmap_put(&map, LLVMBasicBlockAsValue(L->latch), LLVMBasicBlockAsValue(latch));
-        for (int i = 0; i < L->ntiled; i++)
-            tji_vmap_put(&map, L->tiled[i], LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0));
-        tji_copy_blocks(L->ctx, L->b, buf, n, latch, "lanes.region", &map, true);
-        /* Under a tiled launch (the copies' condition when tid() tests it) blocks are whole */
-        LLVMValueRef live = L->live && L->ntiled > 0 ? tji_vmap_get(&map, L->live) : NULL;
-        if (live && live != L->live) {
-            LLVMReplaceAllUsesWith(live, LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0));
-            LLVMInstructionEraseFromParent(live);
-        }
-        LLVMPositionBuilderAtEnd(L->b, head);
-        LLVMBuildBr(L->b, LLVMValueAsBasicBlock(tji_vmap_get(&map, LLVMBasicBlockAsValue(buf[0]))));
-        close_lane_loop(L, lane, LLVMGetInstructionParent(L->pick), head, latch, L->phase);
-        LLVMAddCase(L->pick, tji_const_i32(L->ctx, t), head);
+    LLVMValueRef yes = LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0);
+    tji_vmap seen = {0}, memo = {0};
+    LLVMValueRef *fix = malloc(2 * count * sizeof *fix), *whole = malloc(8 * sizeof *whole);
+    if (!fix || !whole || !tji_vmap_init(&seen, (size_t)L->nblocks + 1) ||
+        !tji_vmap_init(&memo, count)) {
+        free(fix);
+        free(whole);
+        tji_vmap_free(&seen);
+        return;
     }
+    LLVMValueRef *to = fix + count;
+    int n = region_blocks(L, t, buf, &seen);
+    LLVMBasicBlockRef enter = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.enter");
+    LLVMPositionBuilderAtEnd(L->b, enter);
+    int nfix = 0, nwhole = 0;
+    LLVMValueRef all = NULL;
+    if (L->live && L->ntiled > 0) {
+        fix[nfix] = L->live;
+        to[nfix++] = yes;
+    }
+    for (int i = 0; i < n; i++)
+        for (LLVMValueRef in = LLVMGetFirstInstruction(buf[i]); in;
+             in = LLVMGetNextInstruction(in)) {
+            bool reload = tji_vmap_has(&L->reloads, in);
+            bool test = !reload && nwhole < 8 && named(L, in, TJI_WHOLE_FLAG);
+            LLVMValueRef v = reload || test ? before_lanes(L, in, &memo, 0) : NULL;
+            if (v && reload && (size_t)nfix < count - 8) {
+                fix[nfix] = in;
+                to[nfix++] = v;
+            } else if (v && test && !LLVMIsAConstantInt(v)) {
+                whole[nwhole++] = in;
+                all = all ? LLVMBuildAnd(L->b, all, v, "") : v;
+            }
+        }
+    LLVMBasicBlockRef head = region_loop(L, buf, n, count, enter, fix, to, nfix);
+    if (all) {
+        for (int i = 0; i < nwhole; i++) {
+            fix[nfix + i] = whole[i];
+            to[nfix + i] = yes;
+        }
+        LLVMBasicBlockRef in = region_loop(L, buf, n, count, enter, fix, to, nfix + nwhole);
+        LLVMPositionBuilderAtEnd(L->b, enter);
+        if (in && head)
+            LLVMBuildCondBr(L->b, all, in, head);
+        else
+            LLVMBuildBr(L->b, in ? in : head ? head : LLVMGetSwitchDefaultDest(L->pick));
+    } else {
+        LLVMPositionBuilderAtEnd(L->b, enter);
+        LLVMBuildBr(L->b, head ? head : LLVMGetSwitchDefaultDest(L->pick));
+    }
+    LLVMAddCase(L->pick, tji_const_i32(L->ctx, t), enter);
     tji_vmap_free(&seen);
-    tji_vmap_free(&map);
+    tji_vmap_free(&memo);
+    free(fix);
+    free(whole);
 }
 
 static bool
@@ -713,7 +848,8 @@ transform(lanes *L)
     LLVMValueRef *vals = malloc((ninstr + 1) * sizeof *vals);
     LLVMValueRef *locs = malloc((ninstr + 1) * sizeof *locs);
     int nvals = 0, nlocs = 0;
-    bool ok = vals && locs &&
+    L->reload_cap = ninstr + 8;
+    bool ok = vals && locs && tji_vmap_init(&L->reloads, L->reload_cap) &&
               find_crossings(L, vals, &nvals, locs, &nlocs) + L->width * 4 <= LANE_STORAGE_MAX;
     if (ok) {
         build_phases(L, start);
@@ -760,5 +896,6 @@ tji_lane_loops(tj_context *ctx, LLVMValueRef fn, LLVMValueRef marker, uint32_t w
     free(L.stack);
     if (L.index.key)
         tji_vmap_free(&L.index);
+    tji_vmap_free(&L.reloads);
     return ok;
 }

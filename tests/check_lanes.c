@@ -7,7 +7,9 @@
  * with TILEJIT_CPU_LANES=switch, without them; and with TILEJIT_CPU_LANES=fibers, where it
  * must call the barrier. All three must give the exact expected values, on tiled launches
  * and on others (which take the general loop). The lane loops' scan of the resume points
- * at the start of each phase stays a rolled loop.
+ * at the start of each phase stays a rolled loop. A tiled sum and a tiled copy check what
+ * the uniform loops know before the lanes (a tiled launch's whole blocks, tid() across
+ * barriers, the tiles' tests of lying inside their arrays) and that LLVM vectorises them.
  * Barriers outside loops on a partial block, a barrier in a loop of pushes, and a barrier
  * that tilejit flushes inside an `if` on the lane (some lanes pass it by). A kernel whose
  * per-lane arrays would pass 256 KiB keeps the fibers, and so does a module with a barrier
@@ -448,14 +450,25 @@ count_of(const char *s, const char *what)
     return n;
 }
 
+/* Whether the block named 'label' in 'ir' ends in a conditional branch. */
+static bool
+ends_in_cond_br(const char *ir, const char *label)
+{
+    const char *p = strstr(ir, label);
+    if (!p)
+        return false;
+    const char *br = strstr(p, "\n  br ");
+    return br && strncmp(br, "\n  br i1 ", 9) == 0;
+}
+
 /* A whole-tile sum under launch_tiled, as the bench's cooperative sum: each lane loads 16
  * elements (tile_load), tile_reduce adds them up, out[b] = block b's sum (exact: small
  * integers). In the default form the first phase's copy is a loop that LLVM vectorises
  * across lanes: the scratch of the reduction's running total is uniform (its offset, a
- * constant global, is read before the lanes), the load has only its checked path
- * (builtins/memory.c), and the entry's test that a lane is inside the launch, true under a
- * tiled launch, is left out of the copies; with AVX2 the loads become masked vector loads.
- * The other forms keep the load's unchecked path. */
+ * constant global, is read before the lanes), the entry's test that a lane is inside the
+ * launch, true under a tiled launch, is left out of the copies, and the phase picks
+ * between two copies by tile_load's test that the tile is inside the array, computed
+ * before the lanes ("lanes.enter"); with AVX2 the loads are added as vectors. */
 START_TEST(test_lanes_tiled_sum_vectorises)
 {
     enum { NB = 3, PER = 16 * B };
@@ -473,17 +486,17 @@ START_TEST(test_lanes_tiled_sum_vectorises)
         tj_tile_store(k, y, tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, t), &tid[0]);
         tj_module *m = build(ctx, cpu, k);
         const char *ir0 = unoptimised_ir(ctx, cpu, k);
-        bool checked_only = strstr(ir0, "tile.inside") == NULL;
-        ck_assert_msg(checked_only == (f == LOOPS), "%s: the load's unchecked path %s",
-                      form_name[f], checked_only ? "missing" : "present");
         if (f != FIBERS) /* no pointer is carried from lane to lane: the scratch's is uniform */
             ck_assert_msg(strstr(ir0, " x ptr], align") == NULL, "%s: a lane array of pointers",
                           form_name[f]);
+        ck_assert_msg(ends_in_cond_br(ir0, "\nlanes.enter:") == (f == LOOPS),
+                      "%s: the first phase %s its copies by the tile's test", form_name[f],
+                      f == LOOPS ? "does not pick" : "picks");
         if (f == LOOPS) {
-            /* the lane.live compare of the general loop, and none in the copy */
+            /* the lane.live compare of the general loop, and none in the copies */
             ck_assert_int_eq(count_of(ir0, ", %n\n"), 1);
             if (__builtin_cpu_supports("avx2"))
-                ck_assert_ptr_nonnull(strstr(tj_module_get_ir(m), "llvm.masked.load"));
+                ck_assert_ptr_nonnull(strstr(tj_module_get_ir(m), "fadd reassoc <"));
         }
         float xs[NB * PER], out[NB], want[NB] = {0};
         for (int i = 0; i < NB * PER; i++) {
@@ -499,6 +512,61 @@ START_TEST(test_lanes_tiled_sum_vectorises)
         for (int b = 0; b < NB; b++)
             ck_assert_msg(out[b] == want[b], "%s: block %d: %g, expected %g", form_name[f], b,
                           out[b], want[b]);
+        tj_context_destroy(ctx);
+    }
+}
+END_TEST
+
+/* How many of the blocks whose names start with 'label' end in a conditional branch. */
+static int
+cond_br_blocks(const char *ir, const char *label)
+{
+    int n = 0;
+    for (const char *p = ir; (p = strstr(p, label)); p += strlen(label))
+        n += ends_in_cond_br(p, label);
+    return n;
+}
+
+/* A copy through a shared tile under launch_tiled, as the bench's cooperative copy: tile_load
+ * of 16 elements a lane, tile_zeros of a shared tile (a barrier), tile_assign (a barrier),
+ * tile_store, y = x exactly. tid() crosses the barriers in a per-lane array; the copies of
+ * the last phase know it is (block, lane), so that phase too picks its copies by the
+ * store's test that the tile is inside the array. */
+START_TEST(test_lanes_tiled_copy_knows_tid_across_barriers)
+{
+    enum { NB = 3, PER = 16 * B };
+    for (form f = LOOPS; f < NFORMS; f++) {
+        tj_context *ctx;
+        tj_device *cpu;
+        tj_kernel *k = coop_kernel(f, "tcopy", B, &ctx, &cpu);
+        const tj_type *f32 = tj_context_get_type(ctx, TJ_DTYPE_F32);
+        tj_val *x = tj_param_array(k, "x", f32, 1), *y = tj_param_array(k, "y", f32, 1);
+        tj_val *tid[2];
+        tj_tid(k, 2, tid);
+        int shape = PER;
+        tj_val *off = tj_binary(k, TJ_BIN_MUL, tid[0], tj_const_int(k, TJ_DTYPE_I32, PER));
+        tj_val *t = tj_tile_load(k, x, 1, &shape, &off, TJ_STORAGE_REGISTER);
+        tj_val *buf = tj_tile_zeros(k, f32, 1, &shape, TJ_STORAGE_SHARED);
+        tj_view_index all = tj_view_slice(TJ_SLICE_NONE, TJ_SLICE_NONE, TJ_SLICE_NONE);
+        tj_val *view = tj_tile_view(k, buf, &all, 1, NULL, 0);
+        tj_tile_assign(k, view, t, NULL);
+        tj_tile_store(k, y, view, &off);
+        tj_module *m = build(ctx, cpu, k);
+        int picks = cond_br_blocks(unoptimised_ir(ctx, cpu, k), "\nlanes.enter");
+        ck_assert_msg(picks == (f == LOOPS ? 2 : 0), "%s: %d phases pick their copies",
+                      form_name[f], picks);
+        float xs[NB * PER], out[NB * PER];
+        for (int i = 0; i < NB * PER; i++)
+            xs[i] = (float)i * 0.5f - 7.0f;
+        tj_array *xa = tjt_array(cpu, f32, NB * PER, xs), *ya = tjt_array(cpu, f32, NB * PER, NULL);
+        tj_arg args[] = {tj_arg_array(xa), tj_arg_array(ya)};
+        int64_t nb = NB;
+        tjt_ok(cpu, tj_launch_tiled(cpu, m, "tcopy", 1, &nb, B, args, 2));
+        tjt_ok(cpu, tj_device_synchronize(cpu));
+        tjt_ok(cpu, tj_array_copy_to_host(ya, out, sizeof out));
+        for (int i = 0; i < NB * PER; i++)
+            ck_assert_msg(out[i] == xs[i], "%s: y[%d] = %g, expected %g", form_name[f], i,
+                          out[i], xs[i]);
         tj_context_destroy(ctx);
     }
 }
@@ -555,6 +623,7 @@ lanes_suite(void)
     tcase_add_test(tc, test_lanes_tid_of_tiled_and_other_launches);
     tcase_add_test(tc, test_lanes_without_barriers_one_pass);
     tcase_add_test(tc, test_lanes_tiled_sum_vectorises);
+    tcase_add_test(tc, test_lanes_tiled_copy_knows_tid_across_barriers);
     suite_add_tcase(s, tc);
     return s;
 }
