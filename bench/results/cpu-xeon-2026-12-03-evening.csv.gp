@@ -9,24 +9,24 @@ if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
 
 # ---- cpu/sum
 $t0_0 << EOD
-4 29.4177
-64 27.0618
+4 28.9088
+64 26.9145
 EOD
 $t0_1 << EOD
-64 26.2527
+64 27.7637
 EOD
 $t0_2 << EOD
-4 30.5405
-64 47.7958
+4 34.5885
+64 51.6842
 EOD
 $t0_3 << EOD
-64 49.0199
+64 53.5004
 EOD
 $t0_4 << EOD
-4 21.698
+4 23.2868
 EOD
 $t0_5 << EOD
-4 31.5507
+4 39.0487
 EOD
 set output outdir.'/throughput_cpu_sum.png'
 set title 'cpu/sum: throughput against input size'
@@ -45,24 +45,24 @@ plot $t0_0 using 1:2 with linespoints title 'C -O3 -march=native, 1 thread', \
 
 # ---- cpu/histogram
 $t1_0 << EOD
-4 6.64132
-64 4.95509
+4 6.90243
+64 4.92348
 EOD
 $t1_1 << EOD
-64 4.25876
+64 4.21727
 EOD
 $t1_2 << EOD
-4 8.30753
-64 9.14074
+4 6.05991
+64 7.29831
 EOD
 $t1_3 << EOD
-64 7.82372
+64 6.74249
 EOD
 $t1_4 << EOD
-4 3.03956
+4 3.00958
 EOD
 $t1_5 << EOD
-4 3.03336
+4 3.08033
 EOD
 set output outdir.'/throughput_cpu_histogram.png'
 set title 'cpu/histogram: throughput against input size'
@@ -81,24 +81,24 @@ plot $t1_0 using 1:2 with linespoints title 'C -O3 -march=native, 1 thread', \
 
 # ---- cpu/compact
 $t2_0 << EOD
-4 5.89024
-64 4.85576
+4 5.87303
+64 4.89677
 EOD
 $t2_1 << EOD
-64 5.05718
+64 5.24391
 EOD
 $t2_2 << EOD
-4 7.45938
-64 8.51768
+4 5.52753
+64 8.15146
 EOD
 $t2_3 << EOD
-64 12.4574
+64 11.8342
 EOD
 $t2_4 << EOD
-4 1.0998
+4 1.10134
 EOD
 $t2_5 << EOD
-4 2.05036
+4 1.78366
 EOD
 set output outdir.'/throughput_cpu_compact.png'
 set title 'cpu/compact: throughput against input size'
@@ -117,24 +117,24 @@ plot $t2_0 using 1:2 with linespoints title 'C -O3 -march=native, 1 thread', \
 
 # ---- cpu/copy
 $t3_0 << EOD
-4 27.98
-64 25.5298
+4 27.9983
+64 21.4933
 EOD
 $t3_1 << EOD
-64 24.8068
+64 20.8881
 EOD
 $t3_2 << EOD
-4 41.3012
-64 51.5974
+4 35.26
+64 49.0362
 EOD
 $t3_3 << EOD
-64 51.7248
+64 49.5104
 EOD
 $t3_4 << EOD
-4 7.78781
+4 10.7893
 EOD
 $t3_5 << EOD
-4 13.9653
+4 18.3504
 EOD
 set output outdir.'/throughput_cpu_copy.png'
 set title 'cpu/copy: throughput against input size'
@@ -153,22 +153,22 @@ plot $t3_0 using 1:2 with linespoints title 'C -O3 -march=native, 1 thread', \
 
 # ---- ratios to the reference
 $ratio_throughput << EOD
-"cpu/sum: tilejit width-1, 1 thread" 0.970099
-"cpu/sum: tilejit width-1, 2 threads" 1.02561
-"cpu/sum: tilejit cooperative, 1 thread" 0.737582
-"cpu/sum: tilejit cooperative, 2 threads" 1.03308
-"cpu/histogram: tilejit width-1, 1 thread" 0.859473
-"cpu/histogram: tilejit width-1, 2 threads" 0.855918
-"cpu/histogram: tilejit cooperative, 1 thread" 0.457674
-"cpu/histogram: tilejit cooperative, 2 threads" 0.365134
-"cpu/compact: tilejit width-1, 1 thread" 1.04148
-"cpu/compact: tilejit width-1, 2 threads" 1.46253
-"cpu/compact: tilejit cooperative, 1 thread" 0.186715
-"cpu/compact: tilejit cooperative, 2 threads" 0.27487
-"cpu/copy: tilejit width-1, 1 thread" 0.971678
-"cpu/copy: tilejit width-1, 2 threads" 1.00247
-"cpu/copy: tilejit cooperative, 1 thread" 0.278334
-"cpu/copy: tilejit cooperative, 2 threads" 0.338134
+"cpu/sum: tilejit width-1, 1 thread" 1.03155
+"cpu/sum: tilejit width-1, 2 threads" 1.03514
+"cpu/sum: tilejit cooperative, 1 thread" 0.805527
+"cpu/sum: tilejit cooperative, 2 threads" 1.12895
+"cpu/histogram: tilejit width-1, 1 thread" 0.856563
+"cpu/histogram: tilejit width-1, 2 threads" 0.923843
+"cpu/histogram: tilejit cooperative, 1 thread" 0.436018
+"cpu/histogram: tilejit cooperative, 2 threads" 0.508313
+"cpu/compact: tilejit width-1, 1 thread" 1.07089
+"cpu/compact: tilejit width-1, 2 threads" 1.45179
+"cpu/compact: tilejit cooperative, 1 thread" 0.187525
+"cpu/compact: tilejit cooperative, 2 threads" 0.322686
+"cpu/copy: tilejit width-1, 1 thread" 0.97184
+"cpu/copy: tilejit width-1, 2 threads" 1.00967
+"cpu/copy: tilejit cooperative, 1 thread" 0.385357
+"cpu/copy: tilejit cooperative, 2 threads" 0.52043
 EOD
 set output outdir.'/ratio_throughput.png'
 set title 'speed relative to the reference (reference time / tilejit time; above 1: faster)'
@@ -190,48 +190,48 @@ set offsets 0, 0, 0, 0
 
 # ---- ratios to the reference
 $ratio_compile << EOD
-"ptx/store_doubled_thread_indices" 14.5338
-"ptx/multiply_elements" 12.0745
-"ptx/row_products" 8.42725
-"ptx/replace_rows" 9.49332
-"ptx/histogram" 11.7801
-"ptx/compact_values" 7.14838
-"ptx/large" 1.64143
-"ptx-first/store_doubled_thread_indices" 8.92094
-"ptx-first/multiply_elements" 5.10152
-"ptx-first/row_products" 6.68306
-"ptx-first/replace_rows" 7.96689
-"ptx-first/histogram" 8.48704
-"ptx-first/compact_values" 5.07566
-"ptx-first/large" 1.6183
-"disk/store_doubled_thread_indices" 1.84066
-"disk/store_doubled_thread_indices (CPU)" 7.3114
-"disk/multiply_elements" 3.16623
-"disk/multiply_elements (CPU)" 6.93048
-"disk/row_products" 2.72193
-"disk/row_products (CPU)" 6.6773
-"disk/replace_rows" 2.6464
-"disk/replace_rows (CPU)" 8.13751
-"disk/histogram" 2.52629
-"disk/histogram (CPU)" 7.64416
-"disk/compact_values" 4.42273
-"disk/compact_values (CPU)" 7.61824
-"disk/large" 4.75383
-"disk/large (CPU)" 33.1538
-"source/store_doubled_thread_indices" 11.7891
-"source-first/store_doubled_thread_indices" 8.08305
-"source/multiply_elements" 11.7799
-"source-first/multiply_elements" 5.48012
-"source/row_products" 6.07725
-"source-first/row_products" 7.77712
-"source/replace_rows" 11.3815
-"source-first/replace_rows" 8.13252
-"source/histogram" 11.6366
-"source-first/histogram" 8.82384
-"source/compact_values" 10.3022
-"source-first/compact_values" 6.99146
-"source/large" 1.96737
-"source-first/large" 1.58789
+"ptx/store_doubled_thread_indices" 14.7791
+"ptx/multiply_elements" 12.192
+"ptx/row_products" 8.3118
+"ptx/replace_rows" 10.9198
+"ptx/histogram" 11.3063
+"ptx/compact_values" 7.12183
+"ptx/large" 1.64195
+"ptx-first/store_doubled_thread_indices" 6.21691
+"ptx-first/multiply_elements" 8.5596
+"ptx-first/row_products" 4.32591
+"ptx-first/replace_rows" 6.38485
+"ptx-first/histogram" 8.49092
+"ptx-first/compact_values" 5.34545
+"ptx-first/large" 1.29469
+"disk/store_doubled_thread_indices" 4.04828
+"disk/store_doubled_thread_indices (CPU)" 9.60205
+"disk/multiply_elements" 3.29127
+"disk/multiply_elements (CPU)" 6.76075
+"disk/row_products" 5.14789
+"disk/row_products (CPU)" 7.4349
+"disk/replace_rows" 4.38483
+"disk/replace_rows (CPU)" 9.7532
+"disk/histogram" 2.91691
+"disk/histogram (CPU)" 8.95955
+"disk/compact_values" 3.6741
+"disk/compact_values (CPU)" 9.77005
+"disk/large" 8.66034
+"disk/large (CPU)" 34.7017
+"source/store_doubled_thread_indices" 15.0249
+"source-first/store_doubled_thread_indices" 11.3632
+"source/multiply_elements" 11.9985
+"source-first/multiply_elements" 10.6774
+"source/row_products" 8.18993
+"source-first/row_products" 6.90712
+"source/replace_rows" 14.4479
+"source-first/replace_rows" 10.9474
+"source/histogram" 11.4317
+"source-first/histogram" 9.88335
+"source/compact_values" 9.92217
+"source-first/compact_values" 5.94104
+"source/large" 1.78683
+"source-first/large" 1.61514
 EOD
 set output outdir.'/ratio_compile.png'
 set title 'speed relative to the reference (reference time / tilejit time; above 1: faster)'
