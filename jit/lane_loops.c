@@ -805,6 +805,51 @@ uniform_loop(lanes *L, int t, LLVMBasicBlockRef *buf, size_t count)
     free(whole);
 }
 
+/* Whether 'br', an unconditional branch, is the only way into its successor. */
+static bool
+only_way_in(LLVMValueRef br)
+{
+    LLVMValueRef to = LLVMBasicBlockAsValue(LLVMGetSuccessor(br, 0));
+    for (LLVMUseRef u = LLVMGetFirstUse(to); u; u = LLVMGetNextUse(u))
+        if (LLVMGetUser(u) != br)
+            return false;
+    return true;
+}
+
+/* The barrier that follows barrier 'call' with nothing between them but unconditional
+ * branches, each the only way into the next block, or NULL. */
+static LLVMValueRef
+next_barrier(const lanes *L, LLVMValueRef call)
+{
+    LLVMValueRef in = LLVMGetNextInstruction(call);
+    for (int steps = 0; in && steps < 64; steps++) {
+        if (LLVMIsACallInst(in) && LLVMGetCalledValue(in) == L->marker)
+            return in;
+        if (LLVMGetInstructionOpcode(in) != LLVMBr || LLVMIsConditional(in) || !only_way_in(in))
+            return NULL;
+        in = LLVMGetFirstInstruction(LLVMGetSuccessor(in, 0));
+    }
+    return NULL;
+}
+
+/* Removes each barrier that directly follows another (as target_nvptx.c does for the GPU):
+ * nothing happened between them, so the second waits for nothing, and here each barrier
+ * costs a phase (tile_zeros' barrier, then tile_assign's fence, in the bench's copy). */
+static void
+drop_repeated_barriers(const lanes *L)
+{
+    for (bool again = true; again;) {
+        again = false;
+        for (LLVMUseRef u = LLVMGetFirstUse(L->marker); u && !again; u = LLVMGetNextUse(u)) {
+            LLVMValueRef second = next_barrier(L, LLVMGetUser(u));
+            if (second) {
+                LLVMInstructionEraseFromParent(second);
+                again = true;
+            }
+        }
+    }
+}
+
 static bool
 transform(lanes *L)
 {
@@ -817,7 +862,9 @@ transform(lanes *L)
         for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
             if (LLVMIsAAllocaInst(in))
                 return false; /* a dynamic alloca: not per lane here */
-    /* Each barrier alone in a block. */
+    /* Each barrier alone in a block (once uniform values are out of the way). */
+    hoist_uniform(L);
+    drop_repeated_barriers(L);
     for (LLVMUseRef u = LLVMGetFirstUse(L->marker); u; u = LLVMGetNextUse(u))
         L->nbar++;
     L->calls = calloc((size_t)L->nbar + 1, sizeof *L->calls);
@@ -833,7 +880,6 @@ transform(lanes *L)
         L->barrier[t] = split_before(L, LLVMGetNextInstruction(L->calls[t]));
     }
     LLVMBasicBlockRef start = LLVMGetSuccessor(LLVMGetBasicBlockTerminator(L->setup), 0);
-    hoist_uniform(L);
     if (!L->ctx->cpu_lanes_switch)
         find_tiled_flags(L);
     if (!index_blocks(L))

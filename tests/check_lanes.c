@@ -528,10 +528,11 @@ cond_br_blocks(const char *ir, const char *label)
 }
 
 /* A copy through a shared tile under launch_tiled, as the bench's cooperative copy: tile_load
- * of 16 elements a lane, tile_zeros of a shared tile (a barrier), tile_assign (a barrier),
- * tile_store, y = x exactly. tid() crosses the barriers in a per-lane array; the copies of
- * the last phase know it is (block, lane), so that phase too picks its copies by the
- * store's test that the tile is inside the array. */
+ * of 16 elements a lane, tile_zeros of a shared tile (a barrier), tile_assign (its fence,
+ * a barrier at once after the first, which is dropped, and one after), tile_store, y = x
+ * exactly: three phases. tid() crosses the barriers in a per-lane array; the copies of the
+ * last phase know it is (block, lane), so that phase too picks its copies by the store's
+ * test that the tile is inside the array. */
 START_TEST(test_lanes_tiled_copy_knows_tid_across_barriers)
 {
     enum { NB = 3, PER = 16 * B };
@@ -552,9 +553,12 @@ START_TEST(test_lanes_tiled_copy_knows_tid_across_barriers)
         tj_tile_assign(k, view, t, NULL);
         tj_tile_store(k, y, view, &off);
         tj_module *m = build(ctx, cpu, k);
-        int picks = cond_br_blocks(unoptimised_ir(ctx, cpu, k), "\nlanes.enter");
+        const char *ir0 = unoptimised_ir(ctx, cpu, k);
+        int picks = cond_br_blocks(ir0, "\nlanes.enter");
         ck_assert_msg(picks == (f == LOOPS ? 2 : 0), "%s: %d phases pick their copies",
                       form_name[f], picks);
+        if (f == LOOPS)
+            ck_assert_int_eq(count_of(ir0, "\nlanes.enter"), 3);
         float xs[NB * PER], out[NB * PER];
         for (int i = 0; i < NB * PER; i++)
             xs[i] = (float)i * 0.5f - 7.0f;
