@@ -750,11 +750,10 @@ uniform_loop(lanes *L, int t, LLVMBasicBlockRef *buf, size_t count)
     LLVMContextRef c = L->ctx->llctx;
     LLVMValueRef yes = LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0);
     tji_vmap seen = {0}, memo = {0};
-    LLVMValueRef *fix = malloc(2 * count * sizeof *fix), *whole = malloc(8 * sizeof *whole);
-    if (!fix || !whole || !tji_vmap_init(&seen, (size_t)L->nblocks + 1) ||
+    LLVMValueRef *fix = malloc(2 * count * sizeof *fix), whole[8];
+    if (!fix || !tji_vmap_init(&seen, (size_t)L->nblocks + 1) ||
         !tji_vmap_init(&memo, count)) {
         free(fix);
-        free(whole);
         tji_vmap_free(&seen);
         return;
     }
@@ -802,7 +801,6 @@ uniform_loop(lanes *L, int t, LLVMBasicBlockRef *buf, size_t count)
     tji_vmap_free(&seen);
     tji_vmap_free(&memo);
     free(fix);
-    free(whole);
 }
 
 /* Whether 'br', an unconditional branch, is the only way into its successor. */

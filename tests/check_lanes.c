@@ -461,8 +461,52 @@ ends_in_cond_br(const char *ir, const char *label)
     return br && strncmp(br, "\n  br i1 ", 9) == 0;
 }
 
+/* A tiled cooperative kernel of B lanes over float32 arrays x and y, in form 'f', whose
+ * block b has loaded x[b * PER .. (b + 1) * PER) into a register tile 't' ('off' = b * PER);
+ * NB blocks run it. */
+enum { NB = 3, PER = 16 * B };
+typedef struct tiled_block {
+    tj_context *ctx;
+    tj_device *cpu;
+    tj_kernel *k;
+    const tj_type *f32;
+    tj_val *y, *blk, *off, *t;
+} tiled_block;
+
+static tiled_block
+tiled_begin(form f, const char *name)
+{
+    tiled_block r;
+    r.k = coop_kernel(f, name, B, &r.ctx, &r.cpu);
+    r.f32 = tj_context_get_type(r.ctx, TJ_DTYPE_F32);
+    tj_val *x = tj_param_array(r.k, "x", r.f32, 1);
+    r.y = tj_param_array(r.k, "y", r.f32, 1);
+    tj_val *tid[2];
+    tj_tid(r.k, 2, tid);
+    r.blk = tid[0];
+    int shape = PER;
+    r.off = tj_binary(r.k, TJ_BIN_MUL, r.blk, tj_const_int(r.k, TJ_DTYPE_I32, PER));
+    r.t = tj_tile_load(r.k, x, 1, &shape, &r.off, TJ_STORAGE_REGISTER);
+    return r;
+}
+
+/* Launches module 'm' of 'r' (kernel 'name') on NB blocks with x = 'xs' (NB * PER) and a y of
+ * 'ny' elements, which it reads into 'out'. */
+static void
+tiled_run(const tiled_block *r, tj_module *m, const char *name, const float *xs, int ny,
+          float *out)
+{
+    tj_array *xa = tjt_array(r->cpu, r->f32, NB * PER, xs);
+    tj_array *ya = tjt_array(r->cpu, r->f32, ny, NULL);
+    tj_arg args[] = {tj_arg_array(xa), tj_arg_array(ya)};
+    int64_t nb = NB;
+    tjt_ok(r->cpu, tj_launch_tiled(r->cpu, m, name, 1, &nb, B, args, 2));
+    tjt_ok(r->cpu, tj_device_synchronize(r->cpu));
+    tjt_ok(r->cpu, tj_array_copy_to_host(ya, out, (size_t)ny * sizeof *out));
+}
+
 /* A whole-tile sum under launch_tiled, as the bench's cooperative sum: each lane loads 16
- * elements (tile_load), tile_reduce adds them up, out[b] = block b's sum (exact: small
+ * elements (tile_load), tile_reduce adds them up, y[b] = block b's sum (exact: small
  * integers). In the default form the first phase's copy is a loop that LLVM vectorises
  * across lanes: the scratch of the reduction's running total is uniform (its offset, a
  * constant global, is read before the lanes), the entry's test that a lane is inside the
@@ -471,21 +515,11 @@ ends_in_cond_br(const char *ir, const char *label)
  * before the lanes ("lanes.enter"); with AVX2 the loads are added as vectors. */
 START_TEST(test_lanes_tiled_sum_vectorises)
 {
-    enum { NB = 3, PER = 16 * B };
     for (form f = LOOPS; f < NFORMS; f++) {
-        tj_context *ctx;
-        tj_device *cpu;
-        tj_kernel *k = coop_kernel(f, "tsum", B, &ctx, &cpu);
-        const tj_type *f32 = tj_context_get_type(ctx, TJ_DTYPE_F32);
-        tj_val *x = tj_param_array(k, "x", f32, 1), *y = tj_param_array(k, "y", f32, 1);
-        tj_val *tid[2];
-        tj_tid(k, 2, tid);
-        int shape = PER;
-        tj_val *off = tj_binary(k, TJ_BIN_MUL, tid[0], tj_const_int(k, TJ_DTYPE_I32, PER));
-        tj_val *t = tj_tile_load(k, x, 1, &shape, &off, TJ_STORAGE_REGISTER);
-        tj_tile_store(k, y, tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, t), &tid[0]);
-        tj_module *m = build(ctx, cpu, k);
-        const char *ir0 = unoptimised_ir(ctx, cpu, k);
+        tiled_block r = tiled_begin(f, "tsum");
+        tj_tile_store(r.k, r.y, tj_tile_reduce(r.k, TJ_REDUCE_ADD, NULL, r.t), &r.blk);
+        tj_module *m = build(r.ctx, r.cpu, r.k);
+        const char *ir0 = unoptimised_ir(r.ctx, r.cpu, r.k);
         if (f != FIBERS) /* no pointer is carried from lane to lane: the scratch's is uniform */
             ck_assert_msg(strstr(ir0, " x ptr], align") == NULL, "%s: a lane array of pointers",
                           form_name[f]);
@@ -503,16 +537,11 @@ START_TEST(test_lanes_tiled_sum_vectorises)
             xs[i] = (float)(i % 7 - 3) + (float)(i / PER);
             want[i / PER] += xs[i];
         }
-        tj_array *xa = tjt_array(cpu, f32, NB * PER, xs), *ya = tjt_array(cpu, f32, NB, NULL);
-        tj_arg args[] = {tj_arg_array(xa), tj_arg_array(ya)};
-        int64_t nb = NB;
-        tjt_ok(cpu, tj_launch_tiled(cpu, m, "tsum", 1, &nb, B, args, 2));
-        tjt_ok(cpu, tj_device_synchronize(cpu));
-        tjt_ok(cpu, tj_array_copy_to_host(ya, out, sizeof out));
+        tiled_run(&r, m, "tsum", xs, NB, out);
         for (int b = 0; b < NB; b++)
             ck_assert_msg(out[b] == want[b], "%s: block %d: %g, expected %g", form_name[f], b,
                           out[b], want[b]);
-        tj_context_destroy(ctx);
+        tj_context_destroy(r.ctx);
     }
 }
 END_TEST
@@ -535,25 +564,16 @@ cond_br_blocks(const char *ir, const char *label)
  * test that the tile is inside the array. */
 START_TEST(test_lanes_tiled_copy_knows_tid_across_barriers)
 {
-    enum { NB = 3, PER = 16 * B };
     for (form f = LOOPS; f < NFORMS; f++) {
-        tj_context *ctx;
-        tj_device *cpu;
-        tj_kernel *k = coop_kernel(f, "tcopy", B, &ctx, &cpu);
-        const tj_type *f32 = tj_context_get_type(ctx, TJ_DTYPE_F32);
-        tj_val *x = tj_param_array(k, "x", f32, 1), *y = tj_param_array(k, "y", f32, 1);
-        tj_val *tid[2];
-        tj_tid(k, 2, tid);
+        tiled_block r = tiled_begin(f, "tcopy");
         int shape = PER;
-        tj_val *off = tj_binary(k, TJ_BIN_MUL, tid[0], tj_const_int(k, TJ_DTYPE_I32, PER));
-        tj_val *t = tj_tile_load(k, x, 1, &shape, &off, TJ_STORAGE_REGISTER);
-        tj_val *buf = tj_tile_zeros(k, f32, 1, &shape, TJ_STORAGE_SHARED);
+        tj_val *buf = tj_tile_zeros(r.k, r.f32, 1, &shape, TJ_STORAGE_SHARED);
         tj_view_index all = tj_view_slice(TJ_SLICE_NONE, TJ_SLICE_NONE, TJ_SLICE_NONE);
-        tj_val *view = tj_tile_view(k, buf, &all, 1, NULL, 0);
-        tj_tile_assign(k, view, t, NULL);
-        tj_tile_store(k, y, view, &off);
-        tj_module *m = build(ctx, cpu, k);
-        const char *ir0 = unoptimised_ir(ctx, cpu, k);
+        tj_val *view = tj_tile_view(r.k, buf, &all, 1, NULL, 0);
+        tj_tile_assign(r.k, view, r.t, NULL);
+        tj_tile_store(r.k, r.y, view, &r.off);
+        tj_module *m = build(r.ctx, r.cpu, r.k);
+        const char *ir0 = unoptimised_ir(r.ctx, r.cpu, r.k);
         int picks = cond_br_blocks(ir0, "\nlanes.enter");
         ck_assert_msg(picks == (f == LOOPS ? 2 : 0), "%s: %d phases pick their copies",
                       form_name[f], picks);
@@ -562,16 +582,11 @@ START_TEST(test_lanes_tiled_copy_knows_tid_across_barriers)
         float xs[NB * PER], out[NB * PER];
         for (int i = 0; i < NB * PER; i++)
             xs[i] = (float)i * 0.5f - 7.0f;
-        tj_array *xa = tjt_array(cpu, f32, NB * PER, xs), *ya = tjt_array(cpu, f32, NB * PER, NULL);
-        tj_arg args[] = {tj_arg_array(xa), tj_arg_array(ya)};
-        int64_t nb = NB;
-        tjt_ok(cpu, tj_launch_tiled(cpu, m, "tcopy", 1, &nb, B, args, 2));
-        tjt_ok(cpu, tj_device_synchronize(cpu));
-        tjt_ok(cpu, tj_array_copy_to_host(ya, out, sizeof out));
+        tiled_run(&r, m, "tcopy", xs, NB * PER, out);
         for (int i = 0; i < NB * PER; i++)
             ck_assert_msg(out[i] == xs[i], "%s: y[%d] = %g, expected %g", form_name[f], i,
                           out[i], xs[i]);
-        tj_context_destroy(ctx);
+        tj_context_destroy(r.ctx);
     }
 }
 END_TEST
