@@ -20,7 +20,8 @@
 enum {
     MAX_BLOCK_DIM = 1024,
     MAX_THREADS = 4096,
-    INLINE_BLOCKS = 8,        /* width-1 launches this small run on the caller alone */
+    INLINE_BLOCKS = 8,        /* width-1 launches this small (in one-lane blocks) run on the
+                                 caller alone */
     CHUNKS_PER_THREAD = 8,    /* width-1 chunks: load balance against counter traffic */
     SPIN_ROUNDS = 2048,       /* polls (tens of microseconds) before a waiter sleeps */
     CACHE_LINE = 64,
@@ -459,13 +460,16 @@ coop_workers(const tji_cpu_pool *p, int32_t block_dim)
     return n;
 }
 
-/* Small launches cost less on the caller alone than waking the pool. */
+/* Small launches cost less on the caller alone than waking the pool. A block whose entry
+ * runs its lanes itself (lane loops) is worth that many one-lane blocks: 8 blocks of 256
+ * lanes each running a loop of 512 scatter-adds ran on the caller alone. */
 static bool
 runs_inline(const tji_cpu_pool *p, const tji_cpu_launch *l)
 {
     if (p->nworkers == 1 || l->nblocks <= 1)
         return true;
-    return !l->cooperative && l->nblocks <= INLINE_BLOCKS;
+    int64_t lanes = l->block_lanes > 1 ? l->block_lanes : 1;
+    return !l->cooperative && l->nblocks <= INLINE_BLOCKS / lanes;
 }
 
 static tj_status

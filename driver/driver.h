@@ -60,6 +60,8 @@ typedef struct tji_cpu_launch {
     int64_t nblocks;
     int32_t block_dim;         /* lanes per block; 1 in width-1 mode */
     bool cooperative;          /* run block_dim lanes per block as fibers */
+    int32_t block_lanes;       /* width-1 mode: the lanes one block runs itself (lane loops,
+                                  jit/lane_loops.c), a measure of its work; 0 means 1 */
     size_t arena_bytes;        /* shared memory per block (0 allowed) */
     tji_error_record *err;     /* where kernel errors go; must be non-NULL */
 } tji_cpu_launch;

@@ -304,6 +304,7 @@ run_cpu(launch *l)
     tji_cpu_launch cl = {.entry = l->kd->cpu_entry, .args = l->buf, .nblocks = l->nblocks,
                          .block_dim = l->kd->lane_loops ? 1 : (int32_t)l->kd->block_width,
                          .cooperative = l->kd->cooperative && !l->kd->lane_loops,
+                         .block_lanes = l->kd->lane_loops ? (int32_t)l->kd->block_width : 1,
                          .arena_bytes = l->kd->shared_bytes, .err = &rec};
     char msg[TJI_ERRMSG_BYTES];
     tj_status st = tji_cpu_run(l->dev->pool, &cl, msg, sizeof msg);

@@ -400,11 +400,14 @@ rendezvous_entry(tji_cpu_worker *w, const void *args, int64_t b0, int64_t b1, in
     w->barrier(w);
 }
 
+/* The last row: two width-1 blocks whose entries run 256 lanes each (lane loops) are worth
+ * more than the launches that stay on the caller. */
 static const struct {
     bool cooperative;
     int32_t block_dim;
     int64_t nblocks;
-} rendezvous_rows[] = {{false, 1, 64}, {true, 4, 2}, {true, 1, 2}};
+    int32_t block_lanes;
+} rendezvous_rows[] = {{false, 1, 64, 0}, {true, 4, 2, 0}, {true, 1, 2, 0}, {false, 1, 2, 256}};
 
 START_TEST(test_blocks_run_on_several_threads_at_once)
 {
@@ -415,7 +418,8 @@ START_TEST(test_blocks_run_on_several_threads_at_once)
     tji_cpu_launch l = {.entry = rendezvous_entry, .args = &a,
                         .nblocks = rendezvous_rows[_i].nblocks,
                         .block_dim = rendezvous_rows[_i].block_dim,
-                        .cooperative = rendezvous_rows[_i].cooperative, .err = &err};
+                        .cooperative = rendezvous_rows[_i].cooperative,
+                        .block_lanes = rendezvous_rows[_i].block_lanes, .err = &err};
     run_ok(p, &l);
     ck_assert_int_eq(bad, 0);
     tji_cpu_pool_destroy(p);
@@ -714,16 +718,19 @@ where_entry(tji_cpu_worker *w, const void *args, int64_t b0, int64_t b1, int32_t
         atomic_fetch_add(a->elsewhere, 1);
 }
 
-/* A pool of 'nthreads' and a launch of 'nblocks' blocks of 'block_dim' lanes. */
+/* A pool of 'nthreads' and a launch of 'nblocks' blocks of 'block_dim' lanes (width-1:
+ * each running 'block_lanes' itself). */
 typedef struct launch_row {
     int nthreads;
     bool cooperative;
     int32_t block_dim;
     int64_t nblocks;
+    int32_t block_lanes;
 } launch_row;
 
-static const launch_row inline_rows[] = {{4, false, 1, 1}, {4, false, 1, 5}, {4, true, 32, 1}, {1, false, 1, 1000},
-                   {1, true, 16, 50}};
+static const launch_row inline_rows[] = {{4, false, 1, 1, 0},  {4, false, 1, 5, 0},
+                                         {4, true, 32, 1, 0},  {1, false, 1, 1000, 0},
+                                         {1, true, 16, 50, 0}, {4, false, 1, 4, 2}};
 
 START_TEST(test_small_launches_run_on_the_calling_thread)
 {
@@ -733,7 +740,8 @@ START_TEST(test_small_launches_run_on_the_calling_thread)
     where_args a = {.caller = pthread_self(), .elsewhere = &elsewhere};
     tji_cpu_launch l = {.entry = where_entry, .args = &a, .nblocks = inline_rows[_i].nblocks,
                         .block_dim = inline_rows[_i].block_dim,
-                        .cooperative = inline_rows[_i].cooperative, .err = &err};
+                        .cooperative = inline_rows[_i].cooperative,
+                        .block_lanes = inline_rows[_i].block_lanes, .err = &err};
     run_ok(p, &l);
     ck_assert_int_eq(elsewhere, 0);
     tji_cpu_pool_destroy(p);
@@ -1268,8 +1276,9 @@ nested_entry(tji_cpu_worker *w, const void *args, int64_t b0, int64_t b1, int32_
     w->barrier(w);
 }
 
-static const launch_row nested_rows[] = {{1, false, 1, 4}, {2, false, 1, 50}, {1, true, 8, 3}, {3, true, 4, 12},
-                   {2, true, 1, 6}};
+static const launch_row nested_rows[] = {{1, false, 1, 4, 0}, {2, false, 1, 50, 0},
+                                         {1, true, 8, 3, 0},   {3, true, 4, 12, 0},
+                                         {2, true, 1, 6, 0}};
 
 START_TEST(test_run_rejects_a_launch_on_a_pool_that_is_running_one)
 {
