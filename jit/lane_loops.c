@@ -17,7 +17,11 @@
  * LLVM's loop vectoriser can take. A phase goes there when every lane's resume point is
  * lane 0's and, in a kernel that calls tid(), the launch is tiled: the copies take tid()'s
  * test of that as true, so that tid() is (block, lane), affine in the lane
- * (TILEJIT_CPU_LANES=switch leaves these copies out).
+ * (TILEJIT_CPU_LANES=switch leaves these copies out). It enters a copy through a block that
+ * computes what the copy can know before the lanes run: values every lane carried across
+ * the barrier alike, which the copy uses instead of reloading them, and the tiles' tests of
+ * lying wholly inside their arrays, on which it picks between two copies (uniform_loop).
+ * A barrier right after another is dropped first (drop_repeated_barriers).
  *
  * A value used on the far side of a barrier from where it was made (a path from its
  * definition to a use passes a barrier block) goes through an array with one element per
