@@ -347,7 +347,7 @@ named(const lanes *L, LLVMValueRef in, const char *prefix)
 /* tj_tid's tiled-launch tests that are in the setup block (hoist_uniform moved them), and
  * the entry's test that a lane is inside the launch. */
 static void
-find_tiled_flags(lanes *L)
+find_flags(lanes *L)
 {
     for (LLVMValueRef in = LLVMGetFirstInstruction(L->setup); in && L->ntiled < 8;
          in = LLVMGetNextInstruction(in))
@@ -883,7 +883,7 @@ transform(lanes *L)
     }
     LLVMBasicBlockRef start = LLVMGetSuccessor(LLVMGetBasicBlockTerminator(L->setup), 0);
     if (!L->ctx->cpu_lanes_switch)
-        find_tiled_flags(L);
+        find_flags(L);
     if (!index_blocks(L))
         return false;
     /* Nothing above changed what the function does (hoisting moves only what cannot trap);
