@@ -29,7 +29,7 @@
 #define TJI_PRINTF(a, b) __attribute__((format(printf, a, b)))
 /* Part of every compile-cache key: bump it whenever the code the JIT emits for the same
  * lowered module changes (passes, code generation options, runtime ABI). */
-#define TJI_CODEGEN_VERSION 11
+#define TJI_CODEGEN_VERSION 12
 #define TJI_NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
 typedef struct tji_arena_chunk tji_arena_chunk;
@@ -631,6 +631,12 @@ TJI_HIDDEN tj_status tji_run_pipeline(tj_context *ctx, LLVMModuleRef m, LLVMTarg
 /* The name of the CPU entry's test whether a lane is inside the launch (module.c): under a
  * tiled launch every block is whole, so lane_loops.c's tiled copies take it as true. */
 #define TJI_LIVE_FLAG "lane.live"
+/* The name of the CPU entry's load of the worker's shared-memory arena (target_host.c), by
+ * which alias_scopes.c knows shared accesses. */
+#define TJI_ARENA_NAME "tj.arena"
+/* alias_scopes.c: scoped no-alias metadata on the memory accesses of CPU entry 'entry'
+ * (shared memory against arrays, and the shared allocations against one another). */
+TJI_HIDDEN void tji_scope_memory(tj_context *ctx, LLVMValueRef entry);
 /* The name of tile_load's, tile_store's and tile_atomic_add's test that the whole tile is
  * inside a dense array (builtins/memory.c); lane_loops.c splits uniform loops on it. */
 #define TJI_WHOLE_FLAG "tile.whole"

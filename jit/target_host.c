@@ -44,7 +44,7 @@ static LLVMValueRef
 load_worker_field(tj_context *ctx, LLVMBuilderRef b, LLVMValueRef w, unsigned field)
 {
     LLVMValueRef p = LLVMBuildStructGEP2(b, worker_type(ctx), w, field, "");
-    return LLVMBuildLoad2(b, tji_ptr(ctx), p, "");
+    return LLVMBuildLoad2(b, tji_ptr(ctx), p, field == W_ARENA ? TJI_ARENA_NAME : "");
 }
 
 /* A cooperative kernel's block: void tj.lanes.<kernel>(ptr w, ptr args, i64 block, i32 lane)
@@ -356,6 +356,8 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
         tji_inline_simple(ctx, m);
     }
     free(fns);
+    for (size_t i = 0; i < n; i++)
+        tji_scope_memory(ctx, LLVMGetNamedFunction(m, descs[i].entry));
     probe_stacks(ctx, m);
     tji_rename_math(m, "");
     return st;
