@@ -249,8 +249,10 @@ pop_one_at_a_time(tj_kernel *k, tj_val *s, tj_val **slot_out)
     tji_cond cond;
     tji_emit_cond_begin(k, got, &cond);
     LLVMBuildStore(b, tji_emit_load(k, s->type, slot_ptr(k, s, top)), vslot);
-    LLVMBuildStore(b, top, s->u.stack.count);
     tji_emit_cond_end(k, &cond);
+    /* Stored whether or not a value went (an empty stack keeps 0): a store every lane
+     * makes lets LLVM keep the counter in a register over a loop of lanes. */
+    LLVMBuildStore(b, LLVMBuildSelect(b, got, top, n, ""), s->u.stack.count);
     LLVMValueRef value = LLVMBuildLoad2(b, s->type->llreg, vslot, "value");
     tji_emit_barrier(k);
     if (slot_out)
