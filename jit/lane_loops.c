@@ -21,7 +21,10 @@
  * computes what the copy can know before the lanes run: values every lane carried across
  * the barrier alike, which the copy uses instead of reloading them, and the tiles' tests of
  * lying wholly inside their arrays, on which it picks between two copies (uniform_loop).
- * A barrier right after another is dropped first (drop_repeated_barriers).
+ * A copy whose lanes can stop at one point only (its region reaches one barrier, or only
+ * returns) goes from its last lane straight to the next phase's decision: no scan of the
+ * resume points (region_stop). A barrier right after another is dropped first
+ * (drop_repeated_barriers).
  *
  * A value used on the far side of a barrier from where it was made (a path from its
  * definition to a use passes a barrier block) goes through an array with one element per
@@ -32,6 +35,7 @@
  * calls), and while the per-lane arrays fit in LANE_STORAGE_MAX; else the kernel keeps the
  * fibers. The block function then runs once per block on one thread, like a width-1 entry.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +70,9 @@ typedef struct lanes {
     LLVMBasicBlockRef *resume_at;
     LLVMBasicBlockRef phase, latch, end;
     LLVMValueRef pick;              /* switch on the lanes' common resume point */
+    LLVMBasicBlockRef decide;       /* whether all lanes stopped at one point (the phis) */
+    LLVMValueRef at, same;          /* phis of 'decide': lane 0's resume point, whether all
+                                     * lanes' is that one (from the scan or a uniform loop) */
     LLVMValueRef resume;            /* resume[lane], of type resty */
     LLVMTypeRef resty;
     /* tj_tid's tests whether the launch is tiled, in the setup block: true in the uniform
@@ -529,7 +536,8 @@ build_one_pass(lanes *L, LLVMBasicBlockRef start)
 /* A phase starts here: whether every lane stopped at the same point (lane 0's) and the
  * launch is tiled. Then to that point's own loop ('pick', whose cases uniform_loop adds), to
  * the end when every lane has returned, or else to the general loop, in which each lane
- * resumes where it stopped. */
+ * resumes where it stopped. A uniform loop whose lanes can stop at one point only goes
+ * straight to 'decide', without the scan (region_loop). */
 static void
 build_dispatch(lanes *L, LLVMBasicBlockRef general)
 {
@@ -566,7 +574,13 @@ build_dispatch(lanes *L, LLVMBasicBlockRef general)
         LLVMBuildBr(L->b, decide);
     }
     LLVMPositionBuilderAtEnd(L->b, decide);
-    LLVMBuildCondBr(L->b, same, pick, general);
+    L->decide = decide;
+    L->at = LLVMBuildPhi(L->b, i32, "lanes.at");
+    L->same = LLVMBuildPhi(L->b, i1, "lanes.same");
+    LLVMAddIncoming(L->at, &r0, &scan, 1);
+    LLVMAddIncoming(L->same, &same, &scan, 1);
+    r0 = L->at;
+    LLVMBuildCondBr(L->b, L->same, pick, general);
     LLVMPositionBuilderAtEnd(L->b, pick);
     LLVMValueRef done = tji_const_i32(L->ctx, -1);
     if (L->ntiled > 0) {
@@ -704,6 +718,56 @@ before_lanes(lanes *L, LLVMValueRef v, tji_vmap *memo, int depth)
     return c;
 }
 
+/* Where every lane of a uniform loop stops: the resume point that the exits reachable from
+ * 'first' store before branching to 'latch' (a barrier's block stores t + 1, a return -1),
+ * when they all store the same one; else INT32_MIN (a loop that may stop at one barrier or
+ * another, a return on some paths). A branch on a constant (the flags the copy takes as
+ * true) goes one way only. 'n': at least the blocks reachable. */
+static int32_t
+region_stop(LLVMBasicBlockRef first, LLVMBasicBlockRef latch, int n)
+{
+    int32_t stop = INT32_MIN;
+    bool one = true;
+    tji_vmap seen = {0};
+    LLVMBasicBlockRef *stack = malloc(((size_t)n + 1) * sizeof *stack);
+    if (!stack || !tji_vmap_init(&seen, (size_t)n + 1)) {
+        free(stack);
+        return INT32_MIN;
+    }
+    int top = 0;
+    stack[top++] = first;
+    tji_vmap_put(&seen, LLVMBasicBlockAsValue(first), LLVMBasicBlockAsValue(first));
+    while (top > 0 && one) {
+        LLVMBasicBlockRef bb = stack[--top];
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+        unsigned ns = LLVMGetNumSuccessors(term), s0 = 0;
+        if (LLVMIsABranchInst(term) && LLVMIsConditional(term) &&
+            LLVMIsAConstantInt(LLVMGetCondition(term))) {
+            s0 = LLVMConstIntGetZExtValue(LLVMGetCondition(term)) ? 0 : 1;
+            ns = s0 + 1;
+        }
+        for (unsigned k = s0; k < ns && one; k++) {
+            LLVMBasicBlockRef to = LLVMGetSuccessor(term, k);
+            if (to == latch) {
+                LLVMValueRef st = LLVMGetPreviousInstruction(term);
+                one = st && LLVMIsAStoreInst(st) && LLVMIsAConstantInt(LLVMGetOperand(st, 0)) &&
+                      LLVMGetNumSuccessors(term) == 1;
+                int32_t r = one ? (int32_t)LLVMConstIntGetSExtValue(LLVMGetOperand(st, 0)) : 0;
+                one = one && (stop == INT32_MIN || r == stop);
+                stop = r;
+            } else if (!tji_vmap_has(&seen, LLVMBasicBlockAsValue(to)) && top < n) {
+                tji_vmap_put(&seen, LLVMBasicBlockAsValue(to), LLVMBasicBlockAsValue(to));
+                stack[top++] = to;
+            } else if (!tji_vmap_has(&seen, LLVMBasicBlockAsValue(to))) {
+                one = false;
+            }
+        }
+    }
+    tji_vmap_free(&seen);
+    free(stack);
+    return one ? stop : INT32_MIN;
+}
+
 /* A loop over the lanes running a copy of a region ('n' blocks of 'buf'), entered from
  * 'from'; the copies of the 'nfix' flags 'fix' become 'to'. Its head, or NULL (no memory).
  * 'count': at least the lane code's blocks and instructions, and 8. */
@@ -731,9 +795,19 @@ region_loop(lanes *L, const LLVMBasicBlockRef *buf, int n, size_t count, LLVMBas
             LLVMInstructionEraseFromParent(copy);
         }
     }
+    LLVMBasicBlockRef first = LLVMValueAsBasicBlock(tji_vmap_get(&map, LLVMBasicBlockAsValue(buf[0])));
     LLVMPositionBuilderAtEnd(L->b, head);
-    LLVMBuildBr(L->b, LLVMValueAsBasicBlock(tji_vmap_get(&map, LLVMBasicBlockAsValue(buf[0]))));
-    close_lane_loop(L, lane, from, head, latch, L->phase);
+    LLVMBuildBr(L->b, first);
+    /* After the last lane: straight to 'decide' where every lane stops at one point, which
+     * the next phase then need not find by scanning the lanes' resume points. */
+    int32_t stop = region_stop(first, latch, n);
+    close_lane_loop(L, lane, from, head, latch, stop == INT32_MIN ? L->phase : L->decide);
+    if (stop != INT32_MIN) {
+        LLVMValueRef at = tji_const_i32(L->ctx, stop);
+        LLVMValueRef yes = LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0);
+        LLVMAddIncoming(L->at, &at, &latch, 1);
+        LLVMAddIncoming(L->same, &yes, &latch, 1);
+    }
     tji_vmap_free(&map);
     return head;
 }

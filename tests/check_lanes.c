@@ -181,8 +181,29 @@ one_block_begin(form f, const char *name)
 }
 
 /* Whether the last one_block_end's kernel had uniform loops in its unoptimised IR, and
- * whether a phase chose them only for tiled launches (the kernels call tid()). */
+ * whether a phase chose them only for tiled launches (the kernels call tid()); how many
+ * uniform loops it had, and how many of them go straight to the next phase's decision. */
 static bool g_uniform, g_tiled;
+static int g_copies, g_direct;
+
+static int count_of(const char *s, const char *what);
+
+/* The uniform loops of unoptimised IR 'ir' ('*copies'), and how many of them, all of whose
+ * lanes can stop at one point only, go straight to "lanes.decide" without the scan (their
+ * latches among its predecessors). */
+static int
+direct_copies(const char *ir, int *copies)
+{
+    *copies = count_of(ir, "\nlanes.uniform.latch");
+    const char *d = strstr(ir, "\nlanes.decide:");
+    if (!d)
+        return 0;
+    int n = 0;
+    const char *eol = strchr(d + 1, '\n');
+    for (const char *p = d; (p = strstr(p, "%lanes.uniform.latch")) && p < eol; p++)
+        n++;
+    return n;
+}
 
 /* Builds the kernel, launches one block on a y of 'n' zeros, reads y into 'out' and returns
  * the fiber switches in the kernel's IR. */
@@ -193,6 +214,7 @@ one_block_end(one_block *r, const char *name, int n, int32_t *out)
     const char *ir = unoptimised_ir(r->ctx, r->cpu, r->k);
     g_uniform = strstr(ir, "lanes.uniform") != NULL;
     g_tiled = strstr(ir, "lanes.pick.tiled") != NULL;
+    g_direct = direct_copies(ir, &g_copies);
     tj_array *ya = tjt_array(r->cpu, tj_context_get_type(r->ctx, TJ_DTYPE_I32), n, NULL);
     tj_arg arg = tj_arg_array(ya);
     int64_t nb = 1;
@@ -239,6 +261,10 @@ START_TEST(test_lanes_a_barrier_in_a_loop)
         int32_t out[B];
         check_switches(f, run_pushes(f, out));
         check_uniform(f);
+        /* the loop's region may stop at its push or after the loop: that phase scans */
+        if (f == LOOPS)
+            ck_assert_msg(g_copies > 0 && g_direct < g_copies, "%d of %d uniform loops direct",
+                          g_direct, g_copies);
         for (int i = 0; i < B; i++)
             ck_assert_msg(out[i] == 4 * B / 2, "%s: lane %d read a count of %d, expected %d",
                           form_name[f], i, out[i], 4 * B / 2);
@@ -561,7 +587,8 @@ cond_br_blocks(const char *ir, const char *label)
  * a barrier at once after the first, which is dropped, and one after), tile_store, y = x
  * exactly: three phases. tid() crosses the barriers in a per-lane array; the copies of the
  * last phase know it is (block, lane), so that phase too picks its copies by the store's
- * test that the tile is inside the array. */
+ * test that the tile is inside the array. Every copy's lanes stop at one point (the next
+ * barrier, or the return), so each goes to the next phase's decision without the scan. */
 START_TEST(test_lanes_tiled_copy_knows_tid_across_barriers)
 {
     for (form f = LOOPS; f < NFORMS; f++) {
@@ -577,8 +604,14 @@ START_TEST(test_lanes_tiled_copy_knows_tid_across_barriers)
         int picks = cond_br_blocks(ir0, "\nlanes.enter");
         ck_assert_msg(picks == (f == LOOPS ? 2 : 0), "%s: %d phases pick their copies",
                       form_name[f], picks);
-        if (f == LOOPS)
+        if (f == LOOPS) {
             ck_assert_int_eq(count_of(ir0, "\nlanes.enter"), 3);
+            /* each of the five copies stops at one point (a barrier, or the return): none
+             * needs the scan after it */
+            int copies, direct = direct_copies(ir0, &copies);
+            ck_assert_int_eq(copies, 5);
+            ck_assert_int_eq(direct, 5);
+        }
         float xs[NB * PER], out[NB * PER];
         for (int i = 0; i < NB * PER; i++)
             xs[i] = (float)i * 0.5f - 7.0f;
