@@ -4,11 +4,15 @@
  * Also the context's ORC LLJIT, whose only external symbols are the runtime helpers bound
  * below as absolute addresses (no search of the process's symbols).
  */
+#include <fcntl.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <llvm-c/Error.h>
+#include <llvm-c/Object.h>
 
 #include "internal.h"
 
@@ -218,6 +222,48 @@ tji_jit_get(tj_context *ctx, LLVMOrcLLJITRef *out)
     return TJ_OK;
 }
 
+/* The sizes of the functions 'names' in object file 'obj' (0 where it has none). */
+static void
+symbol_sizes(LLVMMemoryBufferRef obj, const char *const *names, int n, uint64_t *sizes)
+{
+    char *err = NULL;
+    LLVMBinaryRef bin = LLVMCreateBinary(obj, NULL, &err); /* reads 'obj', keeps it */
+    LLVMDisposeMessage(err);
+    LLVMSymbolIteratorRef it = bin ? LLVMObjectFileCopySymbolIterator(bin) : NULL;
+    for (; it && !LLVMObjectFileIsSymbolIteratorAtEnd(bin, it); LLVMMoveToNextSymbol(it)) {
+        const char *name = LLVMGetSymbolName(it);
+        for (int i = 0; name && i < n; i++)
+            if (strcmp(name, names[i]) == 0)
+                sizes[i] = LLVMGetSymbolSize(it);
+    }
+    if (it)
+        LLVMDisposeSymbolIterator(it);
+    if (bin)
+        LLVMDisposeBinary(bin);
+}
+
+/* Appends "START SIZE NAME" lines for the loaded entries to /tmp/perf-<pid>.map, where
+ * perf looks up the names of JIT code (one write per line, with O_APPEND, so that threads
+ * and contexts do not interleave). Best effort: a map that cannot be written is left. */
+static void
+write_perf_map(const tji_cache_entry *e, const uint64_t *sizes)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/perf-%ld.map", (long)getpid());
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return;
+    for (int i = 0; i < e->nsymbols; i++) {
+        char line[512];
+        int len = snprintf(line, sizeof line, "%llx %llx %s\n", (unsigned long long)e->addrs[i],
+                           (unsigned long long)sizes[i], e->symbols[i]);
+        if (sizes[i] > 0 && len > 0 && (size_t)len < sizeof line &&
+            write(fd, line, (size_t)len) != len)
+            break;
+    }
+    close(fd);
+}
+
 tj_status
 tji_cache_load_object(tj_context *ctx, tji_cache_entry *e, LLVMMemoryBufferRef obj,
                       const char *const *names, int nnames)
@@ -234,18 +280,28 @@ tji_cache_load_object(tj_context *ctx, tji_cache_entry *e, LLVMMemoryBufferRef o
         LLVMDisposeMemoryBuffer(obj);
         return tji_ctx_fail(ctx, TJ_ERR_NOMEM, "tj_module_build: out of memory");
     }
+    uint64_t *sizes = ctx->perf_map ? calloc((size_t)nnames + 1, sizeof *sizes) : NULL;
+    if (sizes)
+        symbol_sizes(obj, names, nnames, sizes);
     e->rt = LLVMOrcJITDylibCreateResourceTracker(LLVMOrcLLJITGetMainJITDylib(jit));
     LLVMErrorRef err = LLVMOrcLLJITAddObjectFileWithRT(jit, e->rt, obj); /* takes 'obj' */
-    if (err)
+    if (err) {
+        free(sizes);
         return tji_ctx_fail_llvm(ctx, err, "loading the CPU object");
+    }
     for (int i = 0; i < nnames; i++) {
         LLVMOrcExecutorAddress addr = 0;
         err = LLVMOrcLLJITLookup(jit, &addr, names[i]);
-        if (err)
+        if (err) {
+            free(sizes);
             return tji_ctx_fail_llvm(ctx, err, "looking up a CPU kernel entry");
+        }
         e->symbols[i] = strdup(names[i]);
         e->addrs[i] = addr;
         e->nsymbols = i + 1;
     }
+    if (sizes)
+        write_perf_map(e, sizes);
+    free(sizes);
     return TJ_OK;
 }

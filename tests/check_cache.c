@@ -5,7 +5,7 @@
  * foreign-owned files; directories others can write; a FIFO at an entry's name; a file
  * size limit), stale temporary files, the size limit of the directory, TILEJIT_CACHE=0, the CPU's compress
  * form and the library's build-id in the key, and processes building the same module at
- * once.
+ * once. Also the perf map of loaded CPU code (TILEJIT_PERF_MAP).
  */
 #include <dirent.h>
 #include <dlfcn.h>
@@ -188,6 +188,64 @@ START_TEST(test_disk_cache_serves_a_new_context)
     ck_assert(tj_module_is_cached(m2));
     ck_assert_str_eq(tj_module_get_ptx(m2), tj_module_get_ptx(m));
     tj_context_destroy(ctx2);
+}
+END_TEST
+
+/* Whether [start, start + size) lies in an executable mapping of this process. */
+static bool
+executable(unsigned long long start, unsigned long long size)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    ck_assert_ptr_nonnull(f);
+    char line[512];
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f)) {
+        unsigned long long lo, hi;
+        char perms[8];
+        if (sscanf(line, "%llx-%llx %7s", &lo, &hi, perms) == 3)
+            found = perms[2] == 'x' && lo <= start && start + size <= hi;
+    }
+    fclose(f);
+    return found;
+}
+
+/* With TILEJIT_PERF_MAP=1 (read by tj_context_create), each CPU module's entries are
+ * appended to /tmp/perf-<pid>.map as "START SIZE NAME", where perf finds the names of JIT
+ * code: built, and served by the disk cache to a second context; the ranges are the
+ * loaded code. Without it no map is written. */
+START_TEST(test_perf_map_lists_cpu_entries)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/perf-%ld.map", (long)getpid());
+    unlink(path);
+    ck_assert(!build_and_run_fresh());
+    ck_assert_int_eq(access(path, F_OK), -1); /* not asked for */
+    ck_assert_int_eq(setenv("TILEJIT_PERF_MAP", "1", 1), 0);
+    tj_context *ctx[2];
+    for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(tj_context_create(&ctx[i]), TJ_OK);
+        tj_module *m = NULL;
+        ck_assert_int_eq(tj_kernel_build(make_kernel(ctx[i], TJ_TARGET_CPU), NULL, &m), TJ_OK);
+        ck_assert(tj_module_is_cached(m)); /* from the disk: the first build above */
+    }
+    unsetenv("TILEJIT_PERF_MAP");
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    char line[512];
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long long start, size;
+        char name[256];
+        ck_assert_msg(sscanf(line, "%llx %llx %255s", &start, &size, name) == 3, "%s", line);
+        ck_assert_msg(strstr(name, "triple") != NULL, "%s", line);
+        ck_assert_msg(size > 0 && executable(start, size), "%s: not loaded code", line);
+        n++;
+    }
+    fclose(f);
+    ck_assert_int_eq(n, 2);
+    tj_context_destroy(ctx[0]);
+    tj_context_destroy(ctx[1]);
+    unlink(path);
 }
 END_TEST
 
@@ -694,6 +752,7 @@ cache_suite(void)
     tcase_add_test(tc, test_memory_cache_reuses_code_for_equal_kernels);
     tcase_add_test(tc, test_memory_cache_key_ignores_what_was_made_before);
     tcase_add_test(tc, test_disk_cache_serves_a_new_context);
+    tcase_add_test(tc, test_perf_map_lists_cpu_entries);
     tcase_add_test(tc, test_disk_cache_keeps_cpu_compress_forms_apart);
     tcase_add_test(tc, test_disk_cache_directory_is_made_private);
     tcase_add_test(tc, test_disk_cache_uses_xdg_cache_home);
