@@ -90,8 +90,75 @@ filled(tj_kernel *k, const char *fn, const tj_type *elem, int rank, const int *s
     if (!t)
         return NULL;
     f->t = t;
+    /* A shared tile's fill is made under a test, true for now: a tile_assign that writes
+     * the whole tile before any call could read it makes it false (drop_fill), and LLVM
+     * drops the fill (the bench's copy zeroes its shared tile, then assigns all of it). */
+    LLVMValueRef needed = NULL;
+    tji_cond guard;
+    if (storage == TJ_STORAGE_SHARED) {
+        needed = LLVMBuildFreeze(k->llb, LLVMConstInt(tji_i1(k->ctx), 1, 0), "fill.needed");
+        tji_emit_cond_begin(k, needed, &guard);
+    }
     tji_foreach_owned(k, t->u.tile.size, fill_elem, f);
+    if (needed) {
+        tji_emit_cond_end(k, &guard);
+        k->fill_guard = needed;
+        k->fill_tile = t;
+    }
     return finish(k, t);
+}
+
+bool
+tji_fill_survives(const char *fn)
+{
+    static const tji_builtin keep[] = {TJI_B_TILE_VIEW, TJI_B_TILE_LOAD, TJI_B_TILE_ASSIGN,
+                                       TJI_B_TILE_ZEROS, TJI_B_TILE_ONES, TJI_B_TILE_ARANGE};
+    for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++)
+        if (strcmp(fn, tji_builtin_name(keep[i])) == 0)
+            return true;
+    return false;
+}
+
+/* Whether 'a' and 'b' are the same address: 'a' may add zero offsets to 'b' (a view of a
+ * whole tile). */
+static bool
+same_address(LLVMValueRef a, LLVMValueRef b)
+{
+    while (a != b && LLVMIsAGetElementPtrInst(a)) {
+        for (int i = 1, n = LLVMGetNumOperands(a); i < n; i++) {
+            LLVMValueRef idx = LLVMGetOperand(a, (unsigned)i);
+            if (!LLVMIsAConstantInt(idx) || LLVMConstIntGetZExtValue(idx) != 0)
+                return false;
+        }
+        a = LLVMGetOperand(a, 0);
+    }
+    return a == b;
+}
+
+/* tile_assign of 'src' into 'dst' at 'offset': when it writes every element of the shared
+ * tile whose fill is still droppable (dst is that tile or a view of all of it, at offset 0,
+ * src as large and not in shared memory, which could be that tile), the fill's test
+ * becomes false. Either way the fill is no longer droppable after this call. */
+static void
+drop_fill(tj_kernel *k, const tj_val *dst, const tj_val *src, tj_val *const *offset)
+{
+    const tj_val *f = k->fill_tile;
+    LLVMValueRef guard = k->fill_guard;
+    k->fill_guard = NULL;
+    if (!guard || !f || dst->u.tile.storage != TJ_STORAGE_SHARED ||
+        src->u.tile.storage == TJ_STORAGE_SHARED || src->u.tile.replicated ||
+        dst->type != f->type || dst->u.tile.rank != f->u.tile.rank ||
+        src->u.tile.rank != f->u.tile.rank || !same_address(dst->u.tile.base, f->u.tile.base))
+        return;
+    for (int d = 0; d < f->u.tile.rank; d++) {
+        LLVMValueRef o = offset ? offset[d]->ll : NULL;
+        if (dst->u.tile.shape[d] != f->u.tile.shape[d] || src->u.tile.shape[d] != f->u.tile.shape[d] ||
+            dst->u.tile.strides[d] != f->u.tile.strides[d] ||
+            (o && (!LLVMIsAConstantInt(o) || LLVMConstIntGetZExtValue(o) != 0)))
+            return;
+    }
+    LLVMReplaceAllUsesWith(guard, LLVMConstInt(tji_i1(k->ctx), 0, 0));
+    LLVMInstructionEraseFromParent(guard);
 }
 
 static LLVMValueRef
@@ -566,6 +633,7 @@ tj_tile_assign(tj_kernel *k, tj_val *dst, tj_val *src, tj_val *const *offset)
                         fn, dst->u.tile.rank, src->u.tile.rank);
     if (!tji_check_offsets(k, fn, offset, dst->u.tile.rank) || !tji_tile_promote(k, dst, fn))
         return false;
+    drop_fill(k, dst, src, offset);
     assign a = {.src = src, .dst = dst};
     for (int d = 0; d < dst->u.tile.rank; d++)
         a.offset[d] = offset ? LLVMBuildIntCast2(k->llb, offset[d]->ll, tji_i32(k->ctx), 1, "")

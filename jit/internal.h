@@ -247,6 +247,9 @@ struct tj_kernel {
     size_t reg_tile_bytes;        /* per-lane bytes of register tiles (CPU fiber stacks) */
     unsigned mem_epoch;           /* bumped by every builder call that may write an array or
                                      change the control flow (tji_enter; see tji_borrow) */
+    LLVMValueRef fill_guard;      /* the test before the last shared tile's fill, while no
+                                     call may have read the tile (builtins/memory.c) */
+    const struct tj_val *fill_tile;
     LLVMValueRef saved_fn, saved_ts, saved_call; /* tji_outline_begin */
     LLVMBasicBlockRef saved_alloca_bb;
     tji_site *sites;
@@ -268,6 +271,10 @@ TJI_HIDDEN bool tji_enter_pure(tj_kernel *k, const char *fn);
 TJI_HIDDEN bool tji_enter_local(tj_kernel *k, const char *fn);
 /* tji_enter for a builtin that decides itself whether to flush a deferred barrier. */
 TJI_HIDDEN bool tji_enter_deferring(tj_kernel *k, const char *fn);
+/* Whether builder call 'fn' leaves a shared tile's fill droppable (builtins/memory.c): it
+ * reads no shared memory and does not branch (tile_view, tile_load, tile_assign, which
+ * decides itself, and the fills, which only start a tile of their own). */
+TJI_HIDDEN bool tji_fill_survives(const char *fn);
 /* Emits the deferred barrier, if one is owed. Counts as a call on shared memory. */
 TJI_HIDDEN void tji_flush_barrier(tj_kernel *k);
 /* Owes a barrier instead of emitting it: for a builtin whose only shared-memory effect is

@@ -3,7 +3,9 @@
  * tests/check_tile_memory.c: "Tiles I", memory builtins: tile_load / tile_store (1-4
  * dims, windows partly outside the array on either side, negative offsets too, register
  * and shared storage), tile_zeros / tile_ones / tile_arange, tile_reshape, tile_assign
- * (without views; through views in check_tile_view.c), tile_atomic_add from many blocks,
+ * (without views; through views in check_tile_view.c), a shared fill that tile_assign
+ * overwrites before anything reads it (dropped) and four that it must not drop,
+ * tile_atomic_add from many blocks,
  * the fills and tile_reshape in partial blocks of tj_launch (SPEC 1), and the build errors
  * of these builtins.
  *
@@ -522,6 +524,93 @@ START_TEST(test_assign_copies_src_first_and_drops_what_falls_outside)
     free(hin);
     free(h);
     free(want);
+    tj_module_destroy(m);
+}
+END_TEST
+
+/* ---- a shared fill that tile_assign overwrites ------------------------------------------------ */
+
+/* A shared tile_zeros of FD_N float32, then (per row) tile_assign of an arange 1000, 1001, ...
+ * into it, and the tile stored at block * FD_N. The fill is dropped only where the assign
+ * writes the whole tile before any call could read the zeros (FD_FULL, through a view of
+ * all of it): the unoptimised IR keeps its test ("fill.needed") in every other row, and
+ * every row stores what the zeros and the assign make together. */
+enum { FD_N = 40, FD_BLOCKS = 3 };
+typedef enum fd_row {
+    FD_FULL,        /* view of the whole tile, assign at offset 0 (none given) */
+    FD_PARTIAL,     /* a smaller src: the last 3 elements stay 0 */
+    FD_READ_FIRST,  /* tile_reduce of the zeros first (out2[block] = 0), then the assign */
+    FD_IN_IF,       /* the assign only in block 0 */
+    FD_RUNTIME,     /* offset 0, but a kernel parameter */
+    FD_NROWS
+} fd_row;
+
+START_TEST(test_fill_is_dropped_only_when_an_assign_overwrites_it_unread)
+{
+    fd_row r = (fd_row)tt_begin(_i);
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32), *i32 = tjt_type(TJ_DTYPE_I32);
+    tj_kernel *k = tt_kernel("fill_drop");
+    tj_val *out = tj_param_array(k, "out", f32, 1), *out2 = tj_param_array(k, "out2", f32, 1);
+    tj_val *o = tj_param(k, "o", i32);
+    tj_val *blk = NULL;
+    tj_tid(k, 1, &blk);
+    int n = FD_N, small = FD_N - 3;
+    tj_val *src = tj_tile_arange(k, 1000, 1000 + (r == FD_PARTIAL ? small : n), 1, f32, REG);
+    tj_val *buf = tj_tile_zeros(k, f32, 1, &n, SHR);
+    tj_view_index all = tj_view_slice(NONE, NONE, NONE);
+    if (r == FD_READ_FIRST)
+        tj_tile_store(k, out2, tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, buf), &blk);
+    if (r == FD_IN_IF)
+        tj_if_begin(k, tj_compare(k, TJ_CMP_EQ, blk, tt_i32(k, 0)));
+    tj_val *dst = r == FD_FULL ? tj_tile_view(k, buf, &all, 1, NULL, 0) : buf;
+    ck_assert(tj_tile_assign(k, dst, src, r == FD_RUNTIME ? &o : NULL));
+    if (r == FD_IN_IF)
+        tj_if_end(k);
+    tj_tile_store(k, out, buf, (tj_val *[]){tj_binary(k, TJ_BIN_MUL, blk, tt_i32(k, n))});
+    tt_kernel_ok(k, "fill_drop");
+    if (tt_target() == TJ_TARGET_CPU) { /* the GPU's IR, even at O0, is past its passes */
+        tj_module *m0 = NULL;
+        tj_build_options o0 = {.keep_ir = true, .opt_level = TJ_OPT_O0};
+        ck_assert_int_eq(tj_kernel_build(k, &o0, &m0), TJ_OK);
+        bool kept = strstr(tj_module_get_ir(m0), "fill.needed") != NULL;
+        ck_assert_msg(kept == (r != FD_FULL), "row %d (%s): the fill's test is %s", (int)r,
+                      tt_where(), kept ? "kept" : "gone");
+        tj_module_destroy(m0);
+        /* optimised, the dropped fill stores no zeros at all */
+        tj_build_options o3 = {.keep_ir = true};
+        ck_assert_int_eq(tj_kernel_build(k, &o3, &m0), TJ_OK);
+        const char *ir = tj_module_get_ir(m0);
+        bool zeros = strstr(ir, "store float 0.000000e+00") || strstr(ir, "zeroinitializer, ptr");
+        if (r == FD_FULL)
+            ck_assert_msg(!zeros, "row %d (%s): zeros are stored", (int)r, tt_where());
+        tj_module_destroy(m0);
+    }
+    tj_module *m = tt_build(k, "fill_drop");
+    float h[FD_BLOCKS * FD_N], h2[FD_BLOCKS];
+    for (int i = 0; i < FD_BLOCKS * FD_N; i++)
+        h[i] = -1.0f;
+    for (int b = 0; b < FD_BLOCKS; b++)
+        h2[b] = -1.0f;
+    tj_array *a = tt_array(f32, 1, (int64_t[]){FD_BLOCKS * FD_N}, h);
+    tj_array *a2 = tt_array(f32, 1, (int64_t[]){FD_BLOCKS}, h2);
+    tj_arg args[] = {tj_arg_array(a), tj_arg_array(a2), tj_arg_int(0)};
+    if (tt_launch_tiled(m, "fill_drop", FD_BLOCKS, args, 3)) {
+        tt_read(a, h);
+        tt_read(a2, h2);
+        for (int b = 0; b < FD_BLOCKS; b++) {
+            for (int e = 0; e < FD_N; e++) {
+                bool written = (r != FD_IN_IF || b == 0) && (r != FD_PARTIAL || e < small);
+                float want = written ? (float)(1000 + e) : 0.0f;
+                ck_assert_msg(h[b * FD_N + e] == want, "row %d (%s): block %d element %d is %g, "
+                              "expected %g", (int)r, tt_where(), b, e, h[b * FD_N + e], want);
+            }
+            float want2 = r == FD_READ_FIRST ? 0.0f : -1.0f;
+            ck_assert_msg(h2[b] == want2, "row %d (%s): out2[%d] is %g, expected %g", (int)r,
+                          tt_where(), b, h2[b], want2);
+        }
+    }
+    tj_array_destroy(a);
+    tj_array_destroy(a2);
     tj_module_destroy(m);
 }
 END_TEST
@@ -1079,6 +1168,7 @@ make_case(tt_kind kind)
                 TT_NELEMS(as_rows));
     tt_add_rows(tc, kind, test_atomic_add_sums_many_blocks_and_returns_old_values,
                 TT_NELEMS(at_rows));
+    tt_add_rows(tc, kind, test_fill_is_dropped_only_when_an_assign_overwrites_it_unread, FD_NROWS);
     if (kind != TT_CPU1) { /* width-1 blocks are never partial */
         tt_add_rows(tc, kind, test_fills_in_partial_blocks_make_only_the_active_lanes_elements,
                     TT_NELEMS(pb_fill_rows));
