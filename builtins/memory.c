@@ -102,6 +102,8 @@ filled(tj_kernel *k, const char *fn, const tj_type *elem, int rank, const int *s
     tji_foreach_owned(k, t->u.tile.size, fill_elem, f);
     if (needed) {
         tji_emit_cond_end(k, &guard);
+        /* after the fill's own blocks, so that the code is laid out as without the test */
+        LLVMMoveBasicBlockAfter(guard.done_bb, LLVMGetLastBasicBlock(k->llfn));
         k->fill_guard = needed;
         k->fill_tile = t;
     }
