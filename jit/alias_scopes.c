@@ -33,7 +33,7 @@ typedef struct scopes {
     LLVMContextRef c;
     LLVMValueRef fn;
     unsigned scope_kind, noalias_kind;
-    LLVMMetadataRef space_domain, alloc_domain, shared, array;
+    LLVMMetadataRef alloc_domain, shared, array;
     int64_t offsets[MAX_ALLOCS];    /* the allocations (constant arena offsets) seen */
     LLVMMetadataRef alloc[MAX_ALLOCS];
     int nalloc;
@@ -50,7 +50,8 @@ is_arena(LLVMValueRef v)
     return len >= want && strncmp(name, TJI_ARENA_NAME, want) == 0;
 }
 
-/* Strips GEPs and casts from 'p'. */
+/* Strips GEPs and casts from 'p'; '*first_gep' is the GEP applied to what is left (the
+ * last one stripped), or NULL. */
 static LLVMValueRef
 strip(LLVMValueRef p, LLVMValueRef *first_gep)
 {
@@ -188,10 +189,10 @@ tji_scope_memory(tj_context *ctx, LLVMValueRef entry)
                 .noalias_kind = LLVMGetMDKindIDInContext(c, "noalias", 7)};
     LLVMMetadataRef d1 = LLVMMDStringInContext2(c, "tilejit space", 13);
     LLVMMetadataRef d2 = LLVMMDStringInContext2(c, "tilejit allocation", 18);
-    s.space_domain = node(&s, &d1, 1);
+    LLVMMetadataRef space_domain = node(&s, &d1, 1);
     s.alloc_domain = node(&s, &d2, 1);
-    s.shared = scope(&s, "tilejit shared", s.space_domain);
-    s.array = scope(&s, "tilejit array", s.space_domain);
+    s.shared = scope(&s, "tilejit shared", space_domain);
+    s.array = scope(&s, "tilejit array", space_domain);
     walk(&s, false); /* every allocation first: an access's noalias names all the others */
     walk(&s, true);
 }

@@ -230,11 +230,13 @@ block_of(const char *ir, const char *p, char *label, size_t n)
 
 /* How many stores into the stack's counter ("%NAME = getelementptr i8, ptr %tj.arena..,
  * i64 256") are in the uniform copies of the lane loops (blocks "lanes.region..."): the
- * pushes' and the pops' when the counter stays in memory, one per lane. */
+ * pushes' and the pops' when the counter stays in memory, one per lane; -1 when there is
+ * no such counter. */
 static int
 counter_stores_in_copies(const char *ir)
 {
     int n = 0;
+    bool found = false;
     for (const char *p = ir; (p = strstr(p, ", i64 256\n")); p++) {
         const char *line = p;
         while (line > ir && line[-1] != '\n')
@@ -244,6 +246,7 @@ counter_stores_in_copies(const char *ir)
         if (sscanf(line, " %%%63[^ ] = getelementptr i8, ptr %%tj.arena%n", name, &matched) != 1 ||
             matched < 0)
             continue;
+        found = true;
         snprintf(store, sizeof store, ", ptr %%%s, align", name);
         for (const char *q = ir; (q = strstr(q, store)); q++) {
             const char *st = q;
@@ -255,7 +258,7 @@ counter_stores_in_copies(const char *ir)
             n += strncmp(label, "lanes.region", 12) == 0;
         }
     }
-    return n;
+    return found ? n : -1;
 }
 
 /* With the pipeline: the push and pop phases' loops over the lanes keep the stack's
