@@ -755,11 +755,11 @@ region_stop(LLVMBasicBlockRef first, LLVMBasicBlockRef latch, int n)
                 int32_t r = one ? (int32_t)LLVMConstIntGetSExtValue(LLVMGetOperand(st, 0)) : 0;
                 one = one && (stop == INT32_MIN || r == stop);
                 stop = r;
-            } else if (!tji_vmap_has(&seen, LLVMBasicBlockAsValue(to)) && top < n) {
-                tji_vmap_put(&seen, LLVMBasicBlockAsValue(to), LLVMBasicBlockAsValue(to));
-                stack[top++] = to;
             } else if (!tji_vmap_has(&seen, LLVMBasicBlockAsValue(to))) {
-                one = false;
+                one = top < n; /* more blocks than the region has: give up */
+                tji_vmap_put(&seen, LLVMBasicBlockAsValue(to), LLVMBasicBlockAsValue(to));
+                if (one)
+                    stack[top++] = to;
             }
         }
     }
