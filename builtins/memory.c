@@ -107,7 +107,12 @@ filled(tj_kernel *k, const char *fn, const tj_type *elem, int rank, const int *s
         k->fill_guard = needed;
         k->fill_tile = t;
     }
-    return finish(k, t);
+    t = finish(k, t);
+    if (needed) { /* finish's barrier, the last instruction */
+        LLVMValueRef last = LLVMGetLastInstruction(LLVMGetInsertBlock(k->llb));
+        k->fill_barrier = last && LLVMIsACallInst(last) ? last : NULL;
+    }
+    return t;
 }
 
 bool
@@ -140,27 +145,39 @@ same_address(LLVMValueRef a, LLVMValueRef b)
 /* tile_assign of 'src' into 'dst' at 'offset': when it writes every element of the shared
  * tile whose fill is still droppable (dst is that tile or a view of all of it, at offset 0,
  * src as large and not in shared memory, which could be that tile), the fill's test
- * becomes false. Either way the fill is no longer droppable after this call. */
-static void
+ * becomes false and the function returns true. Either way the fill is no longer droppable
+ * after this call.
+ * Then the barrier after the fill and the assign's own barrier before it have nothing left
+ * to order: no lane wrote the tile, and no lane can be reading it, as the tile is new
+ * (tji_shared_alloc never reuses memory) and only calls that touch no shared memory but
+ * their own tiles, each fenced by its own barriers, came between (tji_fill_survives). In a
+ * loop or a function the barrier made with the tile (tji_shared_write_fence) still keeps the
+ * writes after the reads of an earlier pass. So the fill's barrier goes too, and the copy
+ * of the bench runs in one region per lane from the load to the shared tile. */
+static bool
 drop_fill(tj_kernel *k, const tj_val *dst, const tj_val *src, tj_val *const *offset)
 {
     const tj_val *f = k->fill_tile;
-    LLVMValueRef guard = k->fill_guard;
+    LLVMValueRef guard = k->fill_guard, barrier = k->fill_barrier;
     k->fill_guard = NULL;
+    k->fill_barrier = NULL;
     if (!guard || !f || dst->u.tile.storage != TJ_STORAGE_SHARED ||
         src->u.tile.storage == TJ_STORAGE_SHARED || src->u.tile.replicated ||
         dst->type != f->type || dst->u.tile.rank != f->u.tile.rank ||
         src->u.tile.rank != f->u.tile.rank || !same_address(dst->u.tile.base, f->u.tile.base))
-        return;
+        return false;
     for (int d = 0; d < f->u.tile.rank; d++) {
         LLVMValueRef o = offset ? offset[d]->ll : NULL;
         if (dst->u.tile.shape[d] != f->u.tile.shape[d] || src->u.tile.shape[d] != f->u.tile.shape[d] ||
             dst->u.tile.strides[d] != f->u.tile.strides[d] ||
             (o && (!LLVMIsAConstantInt(o) || LLVMConstIntGetZExtValue(o) != 0)))
-            return;
+            return false;
     }
     LLVMReplaceAllUsesWith(guard, LLVMConstInt(tji_i1(k->ctx), 0, 0));
     LLVMInstructionEraseFromParent(guard);
+    if (barrier)
+        LLVMInstructionEraseFromParent(barrier);
+    return true;
 }
 
 static LLVMValueRef
@@ -635,7 +652,7 @@ tj_tile_assign(tj_kernel *k, tj_val *dst, tj_val *src, tj_val *const *offset)
                         fn, dst->u.tile.rank, src->u.tile.rank);
     if (!tji_check_offsets(k, fn, offset, dst->u.tile.rank) || !tji_tile_promote(k, dst, fn))
         return false;
-    drop_fill(k, dst, src, offset);
+    bool fresh = drop_fill(k, dst, src, offset);
     assign a = {.src = src, .dst = dst};
     for (int d = 0; d < dst->u.tile.rank; d++)
         a.offset[d] = offset ? LLVMBuildIntCast2(k->llb, offset[d]->ll, tji_i32(k->ctx), 1, "")
@@ -650,7 +667,8 @@ tj_tile_assign(tj_kernel *k, tj_val *dst, tj_val *src, tj_val *const *offset)
         a.tmp = tmp;
         tji_foreach_owned(k, src->u.tile.size, read_src, &a);
     }
-    tji_emit_barrier(k);
+    if (!fresh)
+        tji_emit_barrier(k);
     tji_foreach_owned(k, src->u.tile.size, write_dst, &a);
     tji_emit_barrier(k);
     return true;

@@ -250,6 +250,8 @@ struct tj_kernel {
     LLVMValueRef fill_guard;      /* the test before the last shared tile's fill, while no
                                      call may have read the tile (builtins/memory.c) */
     const struct tj_val *fill_tile;
+    LLVMValueRef fill_barrier;    /* the barrier right after that fill, which no longer has
+                                     anything to order once the fill is dropped */
     LLVMValueRef saved_fn, saved_ts, saved_call; /* tji_outline_begin */
     LLVMBasicBlockRef saved_alloca_bb;
     tji_site *sites;

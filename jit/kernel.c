@@ -468,8 +468,10 @@ enter(tj_kernel *k, const char *fn, bool writes, bool flush)
         return false;
     /* Any call but a scalar one may read a filled shared tile, or branch around it: its
      * fill stays, but for calls that read no shared memory (tji_fill_survives). */
-    if ((writes || flush) && k->fill_guard && !tji_fill_survives(fn))
+    if ((writes || flush) && k->fill_guard && !tji_fill_survives(fn)) {
         k->fill_guard = NULL;
+        k->fill_barrier = NULL;
+    }
     if (writes)
         k->mem_epoch++;
     if (flush)
