@@ -612,24 +612,39 @@ build_phases(lanes *L, LLVMBasicBlockRef start)
         return;
     }
     LLVMContextRef c = L->ctx->llctx;
-    LLVMTypeRef i32 = tji_i32(L->ctx), i8 = tji_i8(L->ctx);
+    LLVMTypeRef i32 = tji_i32(L->ctx);
     L->resume = lane_array(L, i32, &L->resty, "lanes.resume");
     L->phase = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.phase");
     LLVMBasicBlockRef general = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.general");
     LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.head");
     L->latch = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.latch");
     L->end = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.end");
-    LLVMValueRef setup_term = LLVMGetBasicBlockTerminator(L->setup);
-    LLVMPositionBuilderBefore(L->b, setup_term);
-    LLVMBuildMemSet(L->b, L->resume, LLVMConstInt(i8, 0, 0),
-                    tji_const_i64(L->ctx, (int64_t)L->width * 4), 16);
-    LLVMSetSuccessor(setup_term, 0, L->phase);
     build_dispatch(L, general);
+    /* Every lane starts at point 0: the first phase decides without reading resume[]. */
+    LLVMValueRef setup_term = LLVMGetBasicBlockTerminator(L->setup);
+    LLVMSetSuccessor(setup_term, 0, L->decide);
+    LLVMValueRef zero = tji_const_i32(L->ctx, 0);
+    LLVMValueRef yes = LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0);
+    LLVMAddIncoming(L->at, &zero, &L->setup, 1);
+    LLVMAddIncoming(L->same, &yes, &L->setup, 1);
     LLVMPositionBuilderAtEnd(L->b, general);
     LLVMBuildBr(L->b, head);
     LLVMPositionBuilderAtEnd(L->b, head);
     L->lane = LLVMBuildPhi(L->b, i32, "lane");
-    LLVMValueRef at = LLVMBuildLoad2(L->b, i32, lane_slot(L, L->resty, L->resume), "resume");
+    /* resume[] holds every lane's point only after a phase that scans it: where the phase
+     * decided that all lanes are at one point ('same'), that point is 'at', and the slots
+     * may be stale (a uniform loop that decides directly stores none; region_loop). */
+    LLVMBasicBlockRef read = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.read");
+    LLVMBasicBlockRef pick = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.resume");
+    LLVMBuildCondBr(L->b, L->same, pick, read);
+    LLVMPositionBuilderAtEnd(L->b, read);
+    LLVMValueRef stored = LLVMBuildLoad2(L->b, i32, lane_slot(L, L->resty, L->resume), "");
+    LLVMBuildBr(L->b, pick);
+    LLVMPositionBuilderAtEnd(L->b, pick);
+    LLVMValueRef at = LLVMBuildPhi(L->b, i32, "resume");
+    LLVMValueRef at_vals[] = {L->at, stored};
+    LLVMBasicBlockRef at_bbs[] = {head, read};
+    LLVMAddIncoming(at, at_vals, at_bbs, 2);
     LLVMValueRef sw = LLVMBuildSwitch(L->b, at, L->latch, (unsigned)L->nbar + 1);
     L->resume_at[0] = start;
     for (int t = 0; t < L->nbar; t++)
@@ -768,6 +783,30 @@ region_stop(LLVMBasicBlockRef first, LLVMBasicBlockRef latch, int n)
     return one ? stop : INT32_MIN;
 }
 
+/* Whether 'p' is a GEP into array 'arr'. */
+static bool
+points_into(LLVMValueRef p, LLVMValueRef arr)
+{
+    return LLVMIsAGetElementPtrInst(p) && LLVMGetOperand(p, 0) == arr;
+}
+
+/* Erases the stores of resume points before the branches to 'latch', a uniform loop's
+ * latch (the store region_stop looks at). */
+static void
+drop_resume_stores(lanes *L, LLVMBasicBlockRef latch)
+{
+    LLVMValueRef to = LLVMBasicBlockAsValue(latch);
+    for (LLVMUseRef u = LLVMGetFirstUse(to); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef br = LLVMGetUser(u);
+        if (!LLVMIsABranchInst(br) || LLVMGetNumSuccessors(br) != 1)
+            continue;
+        LLVMValueRef st = LLVMGetPreviousInstruction(br);
+        if (st && LLVMIsAStoreInst(st) && LLVMIsAConstantInt(LLVMGetOperand(st, 0)) &&
+            points_into(LLVMGetOperand(st, 1), L->resume))
+            LLVMInstructionEraseFromParent(st);
+    }
+}
+
 /* A loop over the lanes running a copy of a region ('n' blocks of 'buf'), entered from
  * 'from'; the copies of the 'nfix' flags 'fix' become 'to'. Its head, or NULL (no memory).
  * 'count': at least the lane code's blocks and instructions, and 8. */
@@ -803,6 +842,8 @@ region_loop(lanes *L, const LLVMBasicBlockRef *buf, int n, size_t count, LLVMBas
     int32_t stop = region_stop(first, latch, n);
     close_lane_loop(L, lane, from, head, latch, stop == INT32_MIN ? L->phase : L->decide);
     if (stop != INT32_MIN) {
+        /* nothing reads the lanes' resume points after this loop (build_phases) */
+        drop_resume_stores(L, latch);
         LLVMValueRef at = tji_const_i32(L->ctx, stop);
         LLVMValueRef yes = LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0);
         LLVMAddIncoming(L->at, &at, &latch, 1);

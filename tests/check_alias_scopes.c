@@ -228,10 +228,12 @@ block_of(const char *ir, const char *p, char *label, size_t n)
         }
 }
 
-/* How many stores into the stack's counter ("%NAME = getelementptr i8, ptr %tj.arena..,
- * i64 256") are in the uniform copies of the lane loops (blocks "lanes.region..."): the
- * pushes' and the pops' when the counter stays in memory, one per lane; -1 when there is
- * no such counter. */
+/* How many stores of a computed value into the stack's counter ("%NAME = getelementptr i8,
+ * ptr %tj.arena.., i64 256") are in the uniform copies of the lane loops (blocks
+ * "lanes.region..."): the pushes' and the pops' when the counter stays in memory, one per
+ * lane; -1 when there is no such counter. The declaration's store of 0 by lane 0 is not one
+ * of them (the first phase's copy, whose lanes store no resume point, may be unrolled into
+ * a "lanes.region" block). */
 static int
 counter_stores_in_copies(const char *ir)
 {
@@ -252,7 +254,7 @@ counter_stores_in_copies(const char *ir)
             const char *st = q;
             while (st > ir && st[-1] != '\n')
                 st--;
-            if (strncmp(st, "  store i32 ", 12) != 0)
+            if (strncmp(st, "  store i32 ", 12) != 0 || strncmp(st, "  store i32 0,", 14) == 0)
                 continue;
             block_of(ir, st, label, sizeof label);
             n += strncmp(label, "lanes.region", 12) == 0;
