@@ -175,6 +175,17 @@ tt_ptx_has(const tj_module *m, const char *opcode)
     ck_assert_msg(strstr(ptx, opcode) != NULL, "the PTX has no '%s'", opcode);
 }
 
+/* How many times the PTX of 'm' contains 'opcode'; -1 when 'm' has no PTX (the CPU). */
+static inline int
+tt_ptx_count(const tj_module *m, const char *opcode)
+{
+    const char *ptx = tj_module_get_ptx(m);
+    int n = 0;
+    for (const char *p = ptx; p && (p = strstr(p, opcode)); p += strlen(opcode))
+        n++;
+    return ptx ? n : -1;
+}
+
 /* tj_launch_tiled over 'nblocks' blocks; false (nothing run) without a device. */
 static inline bool
 tt_launch_tiled(tj_module *m, const char *name, int64_t nblocks, const tj_arg *args,
