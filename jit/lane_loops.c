@@ -635,12 +635,12 @@ build_phases(lanes *L, LLVMBasicBlockRef start)
      * decided that all lanes are at one point ('same'), that point is 'at', and the slots
      * may be stale (a uniform loop that decides directly stores none; region_loop). */
     LLVMBasicBlockRef read = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.read");
-    LLVMBasicBlockRef pick = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.resume");
-    LLVMBuildCondBr(L->b, L->same, pick, read);
+    LLVMBasicBlockRef resumed = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.resume");
+    LLVMBuildCondBr(L->b, L->same, resumed, read);
     LLVMPositionBuilderAtEnd(L->b, read);
     LLVMValueRef stored = LLVMBuildLoad2(L->b, i32, lane_slot(L, L->resty, L->resume), "");
-    LLVMBuildBr(L->b, pick);
-    LLVMPositionBuilderAtEnd(L->b, pick);
+    LLVMBuildBr(L->b, resumed);
+    LLVMPositionBuilderAtEnd(L->b, resumed);
     LLVMValueRef at = LLVMBuildPhi(L->b, i32, "resume");
     LLVMValueRef at_vals[] = {L->at, stored};
     LLVMBasicBlockRef at_bbs[] = {head, read};
@@ -733,6 +733,15 @@ before_lanes(lanes *L, LLVMValueRef v, tji_vmap *memo, int depth)
     return c;
 }
 
+/* The store of a constant resume point right before 'term', a branch to the latch and
+ * nowhere else (a barrier's block stores t + 1, a return -1), or NULL. */
+static LLVMValueRef
+exit_store(LLVMValueRef term)
+{
+    LLVMValueRef st = LLVMGetNumSuccessors(term) == 1 ? LLVMGetPreviousInstruction(term) : NULL;
+    return st && LLVMIsAStoreInst(st) && LLVMIsAConstantInt(LLVMGetOperand(st, 0)) ? st : NULL;
+}
+
 /* Where every lane of a uniform loop stops: the resume point that the exits reachable from
  * 'first' store before branching to 'latch' (a barrier's block stores t + 1, a return -1),
  * when they all store the same one; else INT32_MIN (a loop that may stop at one barrier or
@@ -764,9 +773,8 @@ region_stop(LLVMBasicBlockRef first, LLVMBasicBlockRef latch, int n)
         for (unsigned k = s0; k < ns && one; k++) {
             LLVMBasicBlockRef to = LLVMGetSuccessor(term, k);
             if (to == latch) {
-                LLVMValueRef st = LLVMGetPreviousInstruction(term);
-                one = st && LLVMIsAStoreInst(st) && LLVMIsAConstantInt(LLVMGetOperand(st, 0)) &&
-                      LLVMGetNumSuccessors(term) == 1;
+                LLVMValueRef st = exit_store(term);
+                one = st != NULL;
                 int32_t r = one ? (int32_t)LLVMConstIntGetSExtValue(LLVMGetOperand(st, 0)) : 0;
                 one = one && (stop == INT32_MIN || r == stop);
                 stop = r;
@@ -783,26 +791,15 @@ region_stop(LLVMBasicBlockRef first, LLVMBasicBlockRef latch, int n)
     return one ? stop : INT32_MIN;
 }
 
-/* Whether 'p' is a GEP into array 'arr'. */
-static bool
-points_into(LLVMValueRef p, LLVMValueRef arr)
-{
-    return LLVMIsAGetElementPtrInst(p) && LLVMGetOperand(p, 0) == arr;
-}
-
-/* Erases the stores of resume points before the branches to 'latch', a uniform loop's
- * latch (the store region_stop looks at). */
+/* Erases the resume points that the exits of a uniform loop store before branching to its
+ * 'latch' (exit_store, into resume[]). */
 static void
 drop_resume_stores(lanes *L, LLVMBasicBlockRef latch)
 {
-    LLVMValueRef to = LLVMBasicBlockAsValue(latch);
-    for (LLVMUseRef u = LLVMGetFirstUse(to); u; u = LLVMGetNextUse(u)) {
-        LLVMValueRef br = LLVMGetUser(u);
-        if (!LLVMIsABranchInst(br) || LLVMGetNumSuccessors(br) != 1)
-            continue;
-        LLVMValueRef st = LLVMGetPreviousInstruction(br);
-        if (st && LLVMIsAStoreInst(st) && LLVMIsAConstantInt(LLVMGetOperand(st, 0)) &&
-            points_into(LLVMGetOperand(st, 1), L->resume))
+    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(latch)); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef br = LLVMGetUser(u), st = LLVMIsABranchInst(br) ? exit_store(br) : NULL;
+        LLVMValueRef p = st ? LLVMGetOperand(st, 1) : NULL;
+        if (p && LLVMIsAGetElementPtrInst(p) && LLVMGetOperand(p, 0) == L->resume)
             LLVMInstructionEraseFromParent(st);
     }
 }
