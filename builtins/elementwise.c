@@ -104,6 +104,13 @@ tji_tile_apply(tj_kernel *k, const char *fn, tj_val *const *args, int nargs, tji
     }
     bool replicated;
     const tj_val *shape = shape_source(k, fn, args, nargs, &replicated);
+    /* The callers (tj_binary and the like) leave a deferred barrier owed, as for values: a
+     * shared operand emits it, unless it orders only this lane's own writes of the
+     * elements it reads (operands have one shape, each lane reads the elements it owns). */
+    for (int i = 0; shape && i < nargs; i++)
+        if (args[i]->kind == TJ_VAL_TILE && args[i]->u.tile.storage == TJ_STORAGE_SHARED &&
+            !tji_barrier_owed_for(k, args[i]))
+            tji_flush_barrier(k);
     const tj_type *rt = shape ? result_type(k, args, nargs, op, ud) : NULL;
     if (!rt)
         return NULL;

@@ -506,10 +506,20 @@ tj_tile_store(tj_kernel *k, tj_val *arr, tj_val *t, tj_val *const *offset)
 {
     const char *fn = tji_builtin_name(TJI_B_TILE_STORE);
     access a = {.kind = 1};
-    if (!tji_enter(k, fn) || !tji_check_tile(k, fn, "t", t) ||
+    /* Each lane reads the elements of 't' it owns (foreach_stored): a barrier owed for its
+     * own writes to them (tj_tile_assign) stays owed, as it does for a tile in registers,
+     * which is no shared memory. */
+    bool tile = t && t->kind == TJ_VAL_TILE;
+    bool own = tile && tji_barrier_owed_for(k, t);
+    bool defer = own || (tile && t->u.tile.storage == TJ_STORAGE_REGISTER);
+    if (!(defer ? tji_enter_deferring(k, fn) : tji_enter(k, fn)) ||
+        !tji_check_tile(k, fn, "t", t) ||
         !setup_access(k, fn, &a, arr, t->u.tile.rank, offset) || !check_same_elem(k, fn, arr, t))
         return false;
-    a.t = t;
+    if (own)
+        k->shared_calls++;
+    /* where its own elements are still in registers, the lane reads them there */
+    a.t = own ? tji_owner_values(k, t) : t;
     access_all(k, &a, foreach_stored);
     return true;
 }
@@ -637,6 +647,23 @@ write_dst(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
     tji_emit_cond_end(k, &cond);
 }
 
+/* Whether the assign writes every element of 'dst', each from the lane that owns it in
+ * 'dst' (e = slot * B + lane): 'src' has its shape and the offset is zero. A lane that then
+ * reads only its own elements of 'dst' (tj_tile_store) reads its own writes, and needs no
+ * barrier; others do, so the barrier after the writes is owed, not emitted. */
+static bool
+owner_writes(const tj_val *dst, const tj_val *src, tj_val *const *offset)
+{
+    for (int d = 0; d < dst->u.tile.rank; d++) {
+        if (dst->u.tile.shape[d] != src->u.tile.shape[d])
+            return false;
+        LLVMValueRef o = offset ? offset[d]->ll : NULL;
+        if (o && !(LLVMIsAConstantInt(o) && LLVMConstIntGetZExtValue(o) == 0))
+            return false;
+    }
+    return !dst->u.tile.replicated;
+}
+
 bool
 tj_tile_assign(tj_kernel *k, tj_val *dst, tj_val *src, tj_val *const *offset)
 {
@@ -670,7 +697,12 @@ tj_tile_assign(tj_kernel *k, tj_val *dst, tj_val *src, tj_val *const *offset)
     if (!fresh)
         tji_emit_barrier(k);
     tji_foreach_owned(k, src->u.tile.size, write_dst, &a);
-    tji_emit_barrier(k);
+    /* registers that a later call may not change under it (a borrowed tile reads its array) */
+    bool kept = !a.tmp->u.tile.replicated && !a.tmp->u.tile.borrow;
+    if (owner_writes(dst, src, offset))
+        tji_defer_barrier_for(k, dst, kept ? a.tmp : NULL);
+    else
+        tji_emit_barrier(k);
     return true;
 }
 

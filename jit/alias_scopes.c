@@ -39,12 +39,13 @@ typedef struct scopes {
     int nalloc;
 } scopes;
 
-/* Whether 'v' is the entry's load of the worker's arena pointer (or an inlined copy). */
+/* Whether 'v' is the entry's load of the worker's arena pointer (or an inlined copy), or the
+ * local array that stands for it in a lane-loop block. */
 static bool
 is_arena(LLVMValueRef v)
 {
     size_t len, want = strlen(TJI_ARENA_NAME);
-    if (!LLVMIsALoadInst(v))
+    if (!LLVMIsALoadInst(v) && !LLVMIsAAllocaInst(v)) /* target_host.c: local_arena */
         return false;
     const char *name = LLVMGetValueName2(v, &len);
     return len >= want && strncmp(name, TJI_ARENA_NAME, want) == 0;

@@ -239,6 +239,9 @@ struct tj_kernel {
     int max_tid;                  /* most tid() coordinates read */
     unsigned barriers;            /* block barriers emitted so far (tji_emit_barrier) */
     bool barrier_pending;         /* a builtin's trailing barrier is owed (tji_defer_barrier) */
+    const struct tj_val *owed_for; /* while one is owed: the shared tile whose writes alone it
+                                      orders, each element by its owner lane (tj_tile_assign) */
+    const struct tj_val *owed_values; /* and the register tile that holds what they wrote */
     unsigned shared_calls;        /* builder calls that may read shared memory or branch */
     unsigned serial_pushes;       /* stack pushes of one lane at a time (jit/compress_push.c) */
     size_t shared_bytes;          /* owned shared memory, SPEC 3 */
@@ -284,6 +287,17 @@ TJI_HIDDEN void tji_flush_barrier(tj_kernel *k);
  * read shared memory or branch emits it (tji_enter, tji_enter_pure, a loop's end whose
  * body made other calls, sealing). */
 TJI_HIDDEN void tji_defer_barrier(tj_kernel *k);
+/* Owes the barrier after writes of the shared tile 't' in which each lane wrote exactly the
+ * elements it owns (e = slot * B + lane), the values of register tile 'values' of its shape
+ * (or NULL). A call that reads only its own lane's elements of a tile laid out as 't' may
+ * then leave it owed (tji_barrier_owed_for); any other flushes it. */
+TJI_HIDDEN void tji_defer_barrier_for(tj_kernel *k, const tj_val *t, const tj_val *values);
+/* Whether the barrier owed (if any) orders only writes to the elements of a tile laid out as
+ * 't' by their owner lanes, so that a lane reading its own elements of 't' needs none. */
+TJI_HIDDEN bool tji_barrier_owed_for(const tj_kernel *k, const tj_val *t);
+/* For such a tile 't': the register tile holding the values its lanes wrote, if known (the
+ * lane's own elements can be read there instead of in shared memory); else 't'. */
+TJI_HIDDEN const tj_val *tji_owner_values(const tj_kernel *k, const tj_val *t);
 /* Records the kernel's first error; always returns false. */
 TJI_HIDDEN bool tji_fail(tj_kernel *k, tj_status st, const char *fmt, ...) TJI_PRINTF(3, 4);
 /* Checks a value argument: false quietly for NULL (an earlier failure), false with an error

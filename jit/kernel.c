@@ -510,6 +510,7 @@ tji_flush_barrier(tj_kernel *k)
     if (!k->barrier_pending)
         return;
     k->barrier_pending = false;
+    k->owed_for = NULL;
     tji_emit_barrier(k);
 }
 
@@ -517,6 +518,54 @@ void
 tji_defer_barrier(tj_kernel *k)
 {
     k->barrier_pending = true;
+    k->owed_for = NULL;
+}
+
+void
+tji_defer_barrier_for(tj_kernel *k, const tj_val *t, const tj_val *values)
+{
+    /* a barrier owed already orders other writes too */
+    k->owed_for = k->barrier_pending ? NULL : t;
+    k->owed_values = values;
+    k->barrier_pending = true;
+}
+
+/* 'p' without the GEPs of offset zero over it (a view of a whole tile). */
+static LLVMValueRef
+strip_zero_geps(LLVMValueRef p)
+{
+    while (p && LLVMIsAGetElementPtrInst(p)) {
+        unsigned n = (unsigned)LLVMGetNumOperands(p);
+        for (unsigned i = 1; i < n; i++) {
+            LLVMValueRef idx = LLVMGetOperand(p, i);
+            if (!LLVMIsAConstantInt(idx) || LLVMConstIntGetZExtValue(idx) != 0)
+                return p;
+        }
+        p = LLVMGetOperand(p, 0);
+    }
+    return p;
+}
+
+bool
+tji_barrier_owed_for(const tj_kernel *k, const tj_val *t)
+{
+    const tj_val *w = k->owed_for;
+    if (!k->barrier_pending || !w)
+        return false;
+    const tji_tile *a = &w->u.tile, *b = &t->u.tile;
+    if (t->type != w->type || b->storage != TJ_STORAGE_SHARED || b->replicated ||
+        strip_zero_geps(b->base) != strip_zero_geps(a->base) || b->rank != a->rank)
+        return false;
+    for (int d = 0; d < a->rank; d++)
+        if (b->shape[d] != a->shape[d] || b->strides[d] != a->strides[d])
+            return false;
+    return true;
+}
+
+const tj_val *
+tji_owner_values(const tj_kernel *k, const tj_val *t)
+{
+    return k->owed_values && tji_barrier_owed_for(k, t) ? k->owed_values : t;
 }
 
 static void fill_layout_globals(tj_kernel *k);
@@ -553,7 +602,11 @@ tji_kernel_seal(tj_kernel *k)
                         k->name, scope_name(k->scopes[k->nscopes - 1].kind));
     if (!k->body_started && !begin_body(k))
         return false;
-    tji_flush_barrier(k);
+    /* A barrier owed at a kernel's end orders nothing: no code of the block follows. A
+     * function's caller may read what it wrote. */
+    if (k->is_func)
+        tji_flush_barrier(k);
+    k->barrier_pending = false;
     if (k->ret->kind == TJ_TYPE_VOID)
         LLVMBuildRetVoid(k->llb);
     else

@@ -607,7 +607,7 @@ build_dispatch(lanes *L, LLVMBasicBlockRef general)
 static void
 build_phases(lanes *L, LLVMBasicBlockRef start)
 {
-    if (L->nbar == 0) {
+    if (L->nbar == 0 && L->ctx->cpu_lanes_switch) {
         build_one_pass(L, start);
         return;
     }
@@ -1019,7 +1019,7 @@ transform(lanes *L)
             carry_value(L, vals[i]);
         for (int i = 0; i < nlocs; i++)
             split_alloca(L, locs[i]);
-        if (L->nbar > 0 && !L->ctx->cpu_lanes_switch) {
+        if (!L->ctx->cpu_lanes_switch) {
             /* the lane code as it is now, with its per-lane loads and stores */
             size_t count = 8;
             for (int i = 0; i < L->nblocks; i++)

@@ -250,6 +250,47 @@ mark_invariant_params(tj_context *ctx, LLVMValueRef entry, const tji_kdesc *kd)
         }
 }
 
+/* A lane-loop block function runs all of a block's lanes in one call: its shared memory of
+ * at most STACK_ARENA_MAX bytes can then be a local array of it, live for the call, as in
+ * width-1 mode, instead of the worker's arena. LLVM then drops the stores into it that
+ * nothing reads (a tile assigned and stored by the same lanes, builtins/memory.c).
+ * alias_scopes.c knows the array by its name, as it knew the arena's load. */
+static void
+local_arena(tj_context *ctx, LLVMModuleRef m, LLVMValueRef fn, size_t bytes)
+{
+    if (bytes == 0 || bytes > STACK_ARENA_MAX)
+        return;
+    LLVMValueRef load = NULL;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !load;
+         bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in && !load;
+             in = LLVMGetNextInstruction(in)) {
+            size_t len;
+            const char *name = LLVMGetValueName2(in, &len);
+            if (LLVMIsALoadInst(in) && len == strlen(TJI_ARENA_NAME) &&
+                memcmp(name, TJI_ARENA_NAME, len) == 0)
+                load = in;
+        }
+    if (!load)
+        return;
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
+    LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)));
+    LLVMValueRef arena = LLVMBuildAlloca(b, LLVMArrayType2(tji_i8(ctx), bytes), "");
+    LLVMSetAlignment(arena, ARENA_ALIGN);
+    lifetime(ctx, m, b, "llvm.lifetime.start", bytes, arena);
+    LLVMReplaceAllUsesWith(load, arena);
+    LLVMInstructionEraseFromParent(load);
+    LLVMSetValueName2(arena, TJI_ARENA_NAME, strlen(TJI_ARENA_NAME));
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef r = LLVMGetBasicBlockTerminator(bb);
+        if (r && LLVMGetInstructionOpcode(r) == LLVMRet) {
+            LLVMPositionBuilderBefore(b, r);
+            lifetime(ctx, m, b, "llvm.lifetime.end", bytes, arena);
+        }
+    }
+    LLVMDisposeBuilder(b);
+}
+
 /* Cooperative blocks as loops over their lanes (lane_loops.c). The bodies and one-block
  * hooks are already inlined into the block functions. Where every barrier is in them, each
  * barrier call becomes a call of a marker of its own function; scalar replacement then
@@ -295,8 +336,10 @@ lower_lanes(tj_context *ctx, LLVMModuleRef m, LLVMValueRef const *fns, size_t n,
             continue;
         if (st == TJ_OK && marks[i])
             descs[i].lane_loops = tji_lane_loops(ctx, fns[i], marks[i], descs[i].block_width);
-        if (descs[i].lane_loops)
+        if (descs[i].lane_loops) {
             mark_invariant_params(ctx, LLVMGetNamedFunction(m, descs[i].entry), &descs[i]);
+            local_arena(ctx, m, fns[i], descs[i].shared_bytes);
+        }
         /* Markers left (it could not take the function): fiber switches. */
         for (LLVMUseRef u = marks[i] ? LLVMGetFirstUse(marks[i]) : NULL, next; u; u = next) {
             next = LLVMGetNextUse(u);

@@ -245,8 +245,12 @@ counter_stores_in_copies(const char *ir)
             line--;
         char name[64], store[96], label[128];
         int matched = -1;
-        if (sscanf(line, " %%%63[^ ] = getelementptr i8, ptr %%tj.arena%n", name, &matched) != 1 ||
-            matched < 0)
+        /* inbounds where the arena is a local array of a lane-loop block (target_host.c) */
+        if ((sscanf(line, " %%%63[^ ] = getelementptr i8, ptr %%tj.arena%n", name, &matched) != 1 ||
+             matched < 0) &&
+            (sscanf(line, " %%%63[^ ] = getelementptr inbounds i8, ptr %%tj.arena%n", name,
+                    &matched) != 1 ||
+             matched < 0))
             continue;
         found = true;
         snprintf(store, sizeof store, ", ptr %%%s, align", name);

@@ -609,12 +609,13 @@ cond_br_blocks(const char *ir, const char *label)
 /* A copy through a shared tile under launch_tiled, as the bench's cooperative copy: tile_load
  * of 16 elements a lane, tile_zeros of a shared tile, tile_assign of all of it, tile_store,
  * y = x exactly. The assign drops the fill, and with it the fill's barrier and its own
- * barrier before (builtins/memory.c, drop_fill): one barrier is left, after the assign, so
- * two phases, and the loaded values go straight to the shared tile without crossing a
- * barrier (three phases before). tid() crosses the barrier in a per-lane array; the copies
- * of the last phase know it is (block, lane), so that phase too picks its copies by the
- * store's test that the tile is inside the array. Every copy's lanes stop at one point (the
- * barrier, or the return), so each goes to the next phase's decision without the scan. */
+ * barrier before (builtins/memory.c, drop_fill); each lane then stores the elements it
+ * wrote itself, which needs no barrier after the assign either (tji_barrier_owed_for), and
+ * reads them in its registers. So the kernel has no barrier left: one phase, whose copies
+ * know tid() is (block, lane) and pick by the tests that the tiles are inside the arrays,
+ * and stop at the return, going to the decision without the scan. Nothing reads the shared
+ * tile, and the block's shared memory is a local array of it (target_host.c, local_arena):
+ * LLVM drops the stores into it, and the optimised IR has no shared memory left. */
 START_TEST(test_lanes_tiled_copy_knows_tid_across_barriers)
 {
     for (form f = LOOPS; f < NFORMS; f++) {
@@ -628,21 +629,21 @@ START_TEST(test_lanes_tiled_copy_knows_tid_across_barriers)
         tj_module *m = build(r.ctx, r.cpu, r.k);
         const char *ir0 = unoptimised_ir(r.ctx, r.cpu, r.k);
         int picks = cond_br_blocks(ir0, "\nlanes.enter");
-        ck_assert_msg(picks == (f == LOOPS ? 2 : 0), "%s: %d phases pick their copies",
+        ck_assert_msg(picks == (f == LOOPS ? 1 : 0), "%s: %d phases pick their copies",
                       form_name[f], picks);
         if (f == LOOPS) {
-            ck_assert_int_eq(count_of(ir0, "\nlanes.enter"), 2);
-            /* each of the four copies stops at one point (a barrier, or the return): none
-             * needs the scan after it */
+            ck_assert_int_eq(count_of(ir0, "\nlanes.enter"), 1);
+            /* both copies stop at the return: neither needs the scan after it */
             int copies, direct = direct_copies(ir0, &copies);
-            ck_assert_int_eq(copies, 4);
-            ck_assert_int_eq(direct, 4);
+            ck_assert_int_eq(copies, 2);
+            ck_assert_int_eq(direct, 2);
             /* Nothing reads the resume points after a copy that decides directly, nor at
-             * the start, where every lane is at point 0: only the general loop stores them
-             * (its barrier and its return), and no memset clears them (8 stores and 2
-             * memsets at 2789314). */
-            ck_assert_int_eq(resume_stores(ir0), 2);
+             * the start, where every lane is at point 0: only the general loop's return
+             * stores one, and no memset clears them. */
+            ck_assert_int_eq(resume_stores(ir0), 1);
             ck_assert_int_eq(count_of(ir0, "@llvm.memset"), 0);
+            ck_assert_msg(strstr(tj_module_get_ir(m), "%tj.arena") == NULL,
+                          "the optimised IR still uses shared memory");
         }
         float xs[NB * PER], out[NB * PER];
         for (int i = 0; i < NB * PER; i++)
@@ -656,40 +657,53 @@ START_TEST(test_lanes_tiled_copy_knows_tid_across_barriers)
 }
 END_TEST
 
-/* A kernel without barriers takes one pass over the lanes (no phases, "lanes.phase" is not
- * in its IR): y[t] = 2 t for even t, and odd lanes return first, on a launch of NTHREADS
- * threads whose last block is partial. */
-START_TEST(test_lanes_without_barriers_one_pass)
+/* A kernel without barriers: y[t] = 2 t for even t, and odd lanes return first, on a launch
+ * of NTHREADS threads whose last block is partial. With TILEJIT_CPU_LANES=switch it takes
+ * one pass over the lanes (no phases, "lanes.phase" is not in its IR); by default its one
+ * phase has copies, as a phase after a barrier does (they know tid() under a tiled launch
+ * and pick by the tiles' tests; lane_loops.c), each going straight to the decision after
+ * its last lane, every lane having returned. */
+START_TEST(test_lanes_without_barriers)
 {
-    one_block r = y_kernel(LOOPS, "evens");
-    tj_context *ctx = r.ctx;
-    tj_device *cpu = r.cpu;
-    tj_kernel *k = r.k;
-    const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
-    tj_val *y = r.y;
-    tj_val *t;
-    tj_tid(k, 1, &t);
-    tj_val *one = tj_const_int(k, TJ_DTYPE_I32, 1);
-    tj_if_begin(k, tj_compare(k, TJ_CMP_EQ, tj_binary(k, TJ_BIN_BIT_AND, t, one), one));
-    tj_return(k, NULL);
-    tj_if_end(k);
-    tj_store(k, y, &t, 1, tj_binary(k, TJ_BIN_MUL, t, tj_const_int(k, TJ_DTYPE_I32, 2)));
-    tj_module *m = build(ctx, cpu, k);
-    const char *ir = unoptimised_ir(ctx, cpu, k);
-    ck_assert_ptr_nonnull(strstr(ir, "lanes.head"));
-    ck_assert_ptr_null(strstr(ir, "lanes.phase"));
-    int32_t init[NTHREADS], out[NTHREADS];
-    for (int i = 0; i < NTHREADS; i++)
-        init[i] = -1;
-    tj_array *ya = tjt_array(cpu, i32, NTHREADS, init);
-    tj_arg arg = tj_arg_array(ya);
-    int64_t n = NTHREADS;
-    tjt_ok(cpu, tj_launch(cpu, m, "evens", 1, &n, B, &arg, 1));
-    tjt_ok(cpu, tj_device_synchronize(cpu));
-    tjt_ok(cpu, tj_array_copy_to_host(ya, out, sizeof out));
-    for (int i = 0; i < NTHREADS; i++)
-        ck_assert_msg(out[i] == (i % 2 ? -1 : 2 * i), "y[%d] = %d", i, out[i]);
-    tj_context_destroy(ctx);
+    for (form f = LOOPS; f <= SWITCH; f++) {
+        one_block r = y_kernel(f, "evens");
+        tj_context *ctx = r.ctx;
+        tj_device *cpu = r.cpu;
+        tj_kernel *k = r.k;
+        const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
+        tj_val *y = r.y;
+        tj_val *t;
+        tj_tid(k, 1, &t);
+        tj_val *one = tj_const_int(k, TJ_DTYPE_I32, 1);
+        tj_if_begin(k, tj_compare(k, TJ_CMP_EQ, tj_binary(k, TJ_BIN_BIT_AND, t, one), one));
+        tj_return(k, NULL);
+        tj_if_end(k);
+        tj_store(k, y, &t, 1, tj_binary(k, TJ_BIN_MUL, t, tj_const_int(k, TJ_DTYPE_I32, 2)));
+        tj_module *m = build(ctx, cpu, k);
+        const char *ir = unoptimised_ir(ctx, cpu, k);
+        ck_assert_ptr_nonnull(strstr(ir, "lanes.head"));
+        int copies, direct = direct_copies(ir, &copies);
+        if (f == SWITCH) {
+            ck_assert_ptr_null(strstr(ir, "lanes.phase"));
+            ck_assert_int_eq(copies, 0);
+        } else {
+            ck_assert_int_eq(copies, 1);
+            ck_assert_int_eq(direct, 1);
+        }
+        int32_t init[NTHREADS], out[NTHREADS];
+        for (int i = 0; i < NTHREADS; i++)
+            init[i] = -1;
+        tj_array *ya = tjt_array(cpu, i32, NTHREADS, init);
+        tj_arg arg = tj_arg_array(ya);
+        int64_t n = NTHREADS;
+        tjt_ok(cpu, tj_launch(cpu, m, "evens", 1, &n, B, &arg, 1));
+        tjt_ok(cpu, tj_device_synchronize(cpu));
+        tjt_ok(cpu, tj_array_copy_to_host(ya, out, sizeof out));
+        for (int i = 0; i < NTHREADS; i++)
+            ck_assert_msg(out[i] == (i % 2 ? -1 : 2 * i), "%s: y[%d] = %d", form_name[f], i,
+                          out[i]);
+        tj_context_destroy(ctx);
+    }
 }
 END_TEST
 
@@ -705,7 +719,7 @@ lanes_suite(void)
     tcase_add_test(tc, test_lanes_past_the_storage_limit_keep_fibers);
     tcase_add_test(tc, test_lanes_a_barrier_in_a_called_function_keeps_fibers);
     tcase_add_test(tc, test_lanes_tid_of_tiled_and_other_launches);
-    tcase_add_test(tc, test_lanes_without_barriers_one_pass);
+    tcase_add_test(tc, test_lanes_without_barriers);
     tcase_add_test(tc, test_lanes_tiled_sum_vectorises);
     tcase_add_test(tc, test_lanes_tiled_copy_knows_tid_across_barriers);
     suite_add_tcase(s, tc);

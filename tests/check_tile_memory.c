@@ -547,11 +547,16 @@ typedef enum fd_row {
 } fd_row;
 
 /* bar.sync in each row's PTX (adjacent barriers come out as one). Where the fill is
- * dropped, so are its barrier and the assign's barrier before: FD_FULL keeps only the
- * assign's barrier after (2 before this). In FD_LOOP the tile's fence stays, as it orders
- * the second pass's writes after the first pass's reads (2 before too: the fence and the two
- * dropped barriers were adjacent); dropping the fence as well would leave 1. */
-static const int fd_barriers[FD_NROWS] = {1, 2, 5, 3, 2, 2};
+ * dropped, so are its barrier and the assign's barrier before. Where the assign writes the
+ * whole tile from a src of its shape at offset 0 (FD_FULL, FD_READ_FIRST, FD_LOOP), each
+ * lane then stores only the elements it wrote itself, and the barrier after the assign is
+ * only owed (tji_barrier_owed_for): FD_FULL has none left (2, then 1, before these), and
+ * FD_READ_FIRST keeps the reduction's and the assign's barrier before it (5 before). In
+ * FD_LOOP the owed barrier is made at the end of the body, next to the tile's fence, which
+ * stays, as it orders the second pass's writes after the first pass's reads (2 before too:
+ * the fence and the two dropped barriers were adjacent); dropping the fence as well would
+ * leave 1. */
+static const int fd_barriers[FD_NROWS] = {0, 2, 4, 3, 2, 2};
 
 START_TEST(test_fill_is_dropped_only_when_an_assign_overwrites_it_unread)
 {
@@ -628,6 +633,94 @@ START_TEST(test_fill_is_dropped_only_when_an_assign_overwrites_it_unread)
     }
     tj_array_destroy(a);
     tj_array_destroy(a2);
+    tj_module_destroy(m);
+}
+END_TEST
+
+/* ---- reads of a lane's own elements after an assign --------------------------------------- */
+
+/* A shared tile of FD_N elements written by every lane, then read (per row), on FD_BLOCKS
+ * blocks; out[block * FD_N + e] is checked exactly. A lane that reads only the elements it
+ * wrote (those it owns, e = slot * B + lane) reads its own writes and needs no barrier
+ * (tji_barrier_owed_for); one that reads others' does. The elementwise operations leave a
+ * deferred barrier owed, as for values (tj_binary), but a shared operand makes it. */
+typedef enum or_row {
+    OR_STORE,       /* assign 1000 + e through a view of all of it, store the tile */
+    OR_SHIFTED,     /* the same, then store a view from element 1: the neighbour's writes */
+    OR_MAPPED,      /* the same, then store 2 * tile (tj_binary reads its own elements) */
+    OR_SCATTERED,   /* int zeros, scatter_add of 1 at e % FD_N for each lane e < B, then
+                       store 2 * tile: the adds of other lanes, ordered by the barrier that
+                       scatter_add owes (out = 2 x the lanes whose index falls there) */
+    OR_NROWS
+} or_row;
+
+/* bar.sync in each row's PTX: none where every read is a lane's own (the fill is dropped,
+ * builtins/memory.c), one where a lane reads its neighbour's writes, and for the scatter the
+ * fill's barrier and the one owed after the adds. */
+static const int or_barriers[OR_NROWS] = {0, 1, 0, 2};
+
+START_TEST(test_reads_of_a_lanes_own_writes_need_no_barrier)
+{
+    or_row r = (or_row)tt_begin(_i);
+    bool ints = r == OR_SCATTERED;
+    const tj_type *et = tjt_type(ints ? TJ_DTYPE_I32 : TJ_DTYPE_F32);
+    tj_kernel *k = tt_kernel("owner_reads");
+    tj_val *out = tj_param_array(k, "out", et, 1);
+    tj_val *blk = NULL, *lane = NULL, *ids[2];
+    tj_tid(k, 2, ids);
+    blk = ids[0];
+    lane = ids[1];
+    int n = FD_N, rest = FD_N - 1;
+    tj_val *buf = tj_tile_zeros(k, et, 1, &n, SHR);
+    tj_val *two = ints ? tt_i32(k, 2) : tj_const_float(k, TJ_DTYPE_F32, 2.0);
+    tj_val *result = buf;
+    if (ints) {
+        tj_val *at = tj_binary(k, TJ_BIN_MOD, lane, tt_i32(k, n));
+        tj_tile_scatter_add(k, buf, &at, 1, tt_i32(k, 1), tj_const_bool(k, true),
+                            tj_const_bool(k, true));
+        result = tj_binary(k, TJ_BIN_MUL, buf, two);
+    } else {
+        tj_view_index all = tj_view_slice(NONE, NONE, NONE);
+        tj_val *src = tj_tile_arange(k, 1000, 1000 + n, 1, et, REG);
+        ck_assert(tj_tile_assign(k, tj_tile_view(k, buf, &all, 1, NULL, 0), src, NULL));
+        if (r == OR_SHIFTED) {
+            tj_view_index from1 = tj_view_slice(1, NONE, NONE);
+            result = tj_tile_view(k, buf, &from1, 1, NULL, 0);
+        } else if (r == OR_MAPPED) {
+            result = tj_binary(k, TJ_BIN_MUL, buf, two);
+        }
+    }
+    tj_tile_store(k, out, result, (tj_val *[]){tj_binary(k, TJ_BIN_MUL, blk, tt_i32(k, n))});
+    tj_module *m = tt_build(k, "owner_reads");
+    int bars = tt_ptx_count(m, "bar.sync");
+    ck_assert_msg(bars < 0 || bars == or_barriers[r],
+                  "row %d (%s): %d bar.sync in the PTX, expected %d", (int)r, tt_where(), bars,
+                  or_barriers[r]);
+    int32_t hi[FD_BLOCKS * FD_N];
+    float hf[FD_BLOCKS * FD_N];
+    for (int i = 0; i < FD_BLOCKS * FD_N; i++) {
+        hi[i] = -1;
+        hf[i] = -1.0f;
+    }
+    tj_array *a = tt_array(et, 1, (int64_t[]){FD_BLOCKS * FD_N}, ints ? (void *)hi : (void *)hf);
+    tj_arg args[] = {tj_arg_array(a)};
+    if (tt_launch_tiled(m, "owner_reads", FD_BLOCKS, args, 1)) {
+        tt_read(a, ints ? (void *)hi : (void *)hf);
+        int B = tt_B();
+        for (int b = 0; b < FD_BLOCKS; b++)
+            for (int e = 0; e < FD_N; e++) {
+                double want, got = ints ? hi[b * FD_N + e] : hf[b * FD_N + e];
+                if (r == OR_SCATTERED) /* lanes l < B with l % FD_N == e */
+                    want = 2.0 * (e < B ? (B - 1 - e) / FD_N + 1 : 0);
+                else if (r == OR_SHIFTED) /* the view has FD_N - 1 elements */
+                    want = e < rest ? 1001 + e : -1;
+                else
+                    want = (r == OR_MAPPED ? 2.0 : 1.0) * (1000 + e);
+                ck_assert_msg(got == want, "row %d (%s): block %d element %d is %g, expected %g",
+                              (int)r, tt_where(), b, e, got, want);
+            }
+    }
+    tj_array_destroy(a);
     tj_module_destroy(m);
 }
 END_TEST
@@ -1186,6 +1279,7 @@ make_case(tt_kind kind)
     tt_add_rows(tc, kind, test_atomic_add_sums_many_blocks_and_returns_old_values,
                 TT_NELEMS(at_rows));
     tt_add_rows(tc, kind, test_fill_is_dropped_only_when_an_assign_overwrites_it_unread, FD_NROWS);
+    tt_add_rows(tc, kind, test_reads_of_a_lanes_own_writes_need_no_barrier, OR_NROWS);
     if (kind != TT_CPU1) { /* width-1 blocks are never partial */
         tt_add_rows(tc, kind, test_fills_in_partial_blocks_make_only_the_active_lanes_elements,
                     TT_NELEMS(pb_fill_rows));
