@@ -444,40 +444,31 @@ view_copy_kernel(bool half)
     return k;
 }
 
-/* A barrier that directly follows another waits for nothing and is dropped: here a view's
- * write fence and the assign's barrier, which met once the code between them folded away
- * (the view copy storing part of its tile: a lane stores elements that its neighbour wrote,
- * so the barrier after the assign stays). */
-START_TEST(test_gpu_builds_have_no_barrier_right_after_another)
+/* The view copies' barriers. Storing part of the tile, a lane stores elements that its
+ * neighbour wrote, so the barrier after the assign stays; and a barrier that directly
+ * follows another waits for nothing and is dropped: here a view's write fence and the
+ * assign's barrier, which met once the code between them folded away. Storing the whole
+ * view (the bench's copy), each lane stores the elements it wrote itself (the owner of
+ * element e is lane e mod 256 in both), which needs no barrier, and takes them from its
+ * registers (builtins/memory.c, tji_barrier_owed_for): the fill was dropped, so no barrier
+ * is left, nor any read of shared memory. */
+START_TEST(test_gpu_view_copies_keep_the_barriers_other_lanes_need)
 {
-    tj_kernel *k = view_copy_kernel(true);
-    tj_module *m = NULL;
-    ck_assert_int_eq(tj_kernel_build(k, NULL, &m), TJ_OK);
-    const char *ptx = tj_module_get_ptx(m);
-    tjt_check_ptx(ptx);
-    ck_assert_msg(strstr(ptx, "bar.sync") || strstr(ptx, "barrier.sync"), "no barrier at all");
-    ck_assert_int_eq(repeated_barriers(ptx), 0);
-    tj_module_destroy(m);
-    tj_kernel_destroy(k);
-}
-END_TEST
-
-/* The bench's view copy stores the whole view: each lane stores the elements it wrote
- * itself (the owner of element e is lane e mod 256 in both), which needs no barrier, and
- * takes them from its registers (builtins/memory.c, tji_barrier_owed_for): the fill was
- * dropped, so no barrier is left, nor any read of shared memory. */
-START_TEST(test_gpu_view_copy_stores_its_own_elements_without_a_barrier)
-{
-    tj_kernel *k = view_copy_kernel(false);
-    tj_module *m = NULL;
-    ck_assert_int_eq(tj_kernel_build(k, NULL, &m), TJ_OK);
-    const char *ptx = tj_module_get_ptx(m);
-    tjt_check_ptx(ptx);
-    ck_assert_ptr_null(strstr(ptx, "bar.sync"));
-    ck_assert_ptr_null(strstr(ptx, "barrier.sync"));
-    ck_assert_ptr_null(strstr(ptx, "ld.shared"));
-    tj_module_destroy(m);
-    tj_kernel_destroy(k);
+    for (int half = 0; half < 2; half++) {
+        tj_kernel *k = view_copy_kernel(half);
+        tj_module *m = NULL;
+        ck_assert_int_eq(tj_kernel_build(k, NULL, &m), TJ_OK);
+        const char *ptx = tj_module_get_ptx(m);
+        tjt_check_ptx(ptx);
+        bool bar = strstr(ptx, "bar.sync") || strstr(ptx, "barrier.sync");
+        ck_assert_msg(bar == half, "%s: %s", half ? "part" : "whole",
+                      bar ? "a barrier" : "no barrier at all");
+        ck_assert_int_eq(repeated_barriers(ptx), 0);
+        if (!half)
+            ck_assert_ptr_null(strstr(ptx, "ld.shared"));
+        tj_module_destroy(m);
+        tj_kernel_destroy(k);
+    }
 }
 END_TEST
 
@@ -1496,8 +1487,7 @@ launch_suite(void)
             tcase_add_test(tc, test_gpu_builds_use_global_and_shared_accesses_and_32_bit_tid_divisions);
             tcase_add_test(tc, test_gpu_kernels_are_one_function_however_large);
             tcase_add_test(tc, test_gpu_warp_calls_take_the_full_mask_only_where_a_warp_can_be_whole);
-            tcase_add_test(tc, test_gpu_builds_have_no_barrier_right_after_another);
-            tcase_add_test(tc, test_gpu_view_copy_stores_its_own_elements_without_a_barrier);
+            tcase_add_test(tc, test_gpu_view_copies_keep_the_barriers_other_lanes_need);
             tcase_add_test(tc, test_gpu_entries_hand_the_body_its_parameters_without_local_memory);
             tcase_add_test(tc, test_gpu_loops_that_synchronise_the_block_stay_rolled);
             tcase_add_test(tc, test_gpu_loops_indexing_a_register_tile_are_unrolled);
