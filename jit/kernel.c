@@ -526,7 +526,7 @@ tji_defer_barrier_for(tj_kernel *k, const tj_val *t, const tj_val *values)
 {
     /* a barrier owed already orders other writes too */
     k->owed_for = k->barrier_pending ? NULL : t;
-    k->owed_values = values;
+    k->owed_values = k->barrier_pending ? NULL : values;
     k->barrier_pending = true;
 }
 

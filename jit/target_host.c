@@ -260,32 +260,34 @@ local_arena(tj_context *ctx, LLVMModuleRef m, LLVMValueRef fn, size_t bytes)
 {
     if (bytes == 0 || bytes > STACK_ARENA_MAX)
         return;
-    LLVMValueRef load = NULL;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !load;
-         bb = LLVMGetNextBasicBlock(bb))
-        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in && !load;
-             in = LLVMGetNextInstruction(in)) {
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
+    LLVMValueRef arena = NULL;
+    size_t want = strlen(TJI_ARENA_NAME);
+    /* every load of the worker's arena (make_block_fn's, or copies of it) */
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef in = LLVMGetFirstInstruction(bb), next; in; in = next) {
+            next = LLVMGetNextInstruction(in);
             size_t len;
             const char *name = LLVMGetValueName2(in, &len);
-            if (LLVMIsALoadInst(in) && len == strlen(TJI_ARENA_NAME) &&
-                memcmp(name, TJI_ARENA_NAME, len) == 0)
-                load = in;
+            if (!LLVMIsALoadInst(in) || len < want || memcmp(name, TJI_ARENA_NAME, want) != 0)
+                continue;
+            if (!arena) {
+                LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)));
+                arena = LLVMBuildAlloca(b, LLVMArrayType2(tji_i8(ctx), bytes), "");
+                LLVMSetAlignment(arena, ARENA_ALIGN);
+                lifetime(ctx, m, b, "llvm.lifetime.start", bytes, arena);
+            }
+            LLVMReplaceAllUsesWith(in, arena);
+            LLVMInstructionEraseFromParent(in);
         }
-    if (!load)
-        return;
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
-    LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)));
-    LLVMValueRef arena = LLVMBuildAlloca(b, LLVMArrayType2(tji_i8(ctx), bytes), "");
-    LLVMSetAlignment(arena, ARENA_ALIGN);
-    lifetime(ctx, m, b, "llvm.lifetime.start", bytes, arena);
-    LLVMReplaceAllUsesWith(load, arena);
-    LLVMInstructionEraseFromParent(load);
-    LLVMSetValueName2(arena, TJI_ARENA_NAME, strlen(TJI_ARENA_NAME));
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
-        LLVMValueRef r = LLVMGetBasicBlockTerminator(bb);
-        if (r && LLVMGetInstructionOpcode(r) == LLVMRet) {
-            LLVMPositionBuilderBefore(b, r);
-            lifetime(ctx, m, b, "llvm.lifetime.end", bytes, arena);
+    if (arena) {
+        LLVMSetValueName2(arena, TJI_ARENA_NAME, want);
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+            LLVMValueRef r = LLVMGetBasicBlockTerminator(bb);
+            if (r && LLVMGetInstructionOpcode(r) == LLVMRet) {
+                LLVMPositionBuilderBefore(b, r);
+                lifetime(ctx, m, b, "llvm.lifetime.end", bytes, arena);
+            }
         }
     }
     LLVMDisposeBuilder(b);
