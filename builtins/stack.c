@@ -150,12 +150,19 @@ push_one_at_a_time(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
                         &full);
     LLVMBuildStore(b, i32c(k, s->u.stack.capacity), s->u.stack.count);
     tji_emit_cond_end(k, &full);
-    /* Owed, not emitted: the next call that reads shared memory or branches emits it, and
-     * the next push's leading barrier stands for it, so a loop of pushes synchronises once
-     * a push (the push itself does not count as such a call: tj_for_end). */
-    tji_defer_barrier(k);
-    return tji_scalar(k, tji_type_scalar(c, TJ_DTYPE_I32),
-                      LLVMBuildSelect(b, ok, n, i32c(k, -1), "slot"));
+    LLVMValueRef slot = LLVMBuildSelect(b, ok, n, i32c(k, -1), "slot");
+    /* In a block of one lane the barrier is owed, not emitted: the next call that reads
+     * shared memory or branches emits it, and the next push's leading barrier stands for
+     * it, so a loop of pushes synchronises once a push (the push itself does not count as
+     * such a call: tj_for_end). A cooperative block makes it here, after the slot (a value
+     * nobody uses does not cross it): the lanes' phase between a push's two barriers then
+     * only pushes, a loop over the lanes that jit/compress_push.c vectorises as it does
+     * width-1's loop of pushes (the bench's compaction: 0.30 of C against 0.27). */
+    if (k->block_dim > 1)
+        tji_emit_barrier(k);
+    else
+        tji_defer_barrier(k);
+    return tji_scalar(k, tji_type_scalar(c, TJ_DTYPE_I32), slot);
 }
 
 /* Slots for the lanes whose 'want' holds, with one atomic per warp: a ballot counts the

@@ -24,7 +24,13 @@
  * so that after O3 it is still three blocks: the head (the counter i and the count c as
  * phis, the body, the push's store and 'more = c + zext(keep)'), the cold block the
  * push's clamp 'more > capacity' branches to, and the latch (c' = phi(capacity, more), the
- * exit test on i, i + 1). A loop of that shape is vectorised when:
+ * exit test on i, i + 1). A cooperative block's lanes push in turn, and the phase between a
+ * push's two barriers is the same loop over the lanes (jit/lane_loops.c keeps it rolled),
+ * i the lane, its loads at GEP([N x T], per-lane array, 0, i) (an i1 there is a byte), and
+ * the store guarded: an arena stack has no spare slot, so the head branches on 'fits = c <
+ * capacity' to a block that stores and on to the block with the add and the clamp's branch
+ * (in the vector loop the guard holds for every element, see below). A loop of that shape
+ * is vectorised when:
  *  - the store is the loop's only instruction with a side effect, not volatile, of a 32- or
  *    64-bit integer or float, at GEP(S, ext(c)) with S outside the loop and based on an
  *    alloca whose address goes only to GEPs, loads, stores (as the address), lifetime
@@ -33,7 +39,8 @@
  *    GEP(base, i) of their own type with 'base' outside the loop and not based on that
  *    alloca, by arithmetic, comparisons, casts, selects and elementwise intrinsics;
  *  - i is an i64 that starts outside the loop and steps by one to an 'i == L' or
- *    'i + 1 == L' exit, and the loop's only value used after it is c', by phis of the exit.
+ *    'i + 1 == L' exit, and the loop's only value used after it is c', by phis of the exit
+ *    or, where the latch is the only way into the exit, by anything there.
  *  - the store carries tji_mark_serial_push's mark, with the clamp's capacity (so the slots
  *    up to the capacity are the stack's own).
  * The vector loop runs first, while at least VF iterations remain and c <= capacity - VF:
@@ -109,8 +116,20 @@ marked_capacity(LLVMValueRef store)
     return op && LLVMIsAConstantInt(op) ? LLVMConstIntGetSExtValue(op) : -1;
 }
 
+bool
+tji_is_serial_push(LLVMValueRef in)
+{
+    return LLVMIsAStoreInst(in) && marked_capacity(in) >= 0;
+}
+
 typedef struct pushloop {
     LLVMBasicBlockRef pre, head, cold, latch, exit;
+    /* Where the store is guarded by 'fits' (c < capacity: a stack with no spare slot), the
+     * block that stores and the one it and head go to (else both are head). */
+    LLVMBasicBlockRef put, mid;
+    LLVMValueRef fits;
+    bool exit_uses;               /* c2 has users in exit besides its phis (exit's only way in
+                                   * is the latch) */
     LLVMValueRef i, c, c2;        /* the counter, the count, the count after the clamp */
     LLVMValueRef store, value, keep, more, over, exit_cmp, i_next;
     LLVMValueRef limit;           /* L of the exit test */
@@ -130,7 +149,35 @@ in_loop(const pushloop *p, LLVMValueRef v)
     if (!LLVMIsAInstruction(v))
         return false;
     LLVMBasicBlockRef bb = LLVMGetInstructionParent(v);
-    return bb == p->head || bb == p->cold || bb == p->latch;
+    return bb == p->head || bb == p->put || bb == p->mid || bb == p->cold || bb == p->latch;
+}
+
+/* Whether 'bb' is one of the blocks that run every iteration before the clamp's branch, or
+ * the guarded store's (whose loads the vector loop may make: it runs only while every
+ * iteration would pass the guard). */
+static bool
+in_body(const pushloop *p, LLVMBasicBlockRef bb)
+{
+    return bb == p->head || bb == p->put || bb == p->mid;
+}
+
+/* The element type a lane-or-counter indexed load reads through 'gep': GEP(base, i) of that
+ * type, or GEP([N x T], base, 0, i) (a per-lane array of jit/lane_loops.c); NULL for other
+ * addresses. */
+static LLVMTypeRef
+indexed_by(LLVMValueRef gep, LLVMValueRef i)
+{
+    if (!LLVMIsAGetElementPtrInst(gep))
+        return NULL;
+    LLVMTypeRef src = LLVMGetGEPSourceElementType(gep);
+    unsigned n = (unsigned)LLVMGetNumOperands(gep);
+    if (n == 2 && LLVMGetOperand(gep, 1) == i)
+        return src;
+    LLVMValueRef zero = n == 3 ? LLVMGetOperand(gep, 1) : NULL;
+    if (zero && LLVMGetOperand(gep, 2) == i && LLVMGetTypeKind(src) == LLVMArrayTypeKind &&
+        LLVMIsAConstantInt(zero) && LLVMConstIntGetZExtValue(zero) == 0)
+        return LLVMGetElementType(src);
+    return NULL;
 }
 
 static bool
@@ -174,15 +221,13 @@ add_to_slice(pushloop *p, LLVMValueRef v, LLVMValueRef alloca)
 {
     if (!in_loop(p, v) || v == p->i || in_slice(p, v))
         return true;
-    if (LLVMGetInstructionParent(v) != p->head || p->nslice == SLICE_MAX)
+    if (!in_body(p, LLVMGetInstructionParent(v)) || p->nslice == SLICE_MAX)
         return false;
     LLVMOpcode op = LLVMGetInstructionOpcode(v);
     if (op == LLVMLoad) {
         LLVMValueRef gep = LLVMGetOperand(v, 0);
         if (LLVMGetVolatile(v) || LLVMGetOrdering(v) != LLVMAtomicOrderingNotAtomic ||
-            !LLVMIsAGetElementPtrInst(gep) || LLVMGetNumOperands(gep) != 2 ||
-            LLVMGetOperand(gep, 1) != p->i || in_loop(p, LLVMGetOperand(gep, 0)) ||
-            LLVMGetGEPSourceElementType(gep) != LLVMTypeOf(v) ||
+            indexed_by(gep, p->i) != LLVMTypeOf(v) || in_loop(p, LLVMGetOperand(gep, 0)) ||
             tji_pointer_base(LLVMGetOperand(gep, 0)) == alloca)
             return false;
         p->slice[p->nslice++] = v;
@@ -222,6 +267,18 @@ other_operand(LLVMValueRef add, LLVMValueRef b)
     return x == b ? y : y == b ? x : NULL;
 }
 
+/* Whether the terminator of 'from' is the only one that branches to 'bb'. */
+static bool
+only_from(LLVMBasicBlockRef bb, LLVMBasicBlockRef from)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!LLVMIsATerminatorInst(user) || LLVMGetInstructionParent(user) != from)
+            return false;
+    }
+    return true;
+}
+
 /* Recognises the loop whose head is 'head' (see the top of the file). */
 static bool
 match(pushloop *p, LLVMBasicBlockRef head, tji_compress_form form)
@@ -232,8 +289,25 @@ match(pushloop *p, LLVMBasicBlockRef head, tji_compress_form form)
     LLVMValueRef hterm = LLVMGetBasicBlockTerminator(head);
     if (!hterm || LLVMGetInstructionOpcode(hterm) != LLVMBr || !LLVMIsConditional(hterm))
         return false;
-    /* head -> cold -> latch and head -> latch, latch -> head and exit */
+    /* head -> cold -> latch and head -> latch, latch -> head and exit; or, with the store
+     * guarded, head -> put -> mid and head -> mid, then mid -> cold -> latch and mid -> latch */
     LLVMBasicBlockRef s0 = LLVMGetSuccessor(hterm, 0), s1 = LLVMGetSuccessor(hterm, 1);
+    LLVMValueRef mterm = hterm, pterm = LLVMGetBasicBlockTerminator(s0);
+    p->mid = head;
+    if (pterm && LLVMGetInstructionOpcode(pterm) == LLVMBr && !LLVMIsConditional(pterm) &&
+        LLVMGetSuccessor(pterm, 0) == s1 && LLVMGetFirstInstruction(s0) != pterm &&
+        s0 != head && s1 != head) {
+        p->put = s0;
+        p->mid = s1;
+        p->fits = LLVMGetCondition(hterm);
+        mterm = LLVMGetBasicBlockTerminator(s1);
+        if (!mterm || LLVMGetInstructionOpcode(mterm) != LLVMBr || !LLVMIsConditional(mterm))
+            return false;
+        s0 = LLVMGetSuccessor(mterm, 0);
+        s1 = LLVMGetSuccessor(mterm, 1);
+        if (s0 == head || s1 == head || s0 == p->put || s1 == p->put)
+            return false;
+    }
     LLVMValueRef cterm = LLVMGetBasicBlockTerminator(s0);
     if (!cterm || LLVMGetInstructionOpcode(cterm) != LLVMBr || LLVMIsConditional(cterm) ||
         LLVMGetSuccessor(cterm, 0) != s1 || LLVMGetFirstInstruction(s0) != cterm)
@@ -247,9 +321,9 @@ match(pushloop *p, LLVMBasicBlockRef head, tji_compress_form form)
     if ((l0 == head) == (l1 == head))
         return false;
     p->exit = l0 == head ? l1 : l0;
-    if (p->exit == p->cold || p->exit == p->latch)
+    if (p->exit == p->cold || p->exit == p->latch || p->exit == p->put || p->exit == p->mid)
         return false;
-    p->over = LLVMGetCondition(hterm);
+    p->over = LLVMGetCondition(mterm);
     p->exit_cmp = LLVMGetCondition(lterm);
     /* the clamp: over = more > capacity, c2 = phi(capacity from cold, more from head) */
     if (!LLVMIsAICmpInst(p->over) || LLVMGetICmpPredicate(p->over) != LLVMIntUGT ||
@@ -270,7 +344,7 @@ match(pushloop *p, LLVMBasicBlockRef head, tji_compress_form form)
         LLVMValueRef v = LLVMGetIncomingValue(p->c2, k);
         if (from == p->cold ? !(LLVMIsAConstantInt(v) &&
                                 LLVMConstIntGetSExtValue(v) == p->capacity)
-                            : (from != head || v != p->more))
+                            : (from != p->mid || v != p->more))
             return false;
     }
     /* the head's phis: i and c, each from one preheader and the latch */
@@ -318,18 +392,30 @@ match(pushloop *p, LLVMBasicBlockRef head, tji_compress_form form)
     p->limit_on_next = a == p->i_next;
     /* more = c + zext(keep), keep an i1 */
     LLVMValueRef z = is_add(p->more) ? other_operand(p->more, p->c) : NULL;
-    if (!z || !LLVMIsAZExtInst(z) || LLVMGetInstructionParent(z) != head)
+    if (!z || !LLVMIsAZExtInst(z) ||
+        (LLVMGetInstructionParent(z) != head && LLVMGetInstructionParent(z) != p->mid))
         return false;
     p->keep = LLVMGetOperand(z, 0);
     if (LLVMTypeOf(p->keep) != LLVMInt1TypeInContext(LLVMGetTypeContext(LLVMTypeOf(z))))
         return false;
-    /* the one store: value at GEP(S, ext(c)) */
-    for (LLVMValueRef in = LLVMGetFirstInstruction(head); in; in = LLVMGetNextInstruction(in))
-        if (LLVMIsAStoreInst(in)) {
-            if (p->store)
-                return false;
-            p->store = in;
-        }
+    /* the one store: value at GEP(S, ext(c)), in 'put' where there is one */
+    LLVMBasicBlockRef body[] = {head, p->put, p->mid == head ? NULL : p->mid};
+    for (int k = 0; k < 3; k++)
+        for (LLVMValueRef in = body[k] ? LLVMGetFirstInstruction(body[k]) : NULL; in;
+             in = LLVMGetNextInstruction(in))
+            if (LLVMIsAStoreInst(in)) {
+                if (p->store || body[k] != (p->put ? p->put : head))
+                    return false;
+                p->store = in;
+            }
+    /* the guard: fits = c < capacity */
+    if (p->put && !(LLVMIsAICmpInst(p->fits) && LLVMGetInstructionParent(p->fits) == head &&
+                    LLVMGetOperand(p->fits, 0) == p->c &&
+                    (LLVMGetICmpPredicate(p->fits) == LLVMIntSLT ||
+                     LLVMGetICmpPredicate(p->fits) == LLVMIntULT) &&
+                    LLVMIsAConstantInt(LLVMGetOperand(p->fits, 1)) &&
+                    LLVMConstIntGetSExtValue(LLVMGetOperand(p->fits, 1)) == p->capacity))
+        return false;
     if (!p->store || marked_capacity(p->store) != p->capacity || LLVMGetVolatile(p->store) ||
         LLVMGetOrdering(p->store) != LLVMAtomicOrderingNotAtomic)
         return false;
@@ -341,11 +427,11 @@ match(pushloop *p, LLVMBasicBlockRef head, tji_compress_form form)
                   (LLVMGetIntTypeWidth(p->elem) == 32 || LLVMGetIntTypeWidth(p->elem) == 64);
     if (!(int_ok || ek == LLVMFloatTypeKind || ek == LLVMDoubleTypeKind) ||
         !LLVMIsAGetElementPtrInst(sp) || LLVMGetNumOperands(sp) != 2 ||
-        LLVMGetGEPSourceElementType(sp) != p->elem || LLVMGetInstructionParent(sp) != head)
+        LLVMGetGEPSourceElementType(sp) != p->elem || !in_body(p, LLVMGetInstructionParent(sp)))
         return false;
     LLVMValueRef ext = LLVMGetOperand(sp, 1);
     if (!(LLVMIsASExtInst(ext) || LLVMIsAZExtInst(ext)) || LLVMGetOperand(ext, 0) != p->c ||
-        LLVMGetInstructionParent(ext) != head)
+        !in_body(p, LLVMGetInstructionParent(ext)))
         return false;
     p->stack = LLVMGetOperand(sp, 0);
     LLVMValueRef alloca = tji_pointer_base(p->stack);
@@ -360,28 +446,31 @@ match(pushloop *p, LLVMBasicBlockRef head, tji_compress_form form)
         return false;
     if (!add_to_slice(p, p->value, alloca) || !add_to_slice(p, p->keep, alloca))
         return false;
-    /* nothing else in the loop, and only c2 used after it, by the exit's phis */
-    for (LLVMBasicBlockRef bb = head;; bb = bb == head ? p->cold : p->latch) {
-        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+    /* nothing else in the loop, and only c2 used after it, in the exit: by its phis, or by
+     * anything there when the latch is the only way in */
+    LLVMBasicBlockRef all[] = {head, p->put, p->mid == head ? NULL : p->mid, p->cold, p->latch};
+    for (int k = 0; k < 5; k++) {
+        for (LLVMValueRef in = all[k] ? LLVMGetFirstInstruction(all[k]) : NULL; in;
+             in = LLVMGetNextInstruction(in)) {
             bool known = in == p->i || in == p->c || in == p->c2 || in == p->store ||
                          in == sp || in == ext || in == z || in == p->more || in == p->over ||
-                         in == p->exit_cmp || in == p->i_next || in_slice(p, in) ||
-                         slice_address(p, in) ||
-                         LLVMIsATerminatorInst(in);
+                         in == p->exit_cmp || in == p->i_next || (in == p->fits && p->put) ||
+                         in_slice(p, in) || slice_address(p, in) || LLVMIsATerminatorInst(in);
             if (!known)
                 return false;
             for (LLVMUseRef u = LLVMGetFirstUse(in); u; u = LLVMGetNextUse(u)) {
                 LLVMValueRef user = LLVMGetUser(u);
                 if (in_loop(p, user))
                     continue;
-                if (in != p->c2 || !LLVMIsAPHINode(user) ||
-                    LLVMGetInstructionParent(user) != p->exit)
+                if (in != p->c2 || LLVMGetInstructionParent(user) != p->exit)
                     return false;
+                if (!LLVMIsAPHINode(user))
+                    p->exit_uses = true;
             }
         }
-        if (bb == p->latch)
-            break;
     }
+    if (p->exit_uses && !only_from(p->exit, p->latch))
+        return false;
     /* the exit's phis take c2 or values from outside the loop from the latch */
     for (LLVMValueRef in = LLVMGetFirstInstruction(p->exit); in && LLVMIsAPHINode(in);
          in = LLVMGetNextInstruction(in))
@@ -441,10 +530,15 @@ widen_one(widen *w, LLVMValueRef in)
     LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(in), w->vf);
     if (op == LLVMLoad) {
         LLVMValueRef gep = LLVMGetOperand(in, 0);
-        LLVMValueRef at = LLVMBuildGEP2(b, LLVMTypeOf(in), LLVMGetOperand(gep, 0), &w->vi, 1, "");
-        LLVMValueRef r = LLVMBuildLoad2(b, vt, at, "");
+        LLVMTypeRef t = LLVMTypeOf(in);
+        LLVMValueRef at = LLVMBuildGEP2(b, t, LLVMGetOperand(gep, 0), &w->vi, 1, "");
+        /* an i1 takes a byte in memory, where a vector of i1 takes a bit */
+        bool bit = LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 1;
+        LLVMTypeRef mt = bit ? LLVMVectorType(LLVMInt8TypeInContext(LLVMGetTypeContext(t)), w->vf)
+                             : vt;
+        LLVMValueRef r = LLVMBuildLoad2(b, mt, at, "");
         LLVMSetAlignment(r, LLVMGetAlignment(in));
-        return r;
+        return bit ? LLVMBuildTrunc(b, r, vt, "") : r;
     }
     LLVMValueRef a = LLVMGetNumOperands(in) > 0 ? vec_of(w, LLVMGetOperand(in, 0)) : NULL;
     if (LLVMIsABinaryOperator(in))
@@ -554,6 +648,23 @@ vectorise(LLVMModuleRef m, const pushloop *p)
     LLVMTypeRef i64 = LLVMInt64TypeInContext(llctx), i32 = LLVMInt32TypeInContext(llctx);
     unsigned vf = p->vf;
     LLVMBuilderRef b = LLVMCreateBuilderInContext(llctx);
+    if (p->exit_uses) {
+        /* the exit gets a second way in: its uses of c2 take a phi of it (the phis below) */
+        LLVMValueRef first = LLVMGetFirstInstruction(p->exit);
+        LLVMPositionBuilderBefore(b, first);
+        LLVMValueRef phi = LLVMBuildPhi(b, i32, "");
+        LLVMAddIncoming(phi, (LLVMValueRef[]){p->c2}, (LLVMBasicBlockRef[]){p->latch}, 1);
+        LLVMUseRef u = LLVMGetFirstUse(p->c2);
+        while (u) {
+            LLVMUseRef next = LLVMGetNextUse(u);
+            LLVMValueRef user = LLVMGetUser(u);
+            if (user != phi && !LLVMIsAPHINode(user) && LLVMGetInstructionParent(user) == p->exit)
+                for (int k = 0, n = LLVMGetNumOperands(user); k < n; k++)
+                    if (LLVMGetOperand(user, (unsigned)k) == p->c2)
+                        LLVMSetOperand(user, (unsigned)k, phi);
+            u = next;
+        }
+    }
     LLVMValueRef i0 = LLVMGetIncomingValue(p->i, LLVMGetIncomingBlock(p->i, 0) == p->pre ? 0 : 1);
     LLVMValueRef c0 = LLVMGetIncomingValue(p->c, LLVMGetIncomingBlock(p->c, 0) == p->pre ? 0 : 1);
     /* E: the counter's value once no iteration is left */

@@ -692,6 +692,8 @@ TJI_HIDDEN bool tji_host_compresses(tj_context *ctx);
 /* Marks 'store' as a serial push's store into a stack of 'capacity' elements: the only
  * stores the pass vectorises. */
 TJI_HIDDEN void tji_mark_serial_push(tj_context *ctx, LLVMValueRef store, int64_t capacity);
+/* Whether instruction 'in' is a store so marked. */
+TJI_HIDDEN bool tji_is_serial_push(LLVMValueRef in);
 /* CPU, after the pipeline: vectorises each loop whose only store is a serial stack push of
  * values loaded at the loop counter (tji_target_host.finish). Returns how many. */
 TJI_HIDDEN int tji_compress_pushes(tj_context *ctx, LLVMModuleRef m);

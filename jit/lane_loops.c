@@ -804,6 +804,29 @@ drop_resume_stores(lanes *L, LLVMBasicBlockRef latch)
     }
 }
 
+/* Whether the region ('n' blocks of 'buf') pushes onto a stack serially and keeps nothing
+ * per lane but its resume point: the phase between a push's barriers, whose loop over the
+ * lanes compress_push.c can vectorise (its other stores are to shared memory: the stack's
+ * counter). */
+static bool
+pushes_only(const lanes *L, const LLVMBasicBlockRef *buf, int n)
+{
+    int pushes = 0;
+    for (int i = 0; i < n; i++)
+        for (LLVMValueRef in = LLVMGetFirstInstruction(buf[i]); in;
+             in = LLVMGetNextInstruction(in)) {
+            if (tji_is_serial_push(in)) {
+                pushes++;
+                continue;
+            }
+            LLVMValueRef base = LLVMIsAStoreInst(in) ? tji_pointer_base(LLVMGetOperand(in, 1))
+                                                      : NULL;
+            if (base && base != L->resume && LLVMIsAAllocaInst(base))
+                return false;
+        }
+    return pushes > 0;
+}
+
 /* A loop over the lanes running a copy of a region ('n' blocks of 'buf'), entered from
  * 'from'; the copies of the 'nfix' flags 'fix' become 'to'. Its head, or NULL (no memory).
  * 'count': at least the lane code's blocks and instructions, and 8. */
@@ -837,7 +860,11 @@ region_loop(lanes *L, const LLVMBasicBlockRef *buf, int n, size_t count, LLVMBas
     /* After the last lane: straight to 'decide' where every lane stops at one point, which
      * the next phase then need not find by scanning the lanes' resume points. */
     int32_t stop = region_stop(first, latch, n);
-    close_lane_loop(L, lane, from, head, latch, stop == INT32_MIN ? L->phase : L->decide);
+    LLVMValueRef br = close_lane_loop(L, lane, from, head, latch,
+                                      stop == INT32_MIN ? L->phase : L->decide);
+    /* A loop of the lanes' serial pushes stays rolled where compress_push.c vectorises it. */
+    if (tji_host_compresses(L->ctx) && pushes_only(L, buf, n))
+        tji_keep_rolled(L->ctx, br);
     if (stop != INT32_MIN) {
         /* nothing reads the lanes' resume points after this loop (build_phases) */
         drop_resume_stores(L, latch);

@@ -965,11 +965,16 @@ static const struct {
     push_form cap;
 } push_forms[] = {{NULL, F_AVX512}, {"avx2", F_PERMUTE}, {"off", F_NONE}};
 
+/* In cooperative blocks (ON_COOP) each row runs at one of these widths: the lanes push in
+ * turn, so in the order of x as width-1 does, and the phase between a push's barriers is a
+ * loop of pushes over the lanes, vectorised as width-1's loop is. */
+static const uint32_t push_widths[] = {33, 64, 256};
+
 static tj_kernel *
-push_loop_kernel(const struct push_row *r, const tj_type *t)
+push_loop_kernel(const struct push_row *r, const tj_type *t, uint32_t B)
 {
     const tj_type *i32 = tjt_type(TJ_DTYPE_I32), *f32 = tjt_type(TJ_DTYPE_F32);
-    tj_kernel_options o = opts_for(1);
+    tj_kernel_options o = opts_for(B);
     tj_kernel *k = tj_kernel_create(tjt.ctx, "push_loop", &o);
     tj_val *x = tj_param_array(k, "x", t, 1);
     tj_val *out = tj_param_array(k, "out", t, 1);
@@ -987,6 +992,9 @@ push_loop_kernel(const struct push_row *r, const tj_type *t)
     tj_val *j = tj_for_begin(k, ci(k, r->from), ci(k, r->items), tj_block_dim(k));
     tj_val *i = bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_ADD, base, j), lane);
     tj_val *has = tj_compare(k, TJ_CMP_LT, i, n);
+    if (B > 1) /* the lanes of the last step past the block's items have none */
+        has = bin(k, TJ_BIN_AND, has,
+                  tj_compare(k, TJ_CMP_LT, bin(k, TJ_BIN_ADD, j, lane), ci(k, r->items)));
     tj_val *safe = tj_select(k, has, i, zero);
     tj_val *v = tj_load(k, x, &safe, 1);
     tj_val *limit = tj_cast(k, ci(k, r->threshold), t);
@@ -1019,15 +1027,17 @@ push_loop_kernel(const struct push_row *r, const tj_type *t)
 
 START_TEST(test_stack_push_loops_keep_order_and_capacity)
 {
-    g_where = ON_CPU1;
+    g_where = _i / STRIDE;
+    int row = _i % STRIDE;
     const int nf = (int)NROWS(push_forms), nd = (int)NROWS(push_dtypes);
-    const struct push_row *r = &push_rows[_i / (nf * nd)];
-    tj_dtype dt = push_dtypes[_i / nf % nd];
-    const char *env = push_forms[_i % nf].env;
+    const struct push_row *r = &push_rows[row / (nf * nd)];
+    uint32_t B = g_where == ON_COOP ? push_widths[row / (nf * nd) % NROWS(push_widths)] : 1;
+    tj_dtype dt = push_dtypes[row / nf % nd];
+    const char *env = push_forms[row % nf].env;
     push_form host = __builtin_cpu_supports("avx512f") ? F_AVX512
                      : __builtin_cpu_supports("avx2")  ? F_PERMUTE
                                                        : F_NONE;
-    push_form form = host < push_forms[_i % nf].cap ? host : push_forms[_i % nf].cap;
+    push_form form = host < push_forms[row % nf].cap ? host : push_forms[row % nf].cap;
     if (env) { /* a context of its own, made with the variable set */
         tjt_teardown();
         ck_assert_int_eq(setenv("TILEJIT_CPU_COMPRESS", env, 1), 0);
@@ -1044,7 +1054,7 @@ START_TEST(test_stack_push_loops_keep_order_and_capacity)
     int32_t *hslots = calloc((size_t)r->n, 4), *wslots = calloc((size_t)r->n, 4);
     float *hguard = calloc((size_t)nb * 16, 4);
     ck_assert(hx && hout && want && hcounts && wcounts && hslots && wslots && hguard);
-    uint32_t seed = 12345u + (uint32_t)_i;
+    uint32_t seed = 12345u + (uint32_t)row;
     for (int64_t i = 0; i < r->n; i++) {
         seed = seed * 1664525u + 1013904223u;
         tt_put(hx, dt, (size_t)i, (double)((seed >> 8) % 1000));
@@ -1059,7 +1069,7 @@ START_TEST(test_stack_push_loops_keep_order_and_capacity)
                 tt_put(want, dt, (size_t)(b * r->cap + wcounts[b]++),
                        r->what == P_MAPPED ? (v > 300 ? v : 300) + 1 : v);
         }
-    tj_kernel *k = push_loop_kernel(r, t);
+    tj_kernel *k = push_loop_kernel(r, t, B);
     ck_assert_msg(tj_kernel_error(k) == NULL, "builder error: %s", tj_kernel_error(k));
     tj_build_options bo = {.keep_ir = true};
     tj_module *m = NULL;
@@ -1070,13 +1080,18 @@ START_TEST(test_stack_push_loops_keep_order_and_capacity)
     bool by_compress = strstr(ir, "llvm.x86.avx512.mask.compress") != NULL;
     bool by_permute = strstr(ir, "llvm.x86.avx2.permd") != NULL;
     int vf = (form == F_AVX512 ? 512 : 256) / (8 * (int)es);
-    bool vector = form != F_NONE && r->what != P_SLOT_USED && r->cap >= vf;
+    /* cooperative blocks vectorise the lanes' pushes in their lane loops' uniform copies:
+     * not with fibers nor with the general loop alone (TILEJIT_CPU_LANES) */
+    const char *lanes = getenv("TILEJIT_CPU_LANES");
+    bool copies = g_where != ON_COOP || !lanes ||
+                  (strcmp(lanes, "fibers") != 0 && strcmp(lanes, "switch") != 0);
+    bool vector = form != F_NONE && r->what != P_SLOT_USED && r->cap >= vf && copies;
     ck_assert_msg(by_compress == (vector && form == F_AVX512) &&
                       by_permute == (vector && form == F_PERMUTE),
-                  "form %d (TILEJIT_CPU_COMPRESS=%s, host %d): compress %d, permute %d, "
-                  "expected %s", (int)form, env ? env : "(unset)", (int)host, by_compress,
-                  by_permute, vector ? "one of them" : "neither");
-    if (host != F_AVX512 && _i == 0)
+                  "form %d (TILEJIT_CPU_COMPRESS=%s, host %d, block_dim %u): compress %d, "
+                  "permute %d, expected %s", (int)form, env ? env : "(unset)", (int)host,
+                  (unsigned)B, by_compress, by_permute, vector ? "one of them" : "neither");
+    if (host != F_AVX512 && row == 0)
         printf("note: this host has %s: push loops in %s are checked by value only\n",
                host == F_PERMUTE ? "AVX2, no AVX-512" : "neither AVX2 nor AVX-512",
                host == F_PERMUTE ? "AVX-512 form" : "vector forms");
@@ -1086,7 +1101,7 @@ START_TEST(test_stack_push_loops_keep_order_and_capacity)
     tj_array *aslots = tjt_array(device(), i32, r->n, NULL);
     tj_arg args[] = {tj_arg_array(ax), tj_arg_array(aout), tj_arg_array(acounts),
                      tj_arg_array(aguard), tj_arg_array(aslots)};
-    tjt_ok(device(), tj_launch_tiled(device(), m, "push_loop", 1, &nb, 1, args, 5));
+    tjt_ok(device(), tj_launch_tiled(device(), m, "push_loop", 1, &nb, B, args, 5));
     tjt_ok(device(), tj_array_copy_to_host(aout, hout, (size_t)nout * es));
     tjt_ok(device(), tj_array_copy_to_host(acounts, hcounts, (size_t)nb * 4));
     tjt_ok(device(), tj_array_copy_to_host(aguard, hguard, (size_t)nb * 64));
@@ -1291,9 +1306,9 @@ add_where(TCase *tc, int where)
     ADD_ROWS(test_stack_compaction_seed, where == ON_CPU1 || where == ON_PTX ? 1 : 7);
     if (where == ON_COOP)
         tcase_add_test(tc, test_stack_cpu_pop_synchronises_twice);
-    if (where == ON_CPU1)
-        tcase_add_loop_test(tc, test_stack_push_loops_keep_order_and_capacity, 0,
-                            NROWS(push_rows) * NROWS(push_dtypes) * NROWS(push_forms));
+    if (where == ON_CPU1 || where == ON_COOP)
+        ADD_ROWS(test_stack_push_loops_keep_order_and_capacity,
+                 NROWS(push_rows) * NROWS(push_dtypes) * NROWS(push_forms));
 #undef ADD_ROWS
 }
 
