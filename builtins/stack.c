@@ -255,7 +255,10 @@ pop_one_at_a_time(tj_kernel *k, tj_val *s, tj_val **slot_out)
     LLVMBuildStore(b, LLVMConstNull(s->type->llreg), vslot);
     tji_cond cond;
     tji_emit_cond_begin(k, got, &cond);
-    LLVMBuildStore(b, tji_emit_load(k, s->type, slot_ptr(k, s, top)), vslot);
+    LLVMValueRef got_value = tji_emit_load(k, s->type, slot_ptr(k, s, top));
+    if (LLVMIsALoadInst(got_value))
+        tji_mark_serial_pop(c, got_value); /* for jit/serial_pops.c */
+    LLVMBuildStore(b, got_value, vslot);
     tji_emit_cond_end(k, &cond);
     /* Stored whether or not a value went (an empty stack keeps 0): a store every lane
      * makes lets LLVM keep the counter in a register over a loop of lanes. */

@@ -698,6 +698,15 @@ TJI_HIDDEN bool tji_is_serial_push(LLVMValueRef in);
  * values loaded at the loop counter (tji_target_host.finish). Returns how many. */
 TJI_HIDDEN int tji_compress_pushes(tj_context *ctx, LLVMModuleRef m);
 
+/* serial_pops.c */
+/* Marks 'load' as a pop's load of the top slot (builtins/stack.c, lanes in turn). */
+TJI_HIDDEN void tji_mark_serial_pop(tj_context *ctx, LLVMValueRef load);
+/* Whether instruction 'in' is a load so marked. */
+TJI_HIDDEN bool tji_is_serial_pop(LLVMValueRef in);
+/* CPU, after the pipeline: vectorises each loop over a cooperative block's lanes that pops
+ * in turn (tji_target_host.finish). Returns how many. */
+TJI_HIDDEN int tji_vectorise_pops(tj_context *ctx, LLVMModuleRef m);
+
 /* vmap.c: a map of LLVM values (or blocks, as values) to values, of fixed capacity */
 typedef struct tji_vmap {
     LLVMValueRef *key, *val;

@@ -827,6 +827,18 @@ pushes_only(const lanes *L, const LLVMBasicBlockRef *buf, int n)
     return pushes > 0;
 }
 
+/* Whether the region ('n' blocks of 'buf') pops from a stack serially. */
+static bool
+pops(const LLVMBasicBlockRef *buf, int n)
+{
+    for (int i = 0; i < n; i++)
+        for (LLVMValueRef in = LLVMGetFirstInstruction(buf[i]); in;
+             in = LLVMGetNextInstruction(in))
+            if (tji_is_serial_pop(in))
+                return true;
+    return false;
+}
+
 /* A loop over the lanes running a copy of a region ('n' blocks of 'buf'), entered from
  * 'from'; the copies of the 'nfix' flags 'fix' become 'to'. Its head, or NULL (no memory).
  * 'count': at least the lane code's blocks and instructions, and 8. */
@@ -862,8 +874,9 @@ region_loop(lanes *L, const LLVMBasicBlockRef *buf, int n, size_t count, LLVMBas
     int32_t stop = region_stop(first, latch, n);
     LLVMValueRef br = close_lane_loop(L, lane, from, head, latch,
                                       stop == INT32_MIN ? L->phase : L->decide);
-    /* A loop of the lanes' serial pushes stays rolled where compress_push.c vectorises it. */
-    if (tji_host_compresses(L->ctx) && pushes_only(L, buf, n))
+    /* A loop of the lanes' serial pushes stays rolled where compress_push.c vectorises it,
+     * and one of their pops for serial_pops.c. */
+    if ((tji_host_compresses(L->ctx) && pushes_only(L, buf, n)) || pops(buf, n))
         tji_keep_rolled(L->ctx, br);
     if (stop != INT32_MIN) {
         /* nothing reads the lanes' resume points after this loop (build_phases) */

@@ -409,13 +409,15 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
 }
 
 /* After the pipeline: copies into the entry's local arrays (width-1 shared memory, register
- * tiles) move into the branch that reads them (sink_copies.c). */
+ * tiles) move into the branch that reads them (sink_copies.c); loops of pushes and of the
+ * lanes' pops get vector loops (compress_push.c, serial_pops.c). */
 static tj_status
 finish(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *descs, int n, LLVMTargetMachineRef tm)
 {
     (void)descs, (void)n, (void)tm;
     tji_sink_local_copies(m);
     tji_compress_pushes(ctx, m);
+    tji_vectorise_pops(ctx, m);
     return TJ_OK;
 }
 

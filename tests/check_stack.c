@@ -1091,6 +1091,10 @@ START_TEST(test_stack_push_loops_keep_order_and_capacity)
                   "form %d (TILEJIT_CPU_COMPRESS=%s, host %d, block_dim %u): compress %d, "
                   "permute %d, expected %s", (int)form, env ? env : "(unset)", (int)host,
                   (unsigned)B, by_compress, by_permute, vector ? "one of them" : "neither");
+    /* and the drain's pops in a cooperative block's lanes, whatever the form (jit/serial_pops.c) */
+    bool pops = strstr(ir, "pop.vec.body") != NULL;
+    ck_assert_msg(pops == (g_where == ON_COOP && copies), "block_dim %u: the lanes' pops %s",
+                  (unsigned)B, pops ? "are vectorised" : "are not vectorised");
     if (host != F_AVX512 && row == 0)
         printf("note: this host has %s: push loops in %s are checked by value only\n",
                host == F_PERMUTE ? "AVX2, no AVX-512" : "neither AVX2 nor AVX-512",

@@ -1,0 +1,388 @@
+/*
+ * jit/serial_pops.c: a cooperative CPU block's lanes popping in turn, vectorised (after the
+ * pipeline).
+ *
+ * Lanes run one at a time on the CPU, so a pop (builtins/stack.c's pop_one_at_a_time) takes
+ * the top slot, if any, and lowers the counter in its lane's turn: 'got = c > 0; slot = got
+ * ? c - 1 : -1; value = got ? stack[c - 1] : 0; c = got ? c - 1 : c'. The pop ends the
+ * lanes' phase with a barrier, so in a uniform copy of jit/lane_loops.c (every lane at the
+ * same point) the phase is a loop over the lanes that pops and keeps each lane's slot and
+ * value in per-lane arrays for the code after the barrier. The count carries from lane to
+ * lane, and LLVM leaves the loop scalar (about a sixth of the bench's cooperative
+ * compaction). Yet while c >= VF, VF lanes in a row take the slots c - 1 down to c - VF:
+ * their slots are 'c - 1 - k', their values the stack's VF elements below c in reverse
+ * order, one vector load and a shuffle, and the count drops by VF. That vector loop runs
+ * first, while at least VF lanes are left and c >= VF; the scalar loop then finishes.
+ *
+ * The loop it takes, as O3 leaves it (lane_loops.c keeps it rolled): the head (the lane
+ * counter i, an i64 from a preheader stepping by one to an 'i == L' or 'i + 1 == L' exit, and
+ * the count c, an i32, as phis; got = c > 0; top = c - 1; optionally slot = select(got, top,
+ * -1) stored at A[0][i]) branching on got to a block that loads the value (the load that
+ * tji_mark_serial_pop marked, at GEP(T, S, ext(top)), S outside the loop) and on to the
+ * latch, whose phis are c' = (top from the load's block, c from the head) and optionally
+ * v = (the value, zero from the head) stored at B[0][i]; A and B per-lane arrays ([N x T]
+ * allocas, GEP(arr, 0, i)) other than S's. Nothing else in the loop, and only c' used after
+ * it, in the exit, which only the latch enters.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+static const char pop_md[] = "tj.serial_pop";
+
+void
+tji_mark_serial_pop(tj_context *ctx, LLVMValueRef load)
+{
+    LLVMSetMetadata(load, LLVMGetMDKindIDInContext(ctx->llctx, pop_md, sizeof pop_md - 1),
+                    LLVMMetadataAsValue(ctx->llctx, LLVMMDNodeInContext2(ctx->llctx, NULL, 0)));
+}
+
+bool
+tji_is_serial_pop(LLVMValueRef in)
+{
+    if (!LLVMIsALoadInst(in))
+        return false;
+    LLVMContextRef llctx = LLVMGetTypeContext(LLVMTypeOf(in));
+    return LLVMGetMetadata(in, LLVMGetMDKindIDInContext(llctx, pop_md, sizeof pop_md - 1)) !=
+           NULL;
+}
+
+typedef struct poploop {
+    LLVMBasicBlockRef pre, head, get, latch, exit;
+    LLVMValueRef i, i_next, c, c2, got, top, slot, slot_store, load, gep, ext, v, v_store;
+    LLVMValueRef exit_cmp, limit;
+    bool limit_on_next;
+    LLVMTypeRef elem;
+    unsigned vf;
+} poploop;
+
+static bool
+in_loop(const poploop *p, LLVMValueRef v)
+{
+    if (!LLVMIsAInstruction(v))
+        return false;
+    LLVMBasicBlockRef bb = LLVMGetInstructionParent(v);
+    return bb == p->head || bb == p->get || bb == p->latch;
+}
+
+static bool
+is_const(LLVMValueRef v, int64_t want)
+{
+    return v && LLVMIsAConstantInt(v) && LLVMConstIntGetSExtValue(v) == want;
+}
+
+/* The per-lane array a store at GEP([N x T], arr, 0, i) writes, where 'v' is stored; NULL
+ * for anything else. */
+static LLVMValueRef
+lane_store(const poploop *p, LLVMValueRef st, LLVMValueRef v)
+{
+    if (!st || !LLVMIsAStoreInst(st) || LLVMGetOperand(st, 0) != v || LLVMGetVolatile(st))
+        return NULL;
+    LLVMValueRef gep = LLVMGetOperand(st, 1);
+    if (!LLVMIsAGetElementPtrInst(gep) || LLVMGetNumOperands(gep) != 3 ||
+        !is_const(LLVMGetOperand(gep, 1), 0) || LLVMGetOperand(gep, 2) != p->i ||
+        LLVMGetTypeKind(LLVMGetGEPSourceElementType(gep)) != LLVMArrayTypeKind)
+        return NULL;
+    LLVMValueRef arr = LLVMGetOperand(gep, 0);
+    return LLVMIsAAllocaInst(arr) ? arr : NULL;
+}
+
+/* The only store among the users of 'v' in the loop, or NULL (also when it has another user
+ * in the loop besides 'ok'). */
+static LLVMValueRef
+only_store(const poploop *p, LLVMValueRef v, LLVMValueRef ok)
+{
+    LLVMValueRef st = NULL;
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (user == ok)
+            continue;
+        if (!LLVMIsAStoreInst(user) || st || !in_loop(p, user))
+            return NULL;
+        st = user;
+    }
+    return st;
+}
+
+static bool
+match(poploop *p, LLVMBasicBlockRef head, unsigned bits)
+{
+    memset(p, 0, sizeof *p);
+    p->head = head;
+    LLVMValueRef hterm = LLVMGetBasicBlockTerminator(head);
+    if (!hterm || LLVMGetInstructionOpcode(hterm) != LLVMBr || !LLVMIsConditional(hterm))
+        return false;
+    p->get = LLVMGetSuccessor(hterm, 0);
+    p->latch = LLVMGetSuccessor(hterm, 1);
+    LLVMValueRef gterm = LLVMGetBasicBlockTerminator(p->get);
+    LLVMValueRef lterm = LLVMGetBasicBlockTerminator(p->latch);
+    if (p->get == head || p->latch == head || p->get == p->latch || !gterm || !lterm ||
+        LLVMGetInstructionOpcode(gterm) != LLVMBr || LLVMIsConditional(gterm) ||
+        LLVMGetSuccessor(gterm, 0) != p->latch || LLVMGetInstructionOpcode(lterm) != LLVMBr ||
+        !LLVMIsConditional(lterm))
+        return false;
+    LLVMBasicBlockRef l0 = LLVMGetSuccessor(lterm, 0), l1 = LLVMGetSuccessor(lterm, 1);
+    if ((l0 == head) == (l1 == head))
+        return false;
+    p->exit = l0 == head ? l1 : l0;
+    p->exit_cmp = LLVMGetCondition(lterm);
+    /* got = c > 0, top = c - 1 */
+    p->got = LLVMGetCondition(hterm);
+    if (!LLVMIsAICmpInst(p->got) || LLVMGetICmpPredicate(p->got) != LLVMIntSGT ||
+        !is_const(LLVMGetOperand(p->got, 1), 0))
+        return false;
+    p->c = LLVMGetOperand(p->got, 0);
+    /* the head's phis: i and c */
+    for (LLVMValueRef in = LLVMGetFirstInstruction(head); in && LLVMIsAPHINode(in);
+         in = LLVMGetNextInstruction(in)) {
+        if (LLVMCountIncoming(in) != 2)
+            return false;
+        LLVMBasicBlockRef b0 = LLVMGetIncomingBlock(in, 0), b1 = LLVMGetIncomingBlock(in, 1);
+        if ((b0 == p->latch) == (b1 == p->latch))
+            return false;
+        LLVMBasicBlockRef pre = b0 == p->latch ? b1 : b0;
+        LLVMValueRef next = LLVMGetIncomingValue(in, b0 == p->latch ? 0 : 1);
+        if ((p->pre && pre != p->pre) || pre == head)
+            return false;
+        p->pre = pre;
+        if (in == p->c) {
+            p->c2 = next;
+        } else if (!p->i && LLVMIsAInstruction(next) && LLVMGetInstructionOpcode(next) == LLVMAdd &&
+                   LLVMGetOperand(next, 0) == in && is_const(LLVMGetOperand(next, 1), 1) &&
+                   LLVMGetInstructionParent(next) == p->latch &&
+                   LLVMTypeOf(in) == LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(in)))) {
+            p->i = in;
+            p->i_next = next;
+        } else {
+            return false;
+        }
+    }
+    if (!p->i || !p->c2 || !LLVMIsAPHINode(p->c) || LLVMGetInstructionParent(p->c) != head ||
+        LLVMTypeOf(p->c) != LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(p->c))))
+        return false;
+    /* the exit: i == L or i + 1 == L (or != with the head on the true side) */
+    if (!LLVMIsAICmpInst(p->exit_cmp))
+        return false;
+    LLVMIntPredicate pred = LLVMGetICmpPredicate(p->exit_cmp);
+    if (!((pred == LLVMIntEQ && l0 == p->exit) || (pred == LLVMIntNE && l1 == p->exit)))
+        return false;
+    LLVMValueRef a = LLVMGetOperand(p->exit_cmp, 0), b = LLVMGetOperand(p->exit_cmp, 1);
+    if (in_loop(p, b) && !in_loop(p, a)) {
+        LLVMValueRef t = a;
+        a = b;
+        b = t;
+    }
+    if ((a != p->i && a != p->i_next) || in_loop(p, b))
+        return false;
+    p->limit = b;
+    p->limit_on_next = a == p->i_next;
+    /* the load: the marked one, at GEP(T, S, ext(top)) in 'get' */
+    p->load = LLVMGetFirstInstruction(p->get);
+    while (p->load && !LLVMIsALoadInst(p->load))
+        p->load = LLVMGetNextInstruction(p->load);
+    if (!p->load || !tji_is_serial_pop(p->load) || LLVMGetVolatile(p->load))
+        return false;
+    p->elem = LLVMTypeOf(p->load);
+    LLVMTypeKind ek = LLVMGetTypeKind(p->elem);
+    unsigned eb = ek == LLVMFloatTypeKind    ? 32
+                  : ek == LLVMDoubleTypeKind ? 64
+                  : ek == LLVMIntegerTypeKind ? LLVMGetIntTypeWidth(p->elem)
+                                              : 0;
+    if (eb != 32 && eb != 64)
+        return false;
+    p->vf = bits / eb;
+    p->gep = LLVMGetOperand(p->load, 0);
+    if (!LLVMIsAGetElementPtrInst(p->gep) || LLVMGetNumOperands(p->gep) != 2 ||
+        LLVMGetGEPSourceElementType(p->gep) != p->elem || in_loop(p, LLVMGetOperand(p->gep, 0)))
+        return false;
+    p->ext = LLVMGetOperand(p->gep, 1);
+    if (!(LLVMIsAZExtInst(p->ext) || LLVMIsASExtInst(p->ext)))
+        return false;
+    p->top = LLVMGetOperand(p->ext, 0);
+    if (!LLVMIsAInstruction(p->top) || LLVMGetInstructionOpcode(p->top) != LLVMAdd ||
+        LLVMGetOperand(p->top, 0) != p->c || !is_const(LLVMGetOperand(p->top, 1), -1) ||
+        LLVMGetInstructionParent(p->top) != head)
+        return false;
+    /* the latch's phis: c' and the value */
+    for (LLVMValueRef in = LLVMGetFirstInstruction(p->latch); in && LLVMIsAPHINode(in);
+         in = LLVMGetNextInstruction(in)) {
+        if (LLVMCountIncoming(in) != 2)
+            return false;
+        LLVMValueRef from_get = LLVMGetIncomingValue(in, LLVMGetIncomingBlock(in, 0) == p->get ? 0 : 1);
+        LLVMValueRef from_head = LLVMGetIncomingValue(in, LLVMGetIncomingBlock(in, 0) == p->get ? 1 : 0);
+        if (in == p->c2 && from_get == p->top && from_head == p->c)
+            continue;
+        if (p->v || from_get != p->load || !LLVMIsAConstant(from_head) ||
+            !LLVMIsNull(from_head))
+            return false;
+        p->v = in;
+    }
+    if (!LLVMIsAPHINode(p->c2) || LLVMGetInstructionParent(p->c2) != p->latch)
+        return false;
+    /* the slot and the value, each stored to a per-lane array at i (or unused) */
+    LLVMValueRef slot_arr = NULL, v_arr = NULL;
+    for (LLVMUseRef u = LLVMGetFirstUse(p->top); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (user == p->ext || user == p->c2)
+            continue;
+        if (p->slot || !LLVMIsASelectInst(user) || LLVMGetOperand(user, 0) != p->got ||
+            LLVMGetOperand(user, 1) != p->top || !is_const(LLVMGetOperand(user, 2), -1))
+            return false;
+        p->slot = user;
+    }
+    if (p->slot && !(slot_arr = lane_store(p, p->slot_store = only_store(p, p->slot, NULL),
+                                           p->slot)))
+        return false;
+    if (p->v && !(v_arr = lane_store(p, p->v_store = only_store(p, p->v, NULL), p->v)))
+        return false;
+    LLVMValueRef stack = tji_pointer_base(LLVMGetOperand(p->gep, 0));
+    if (slot_arr == stack || v_arr == stack || (slot_arr && slot_arr == v_arr))
+        return false;
+    /* nothing else in the loop, and only c' used after it, in the exit, which only the latch
+     * enters */
+    LLVMBasicBlockRef all[] = {head, p->get, p->latch};
+    for (int k = 0; k < 3; k++)
+        for (LLVMValueRef in = LLVMGetFirstInstruction(all[k]); in;
+             in = LLVMGetNextInstruction(in)) {
+            bool known = in == p->i || in == p->c || in == p->c2 || in == p->got ||
+                         in == p->top || in == p->slot || in == p->slot_store ||
+                         in == p->load || in == p->gep || in == p->ext || in == p->v ||
+                         in == p->v_store || in == p->exit_cmp || in == p->i_next ||
+                         (p->slot_store && in == LLVMGetOperand(p->slot_store, 1)) ||
+                         (p->v_store && in == LLVMGetOperand(p->v_store, 1)) ||
+                         LLVMIsATerminatorInst(in);
+            if (!known)
+                return false;
+            for (LLVMUseRef u = LLVMGetFirstUse(in); u; u = LLVMGetNextUse(u)) {
+                LLVMValueRef user = LLVMGetUser(u);
+                if (!in_loop(p, user) &&
+                    (in != p->c2 || LLVMGetInstructionParent(user) != p->exit))
+                    return false;
+            }
+        }
+    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(p->exit)); u; u = LLVMGetNextUse(u))
+        if (LLVMGetInstructionParent(LLVMGetUser(u)) != p->latch)
+            return false;
+    return p->vf >= 2 && p->vf <= 16;
+}
+
+/* 'v' in every element of a vector of 'n'. */
+static LLVMValueRef
+splat(LLVMBuilderRef b, LLVMValueRef v, unsigned n)
+{
+    LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(v), n);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(v)));
+    LLVMValueRef one = LLVMBuildInsertElement(b, LLVMGetPoison(vt), v, LLVMConstInt(i32, 0, 0), "");
+    return LLVMBuildShuffleVector(b, one, LLVMGetPoison(vt), LLVMConstNull(LLVMVectorType(i32, n)),
+                                  "");
+}
+
+/* Builds the vector loop in front of the matched loop (see the top of the file). */
+static void
+vectorise(const poploop *p)
+{
+    LLVMContextRef llctx = LLVMGetTypeContext(LLVMTypeOf(p->i));
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(llctx), i32 = LLVMInt32TypeInContext(llctx);
+    unsigned vf = p->vf;
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(llctx);
+    /* the exit gets a second way in: its uses of c' take a phi of it */
+    LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(p->exit));
+    LLVMValueRef cx = LLVMBuildPhi(b, i32, "");
+    LLVMAddIncoming(cx, (LLVMValueRef[]){p->c2}, (LLVMBasicBlockRef[]){p->latch}, 1);
+    for (LLVMUseRef u = LLVMGetFirstUse(p->c2), next; u; u = next) {
+        next = LLVMGetNextUse(u);
+        LLVMValueRef user = LLVMGetUser(u);
+        if (user != cx && LLVMGetInstructionParent(user) == p->exit)
+            for (int k = 0, n = LLVMGetNumOperands(user); k < n; k++)
+                if (LLVMGetOperand(user, (unsigned)k) == p->c2)
+                    LLVMSetOperand(user, (unsigned)k, cx);
+    }
+    LLVMValueRef i0 = LLVMGetIncomingValue(p->i, LLVMGetIncomingBlock(p->i, 0) == p->pre ? 0 : 1);
+    LLVMValueRef c0 = LLVMGetIncomingValue(p->c, LLVMGetIncomingBlock(p->c, 0) == p->pre ? 0 : 1);
+    LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(p->pre));
+    LLVMValueRef end = p->limit_on_next ? p->limit
+                                        : LLVMBuildAdd(b, p->limit, LLVMConstInt(i64, 1, 0), "");
+    LLVMBasicBlockRef vh = LLVMInsertBasicBlockInContext(llctx, p->head, "pop.vec.head");
+    LLVMBasicBlockRef vb = LLVMInsertBasicBlockInContext(llctx, p->head, "pop.vec.body");
+    LLVMBasicBlockRef vx = LLVMInsertBasicBlockInContext(llctx, p->head, "pop.vec.done");
+    LLVMValueRef pterm = LLVMGetBasicBlockTerminator(p->pre);
+    for (unsigned k = 0, n = LLVMGetNumSuccessors(pterm); k < n; k++)
+        if (LLVMGetSuccessor(pterm, k) == p->head)
+            LLVMSetSuccessor(pterm, k, vh);
+    LLVMPositionBuilderAtEnd(b, vh);
+    LLVMValueRef vi = LLVMBuildPhi(b, i64, "pop.i");
+    LLVMValueRef vc = LLVMBuildPhi(b, i32, "pop.count");
+    LLVMValueRef room = LLVMBuildICmp(b, LLVMIntUGE, LLVMBuildSub(b, end, vi, ""),
+                                      LLVMConstInt(i64, vf, 0), "");
+    LLVMValueRef full = LLVMBuildICmp(b, LLVMIntSGE, vc, LLVMConstInt(i32, vf, 0), "");
+    LLVMBuildCondBr(b, LLVMBuildAnd(b, room, full, ""), vb, vx);
+    /* lanes vi .. vi + VF - 1 take slots c - 1 down to c - VF */
+    LLVMPositionBuilderAtEnd(b, vb);
+    LLVMValueRef low = LLVMBuildSub(b, vc, LLVMConstInt(i32, vf, 0), "");
+    LLVMValueRef rev[16], down[16];
+    for (unsigned k = 0; k < vf; k++) {
+        rev[k] = LLVMConstInt(i32, vf - 1 - k, 0);
+        down[k] = LLVMConstInt(i32, k, 0);
+    }
+    if (p->slot_store) {
+        LLVMValueRef slots = LLVMBuildSub(b, splat(b, LLVMBuildSub(b, vc, LLVMConstInt(i32, 1, 0), ""), vf),
+                                          LLVMConstVector(down, vf), "");
+        LLVMValueRef at = LLVMBuildGEP2(b, i32, LLVMGetOperand(LLVMGetOperand(p->slot_store, 1), 0),
+                                        &vi, 1, "");
+        LLVMSetAlignment(LLVMBuildStore(b, slots, at), 4);
+    }
+    if (p->v_store) {
+        LLVMValueRef lowx = LLVMBuildSExt(b, low, i64, "");
+        LLVMValueRef from = LLVMBuildGEP2(b, p->elem, LLVMGetOperand(p->gep, 0), &lowx, 1, "");
+        LLVMValueRef vals = LLVMBuildLoad2(b, LLVMVectorType(p->elem, vf), from, "");
+        LLVMSetAlignment(vals, LLVMGetAlignment(p->load));
+        vals = LLVMBuildShuffleVector(b, vals, LLVMGetPoison(LLVMTypeOf(vals)),
+                                      LLVMConstVector(rev, vf), "");
+        LLVMValueRef at = LLVMBuildGEP2(b, p->elem, LLVMGetOperand(LLVMGetOperand(p->v_store, 1), 0),
+                                        &vi, 1, "");
+        LLVMSetAlignment(LLVMBuildStore(b, vals, at), LLVMGetAlignment(p->load));
+    }
+    LLVMValueRef vi_next = LLVMBuildAdd(b, vi, LLVMConstInt(i64, vf, 0), "");
+    LLVMBuildBr(b, vh);
+    LLVMAddIncoming(vi, (LLVMValueRef[]){i0, vi_next}, (LLVMBasicBlockRef[]){p->pre, vb}, 2);
+    LLVMAddIncoming(vc, (LLVMValueRef[]){c0, low}, (LLVMBasicBlockRef[]){p->pre, vb}, 2);
+    /* all done (at least one vector step, and no lane left), or on in the scalar loop */
+    LLVMPositionBuilderAtEnd(b, vx);
+    LLVMValueRef done = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, vi, end, ""),
+                                     LLVMBuildICmp(b, LLVMIntNE, vi, i0, ""), "");
+    LLVMBuildCondBr(b, done, p->exit, p->head);
+    LLVMAddIncoming(cx, &vc, &vx, 1);
+    /* the scalar loop starts where the vector loop stopped: new phis (LLVM-C cannot change a
+     * phi's incoming block) */
+    LLVMValueRef phis[] = {p->i, p->c}, starts[] = {vi, vc};
+    for (int k = 0; k < 2; k++) {
+        LLVMValueRef next = LLVMGetIncomingValue(
+            phis[k], LLVMGetIncomingBlock(phis[k], 0) == p->latch ? 0 : 1);
+        LLVMPositionBuilderBefore(b, phis[k]);
+        LLVMValueRef repl = LLVMBuildPhi(b, LLVMTypeOf(phis[k]), "");
+        LLVMAddIncoming(repl, (LLVMValueRef[]){starts[k], next},
+                        (LLVMBasicBlockRef[]){vx, p->latch}, 2);
+        LLVMReplaceAllUsesWith(phis[k], repl);
+        LLVMInstructionEraseFromParent(phis[k]);
+    }
+    LLVMDisposeBuilder(b);
+}
+
+int
+tji_vectorise_pops(tj_context *ctx, LLVMModuleRef m)
+{
+    unsigned bits = ctx->compress == TJI_COMPRESS_AVX512    ? 512
+                    : ctx->compress == TJI_COMPRESS_PERMUTE ? 256
+                                                            : 128;
+    int done = 0;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+             bb = LLVMGetNextBasicBlock(bb)) {
+            poploop p;
+            if (match(&p, bb, bits)) {
+                vectorise(&p);
+                done++;
+            }
+        }
+    return done;
+}
