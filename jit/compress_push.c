@@ -395,8 +395,14 @@ match(pushloop *p, LLVMBasicBlockRef head, tji_compress_form form)
     if (!z || !LLVMIsAZExtInst(z) ||
         (LLVMGetInstructionParent(z) != head && LLVMGetInstructionParent(z) != p->mid))
         return false;
+    /* keep, an i1, or 'x & 1' of a wider integer (a flag a lane kept in a byte, once
+     * instcombine folded its trunc and the zext) */
     p->keep = LLVMGetOperand(z, 0);
-    if (LLVMTypeOf(p->keep) != LLVMInt1TypeInContext(LLVMGetTypeContext(LLVMTypeOf(z))))
+    LLVMValueRef one = LLVMIsAInstruction(p->keep) && LLVMGetInstructionOpcode(p->keep) == LLVMAnd
+                           ? LLVMGetOperand(p->keep, 1)
+                           : NULL;
+    if (LLVMTypeOf(p->keep) != LLVMInt1TypeInContext(LLVMGetTypeContext(LLVMTypeOf(z))) &&
+        !(one && LLVMIsAConstantInt(one) && LLVMConstIntGetZExtValue(one) == 1))
         return false;
     /* the one store: value at GEP(S, ext(c)), in 'put' where there is one */
     LLVMBasicBlockRef body[] = {head, p->put, p->mid == head ? NULL : p->mid};
@@ -694,6 +700,9 @@ vectorise(LLVMModuleRef m, const pushloop *p)
     for (int k = 0; k < p->nslice; k++)
         tji_vmap_put(&w.map, p->slice[k], widen_one(&w, p->slice[k]));
     LLVMValueRef vals = vec_of(&w, p->value), keep = vec_of(&w, p->keep);
+    LLVMTypeRef bits = LLVMVectorType(LLVMInt1TypeInContext(llctx), vf);
+    if (LLVMTypeOf(keep) != bits) /* x & 1 */
+        keep = LLVMBuildTrunc(b, keep, bits, "");
     tji_vmap_free(&w.map);
     LLVMTypeRef mask_int = LLVMIntTypeInContext(llctx, vf);
     LLVMValueRef bitsv = LLVMBuildBitCast(b, keep, mask_int, "");

@@ -722,7 +722,7 @@ TJI_HIDDEN bool tji_vmap_has(const tji_vmap *m, LLVMValueRef v);
 
 /* sink_copies.c, beside tji_vmap, which it takes */
 /* Whether address 'p' (an alloca, or a GEP of one) reaches only accesses of its memory: GEPs,
- * loads, stores to it, memcpy/memmove/memset and lifetime markers. With 'blocks', puts there
+ * loads, stores to it, memcpy/memmove/memset, masked loads and stores, lifetime markers. With 'blocks', puts there
  * (each as block -> itself) the blocks of those accesses other than 'skip' and the markers. */
 TJI_HIDDEN bool tji_address_stays_local(LLVMValueRef p, LLVMValueRef skip, tji_vmap *blocks);
 

@@ -38,6 +38,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 
 #include "internal.h"
 
@@ -401,7 +402,11 @@ static void
 carry_value(lanes *L, LLVMValueRef v)
 {
     LLVMTypeRef ty = LLVMTypeOf(v), arrty;
-    LLVMValueRef arr = lane_array(L, ty, &arrty, "lanes.value");
+    /* An i1 goes through bytes: a vector of i1 in memory is bits, so the vectoriser would
+     * store a lane loop's flags one by one, each under its own branch. */
+    LLVMTypeRef i1 = LLVMInt1TypeInContext(L->ctx->llctx), i8 = LLVMInt8TypeInContext(L->ctx->llctx);
+    bool bit = ty == i1;
+    LLVMValueRef arr = lane_array(L, bit ? i8 : ty, &arrty, "lanes.value");
     /* The users first: the loads and the store below are uses too. */
     size_t n = 0, cap = 8;
     LLVMValueRef *users = malloc(cap * sizeof *users);
@@ -419,7 +424,7 @@ carry_value(lanes *L, LLVMValueRef v)
     while (LLVMIsAPHINode(after))
         after = LLVMGetNextInstruction(after);
     LLVMPositionBuilderBefore(L->b, after);
-    LLVMBuildStore(L->b, v, lane_slot(L, arrty, arr));
+    LLVMBuildStore(L->b, bit ? LLVMBuildZExt(L->b, v, i8, "") : v, lane_slot(L, arrty, arr));
     int def = block_index(L, LLVMGetInstructionParent(v));
     for (size_t i = 0; i < n; i++) {
         LLVMValueRef user = users[i];
@@ -429,7 +434,9 @@ carry_value(lanes *L, LLVMValueRef v)
             if (LLVMGetOperand(user, op) != v || block_index(L, use_block(user, op)) == def)
                 continue;
             position_for_use(L, user, op);
-            LLVMValueRef load = LLVMBuildLoad2(L->b, ty, lane_slot(L, arrty, arr), "");
+            LLVMValueRef load = LLVMBuildLoad2(L->b, bit ? i8 : ty, lane_slot(L, arrty, arr), "");
+            if (bit)
+                load = LLVMBuildTrunc(L->b, load, i1, "");
             LLVMSetOperand(user, op, load);
             if (L->nreloads < L->reload_cap) {
                 tji_vmap_put(&L->reloads, load, v);
@@ -839,12 +846,252 @@ pops(const LLVMBasicBlockRef *buf, int n)
     return false;
 }
 
+/* Loads of per-lane integer arrays that a uniform copy takes from lane 0's element, where a
+ * test at its entry finds every lane's element alike (uniform: a loop counter every lane
+ * carries) or lane 0's plus the lane (affine: an index such as base + lane). A copy that
+ * knows them has uniform branches and consecutive addresses, which LLVM's vectoriser takes;
+ * as values every lane carries, they were loads it could only gather (half of the bench's
+ * cooperative compaction went to such a phase, each lane advancing its own copy of the
+ * loop counter). */
+enum { FACTS_MAX = 16 };
+typedef struct facts {
+    int n, narr;
+    LLVMValueRef load[FACTS_MAX];   /* in the region */
+    int arr_of[FACTS_MAX];          /* its array, an index into arr */
+    LLVMValueRef arr[FACTS_MAX];
+    bool affine[FACTS_MAX];         /* per array: the guess the entry tests */
+    LLVMValueRef a0[FACTS_MAX];     /* per array: lane 0's element, loaded at the entry */
+} facts;
+
+/* The per-lane array (lane_array's, not the resume points) that 'p' is this lane's slot of,
+ * or NULL. */
+static LLVMValueRef
+slot_array(const lanes *L, LLVMValueRef p)
+{
+    if (!LLVMIsAGetElementPtrInst(p) || LLVMGetNumOperands(p) != 3 ||
+        LLVMGetOperand(p, 2) != L->lane)
+        return NULL;
+    LLVMValueRef arr = LLVMGetOperand(p, 0), zero = LLVMGetOperand(p, 1);
+    if (!LLVMIsAAllocaInst(arr) || arr == L->resume || LLVMGetInstructionParent(arr) != L->setup ||
+        !LLVMIsAConstantInt(zero) || LLVMConstIntGetZExtValue(zero) != 0)
+        return NULL;
+    LLVMTypeRef t = LLVMGetAllocatedType(arr);
+    return LLVMGetTypeKind(t) == LLVMArrayTypeKind && LLVMGetArrayLength2(t) == L->width ? arr
+                                                                                        : NULL;
+}
+
+/* Whether a store into 'arr' may come before 'load' in a lane's run of the region ('n'
+ * blocks of 'buf'): earlier in its block, or in a block from which the region reaches it. */
+static bool
+stored_before(const LLVMBasicBlockRef *buf, int n, LLVMValueRef arr, LLVMValueRef load)
+{
+    LLVMBasicBlockRef lb = LLVMGetInstructionParent(load), todo[64];
+    LLVMBasicBlockRef seen[64];
+    int ntodo = 0, nseen = 0;
+    if (n > 64)
+        return true;
+    for (int i = 0; i < n; i++)
+        for (LLVMValueRef in = LLVMGetFirstInstruction(buf[i]); in;
+             in = LLVMGetNextInstruction(in)) {
+            if (buf[i] == lb && in == load)
+                break; /* later stores of its block reach it only round a loop: below */
+            if (LLVMIsAStoreInst(in) && tji_pointer_base(LLVMGetOperand(in, 1)) == arr) {
+                if (buf[i] == lb)
+                    return true;
+                todo[ntodo++] = buf[i];
+                break;
+            }
+        }
+    /* a store after the load in its block, reaching it round a loop of the region */
+    for (LLVMValueRef in = LLVMGetNextInstruction(load); in; in = LLVMGetNextInstruction(in))
+        if (LLVMIsAStoreInst(in) && tji_pointer_base(LLVMGetOperand(in, 1)) == arr) {
+            todo[ntodo++] = lb;
+            break;
+        }
+    while (ntodo > 0) {
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(todo[--ntodo]);
+        for (unsigned s = 0, ns = term ? LLVMGetNumSuccessors(term) : 0; s < ns; s++) {
+            LLVMBasicBlockRef to = LLVMGetSuccessor(term, s);
+            bool inside = false, was = false;
+            for (int i = 0; i < n; i++)
+                inside |= buf[i] == to;
+            for (int i = 0; i < nseen; i++)
+                was |= seen[i] == to;
+            if (!inside || was)
+                continue;
+            if (to == lb)
+                return true;
+            seen[nseen++] = to;
+            todo[ntodo++] = to;
+        }
+    }
+    return false;
+}
+
+/* Whether 'v' goes, by integer arithmetic and casts, into an address or a comparison. */
+static bool
+steers(LLVMValueRef v, int depth)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsAGetElementPtrInst(user) ? LLVMGetOperand(user, 0) != v
+                                           : LLVMIsAICmpInst(user) != NULL)
+            return true;
+        if (depth > 0 && (LLVMIsABinaryOperator(user) || LLVMIsACastInst(user) ||
+                          LLVMIsASelectInst(user)) &&
+            steers(user, depth - 1))
+            return true;
+    }
+    return false;
+}
+
+static bool stored_from_lane(const lanes *L, LLVMValueRef arr, int depth);
+
+/* Whether 'v' is computed from the lane counter: by instructions other than phis, calls and
+ * loads but those of a per-lane array that such a value was stored into. */
+static bool
+from_lane(const lanes *L, LLVMValueRef v, int depth)
+{
+    if (v == L->lane)
+        return true;
+    if (depth == 0 || !LLVMIsAInstruction(v) || LLVMIsAPHINode(v) || LLVMIsACallInst(v))
+        return false;
+    if (LLVMIsALoadInst(v)) {
+        LLVMValueRef arr = slot_array(L, LLVMGetOperand(v, 0));
+        return arr && stored_from_lane(L, arr, depth - 1);
+    }
+    for (int i = 0, n = LLVMGetNumOperands(v); i < n; i++)
+        if (from_lane(L, LLVMGetOperand(v, (unsigned)i), depth - 1))
+            return true;
+    return false;
+}
+
+/* Whether a value stored into per-lane array 'arr' comes from the lane counter. */
+static bool
+stored_from_lane(const lanes *L, LLVMValueRef arr, int depth)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(arr); u; u = LLVMGetNextUse(u))
+        for (LLVMUseRef w = LLVMGetFirstUse(LLVMGetUser(u)); w; w = LLVMGetNextUse(w)) {
+            LLVMValueRef st = LLVMGetUser(w);
+            if (LLVMIsAStoreInst(st) && LLVMGetOperand(st, 1) == LLVMGetUser(u) &&
+                from_lane(L, LLVMGetOperand(st, 0), depth))
+                return true;
+        }
+    return false;
+}
+
+/* The region's loads that 'f' can name (see facts): of i32 or i64 per-lane arrays, not
+ * after a store into the array and not among the 'nfix' loads 'fix' the copies replace
+ * already, of arrays that at least one such load reads to steer an address or a
+ * comparison. Each array's guess: affine where a value stored into it comes from the lane
+ * counter, else uniform. */
+static void
+find_facts(const lanes *L, const LLVMBasicBlockRef *buf, int n, const LLVMValueRef *fix,
+           int nfix, facts *f)
+{
+    bool steering[FACTS_MAX] = {false};
+    f->n = f->narr = 0;
+    for (int i = 0; i < n; i++)
+        for (LLVMValueRef in = LLVMGetFirstInstruction(buf[i]); in && f->n < FACTS_MAX;
+             in = LLVMGetNextInstruction(in)) {
+            LLVMValueRef arr = LLVMIsALoadInst(in) ? slot_array(L, LLVMGetOperand(in, 0)) : NULL;
+            LLVMTypeRef t = LLVMTypeOf(in);
+            if (!arr || LLVMGetTypeKind(t) != LLVMIntegerTypeKind ||
+                (LLVMGetIntTypeWidth(t) != 32 && LLVMGetIntTypeWidth(t) != 64) ||
+                LLVMGetVolatile(in) || stored_before(buf, n, arr, in))
+                continue;
+            bool fixed = false;
+            for (int k = 0; k < nfix && !fixed; k++)
+                fixed = fix[k] == in;
+            if (fixed)
+                continue;
+            int a = 0;
+            while (a < f->narr && f->arr[a] != arr)
+                a++;
+            if (a == f->narr) {
+                f->arr[f->narr] = arr;
+                f->affine[f->narr++] = stored_from_lane(L, arr, 12);
+            }
+            steering[a] |= steers(in, 6);
+            f->arr_of[f->n] = a;
+            f->load[f->n++] = in;
+        }
+    /* only the steering arrays, renumbered */
+    int map[FACTS_MAX], narr = 0, nload = 0;
+    for (int a = 0; a < f->narr; a++) {
+        map[a] = steering[a] ? narr : -1;
+        if (steering[a]) {
+            f->arr[narr] = f->arr[a];
+            f->affine[narr++] = f->affine[a];
+        }
+    }
+    for (int i = 0; i < f->n; i++)
+        if (map[f->arr_of[i]] >= 0) {
+            f->load[nload] = f->load[i];
+            f->arr_of[nload++] = map[f->arr_of[i]];
+        }
+    f->n = nload;
+    f->narr = narr;
+}
+
+/* At the end of 'enter': each array's lane 0 element (into 'f'), and a loop over the other
+ * lanes that tests the guesses; returns the block after it (the builder at its end) and in
+ * '*ok' whether every guess holds. */
+static LLVMBasicBlockRef
+test_facts(lanes *L, LLVMBasicBlockRef enter, facts *f, LLVMValueRef *ok)
+{
+    LLVMContextRef c = L->ctx->llctx;
+    LLVMTypeRef i32 = tji_i32(L->ctx);
+    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.facts");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.facts.done");
+    LLVMValueRef zero = tji_const_i32(L->ctx, 0), acc[FACTS_MAX], next[FACTS_MAX];
+    LLVMPositionBuilderAtEnd(L->b, enter);
+    for (int a = 0; a < f->narr; a++) {
+        LLVMTypeRef at = LLVMGetAllocatedType(f->arr[a]);
+        LLVMValueRef idx[] = {zero, zero};
+        f->a0[a] = LLVMBuildLoad2(L->b, LLVMGetElementType(at),
+                                  LLVMBuildInBoundsGEP2(L->b, at, f->arr[a], idx, 2, ""), "lane0");
+    }
+    LLVMBuildBr(L->b, loop);
+    LLVMPositionBuilderAtEnd(L->b, loop);
+    LLVMValueRef l = LLVMBuildPhi(L->b, i32, "");
+    for (int a = 0; a < f->narr; a++)
+        acc[a] = LLVMBuildPhi(L->b, LLVMTypeOf(f->a0[a]), "");
+    for (int a = 0; a < f->narr; a++) {
+        LLVMTypeRef t = LLVMTypeOf(f->a0[a]);
+        LLVMTypeRef at = LLVMGetAllocatedType(f->arr[a]);
+        LLVMValueRef idx[] = {zero, l};
+        LLVMValueRef x = LLVMBuildLoad2(L->b, t, LLVMBuildInBoundsGEP2(L->b, at, f->arr[a], idx, 2, ""), "");
+        LLVMValueRef want = f->affine[a] ? LLVMBuildAdd(L->b, f->a0[a], LLVMBuildZExt(L->b, l, t, ""), "")
+                                         : f->a0[a];
+        /* an OR of the differences: no chain of tests, so LLVM vectorises it plainly */
+        next[a] = LLVMBuildOr(L->b, acc[a], LLVMBuildXor(L->b, x, want, ""), "");
+    }
+    LLVMValueRef l1 = LLVMBuildAdd(L->b, l, tji_const_i32(L->ctx, 1), "");
+    LLVMBuildCondBr(L->b, LLVMBuildICmp(L->b, LLVMIntULT, l1, tji_const_i32(L->ctx, L->width), ""),
+                    loop, done);
+    /* from lane 0, which passes: a trip count of the block width, which the vectoriser's
+     * steps divide (from lane 1, LLVM unrolled a remainder of 31 scalar steps) */
+    LLVMValueRef lv[] = {zero, l1};
+    LLVMBasicBlockRef lb[] = {enter, loop};
+    LLVMAddIncoming(l, lv, lb, 2);
+    LLVMPositionBuilderAtEnd(L->b, done);
+    *ok = NULL;
+    for (int a = 0; a < f->narr; a++) {
+        LLVMValueRef av[] = {LLVMConstNull(LLVMTypeOf(f->a0[a])), next[a]};
+        LLVMAddIncoming(acc[a], av, lb, 2);
+        LLVMValueRef same = LLVMBuildICmp(L->b, LLVMIntEQ, next[a], LLVMConstNull(LLVMTypeOf(next[a])), "");
+        *ok = *ok ? LLVMBuildAnd(L->b, *ok, same, "") : same;
+    }
+    return done;
+}
+
 /* A loop over the lanes running a copy of a region ('n' blocks of 'buf'), entered from
  * 'from'; the copies of the 'nfix' flags 'fix' become 'to'. Its head, or NULL (no memory).
  * 'count': at least the lane code's blocks and instructions, and 8. */
 static LLVMBasicBlockRef
 region_loop(lanes *L, const LLVMBasicBlockRef *buf, int n, size_t count, LLVMBasicBlockRef from,
-            const LLVMValueRef *fix, const LLVMValueRef *to, int nfix)
+            const LLVMValueRef *fix, const LLVMValueRef *to, int nfix, const facts *f)
 {
     LLVMContextRef c = L->ctx->llctx;
     tji_vmap map = {0};
@@ -865,6 +1112,20 @@ region_loop(lanes *L, const LLVMBasicBlockRef *buf, int n, size_t count, LLVMBas
             LLVMReplaceAllUsesWith(copy, to[i]);
             LLVMInstructionEraseFromParent(copy);
         }
+    }
+    /* lane 0's element for a uniform array's loads, lane 0's plus the lane for an affine's */
+    for (int i = 0; f && i < f->n; i++) {
+        LLVMValueRef copy = tji_vmap_get(&map, f->load[i]);
+        int a = f->arr_of[i];
+        if (copy == f->load[i])
+            continue;
+        LLVMValueRef v = f->a0[a];
+        if (f->affine[a]) {
+            LLVMPositionBuilderBefore(L->b, copy);
+            v = LLVMBuildAdd(L->b, v, LLVMBuildZExt(L->b, lane, LLVMTypeOf(v), ""), "");
+        }
+        LLVMReplaceAllUsesWith(copy, v);
+        LLVMInstructionEraseFromParent(copy);
     }
     LLVMBasicBlockRef first = LLVMValueAsBasicBlock(tji_vmap_get(&map, LLVMBasicBlockAsValue(buf[0])));
     LLVMPositionBuilderAtEnd(L->b, head);
@@ -937,21 +1198,38 @@ uniform_loop(lanes *L, int t, LLVMBasicBlockRef *buf, size_t count)
                 all = all ? LLVMBuildAnd(L->b, all, v, "") : v;
             }
         }
-    LLVMBasicBlockRef head = region_loop(L, buf, n, count, enter, fix, to, nfix);
-    if (all) {
-        for (int i = 0; i < nwhole; i++) {
-            fix[nfix + i] = whole[i];
-            to[nfix + i] = yes;
-        }
-        LLVMBasicBlockRef in = region_loop(L, buf, n, count, enter, fix, to, nfix + nwhole);
-        LLVMPositionBuilderAtEnd(L->b, enter);
-        if (in && head)
-            LLVMBuildCondBr(L->b, all, in, head);
+    facts f;
+    find_facts(L, buf, n, fix, nfix, &f);
+    LLVMValueRef known = NULL;
+    LLVMBasicBlockRef last = f.narr > 0 && L->width > 1 ? test_facts(L, enter, &f, &known) : enter;
+    /* where the tiles are whole and the facts known: the facts' copy, else the whole tiles' */
+    LLVMBasicBlockRef split =
+        all && known ? LLVMAppendBasicBlockInContext(c, L->fn, "lanes.facts.whole") : last;
+    LLVMBasicBlockRef head = region_loop(L, buf, n, count, last, fix, to, nfix, NULL);
+    LLVMBasicBlockRef in = NULL, fast = NULL;
+    for (int i = 0; i < nwhole; i++) {
+        fix[nfix + i] = whole[i];
+        to[nfix + i] = yes;
+    }
+    if (all)
+        in = region_loop(L, buf, n, count, split, fix, to, nfix + nwhole, NULL);
+    if (known)
+        fast = region_loop(L, buf, n, count, split, fix, to, nfix + nwhole, &f);
+    LLVMBasicBlockRef other = head ? head : LLVMGetSwitchDefaultDest(L->pick);
+    if (split != last) {
+        LLVMPositionBuilderAtEnd(L->b, last);
+        LLVMBuildCondBr(L->b, all, split, other);
+        LLVMPositionBuilderAtEnd(L->b, split);
+        if (in && fast)
+            LLVMBuildCondBr(L->b, known, fast, in);
         else
-            LLVMBuildBr(L->b, in ? in : head ? head : LLVMGetSwitchDefaultDest(L->pick));
+            LLVMBuildBr(L->b, in ? in : fast ? fast : other);
+    } else if (in || fast) {
+        LLVMPositionBuilderAtEnd(L->b, last);
+        LLVMBuildCondBr(L->b, in ? all : known, in ? in : fast, other);
     } else {
-        LLVMPositionBuilderAtEnd(L->b, enter);
-        LLVMBuildBr(L->b, head ? head : LLVMGetSwitchDefaultDest(L->pick));
+        LLVMPositionBuilderAtEnd(L->b, last);
+        LLVMBuildBr(L->b, other);
     }
     LLVMAddCase(L->pick, tji_const_i32(L->ctx, t), enter);
     tji_vmap_free(&seen);

@@ -17,8 +17,9 @@
  * block B to the top of the successor S of B when:
  *  - nothing after the call in B touches memory, and B is S's only predecessor (so the
  *    call runs on the edge B -> S exactly as before, on the same memory);
- *  - the alloca's address goes only to GEPs, loads, stores (as the address),
- *    memory intrinsics and lifetime markers (so every access to it is in sight);
+ *  - the alloca's address goes only to GEPs, loads, stores (as the address), memory
+ *    intrinsics, masked loads and stores and lifetime markers (so every access to it is in
+ *    sight);
  *  - no block reachable from B's other successors without passing S accesses the array.
  * Then a call that no longer runs (B went another way) wrote bytes that nothing accesses
  * before the next time B goes to S, where the call writes the same bytes again (constant
@@ -32,7 +33,7 @@
 
 /* The intrinsics that touch a local array without letting its address out. */
 typedef struct mem_ids {
-    unsigned memcpy_id, memmove_id, memset_id, start_id, end_id;
+    unsigned memcpy_id, memmove_id, memset_id, start_id, end_id, mload_id, mstore_id;
 } mem_ids;
 
 static mem_ids
@@ -44,6 +45,8 @@ mem_ids_get(void)
         .memset_id = LLVMLookupIntrinsicID("llvm.memset", 11),
         .start_id = LLVMLookupIntrinsicID("llvm.lifetime.start", 19),
         .end_id = LLVMLookupIntrinsicID("llvm.lifetime.end", 17),
+        .mload_id = LLVMLookupIntrinsicID("llvm.masked.load", 16),
+        .mstore_id = LLVMLookupIntrinsicID("llvm.masked.store", 17),
     };
 }
 
@@ -105,7 +108,11 @@ walk_local(const local_walk *w, LLVMValueRef p)
             unsigned id = intrinsic_of(user);
             if (id && (id == w->ids.start_id || id == w->ids.end_id))
                 continue;
-            access = is_mem_intrinsic(&w->ids, id);
+            /* the vectoriser's masked loads and stores at the address (not of it) */
+            access = is_mem_intrinsic(&w->ids, id) ||
+                     (id && id == w->ids.mload_id && LLVMGetOperand(user, 0) == p) ||
+                     (id && id == w->ids.mstore_id && LLVMGetOperand(user, 1) == p &&
+                      LLVMGetOperand(user, 0) != p);
         }
         if (!access)
             return false;

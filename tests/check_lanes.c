@@ -707,6 +707,89 @@ START_TEST(test_lanes_without_barriers)
 }
 END_TEST
 
+/* Values that every lane carries alike across barriers, or alike but for the lane (jit/
+ * lane_loops.c, facts): under launch_tiled, for j in range(0, 4 * B, B) each lane loads
+ * v = x[base + j + lane] (j carried per lane, base + lane too), pushes it (two barriers), then
+ * writes y[i] = v + 1000 * t[idx] + (100000 if big), where idx = t[blk * B + lane] was
+ * loaded before the loop and big = v > 50, a bool, was computed before the push. The
+ * uniform copies test at their entry whether j's and idx's elements are alike and base +
+ * lane's lane 0's plus the lane ("lanes.facts"), and carry the bool in bytes (no lane array
+ * of i1). With t all 5 (idx alike in every lane) the copies that know the facts run; with
+ * t[b * B + l] = B - 1 - l they do not (idx differs from lane to lane); both exact, in
+ * every form. y[NB * 4 * B + b] = block b's count of pushes (4 * B). */
+START_TEST(test_lanes_values_every_lane_carries_alike)
+{
+    enum { ITEMS = 4 * B, NBLK = 3, NX = NBLK * ITEMS };
+    for (form f = LOOPS; f < NFORMS; f++) {
+        for (int alike = 0; alike < 2; alike++) {
+            tj_context *ctx;
+            tj_device *cpu;
+            tj_kernel *k = coop_kernel(f, "alike", B, &ctx, &cpu);
+            const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
+            tj_val *x = tj_param_array(k, "x", i32, 1), *t = tj_param_array(k, "t", i32, 1);
+            tj_val *y = tj_param_array(k, "y", i32, 1);
+            tj_val *tid[2];
+            tj_tid(k, 2, tid);
+            tj_val *blk = tid[0], *lane = tid[1];
+            tj_val *base = tj_binary(k, TJ_BIN_MUL, blk, tj_const_int(k, TJ_DTYPE_I32, ITEMS));
+            tj_val *at = tj_binary(k, TJ_BIN_ADD,
+                                   tj_binary(k, TJ_BIN_MUL, blk, tj_const_int(k, TJ_DTYPE_I32, B)),
+                                   lane);
+            tj_val *idx = tj_load(k, t, &at, 1);
+            tj_val *s = tj_tile_stack(k, ITEMS, i32);
+            tj_val *j = tj_for_begin(k, tj_const_int(k, TJ_DTYPE_I32, 0),
+                                     tj_const_int(k, TJ_DTYPE_I32, ITEMS), tj_block_dim(k));
+            tj_val *i = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_ADD, base, j), lane);
+            tj_val *v = tj_load(k, x, &i, 1);
+            tj_val *big = tj_compare(k, TJ_CMP_GT, v, tj_const_int(k, TJ_DTYPE_I32, 50));
+            tj_tile_stack_push(k, s, v, tj_const_bool(k, true));
+            tj_val *r = tj_binary(k, TJ_BIN_ADD, v,
+                                  tj_binary(k, TJ_BIN_MUL, tj_load(k, t, &idx, 1),
+                                            tj_const_int(k, TJ_DTYPE_I32, 1000)));
+            r = tj_binary(k, TJ_BIN_ADD, r,
+                          tj_select(k, big, tj_const_int(k, TJ_DTYPE_I32, 100000),
+                                    tj_const_int(k, TJ_DTYPE_I32, 0)));
+            tj_store(k, y, &i, 1, r);
+            tj_for_end(k);
+            tj_val *cat = tj_binary(k, TJ_BIN_ADD, tj_const_int(k, TJ_DTYPE_I32, NX), blk);
+            tj_if_begin(k, tj_compare(k, TJ_CMP_EQ, lane, tj_const_int(k, TJ_DTYPE_I32, 0)));
+            tj_store(k, y, &cat, 1, tj_tile_stack_count(k, s));
+            tj_if_end(k);
+            tj_module *m = build(ctx, cpu, k);
+            const char *ir0 = unoptimised_ir(ctx, cpu, k);
+            ck_assert_msg((strstr(ir0, "\nlanes.facts") != NULL) == (f == LOOPS),
+                          "%s: the copies' tests of the values alike %s", form_name[f],
+                          f == LOOPS ? "missing" : "present");
+            if (f != FIBERS)
+                ck_assert_msg(strstr(ir0, " x i1], align") == NULL,
+                              "%s: a lane array of i1", form_name[f]);
+            int32_t xs[NX], ts[NBLK * B], ys[NX + NBLK];
+            for (int e = 0; e < NX; e++)
+                xs[e] = (e * 37) % 101;
+            for (int e = 0; e < NBLK * B; e++)
+                ts[e] = alike ? 5 : B - 1 - e % B;
+            tj_array *xa = tjt_array(cpu, i32, NX, xs), *ta = tjt_array(cpu, i32, NBLK * B, ts);
+            tj_array *ya = tjt_array(cpu, i32, NX + NBLK, NULL);
+            tj_arg args[] = {tj_arg_array(xa), tj_arg_array(ta), tj_arg_array(ya)};
+            int64_t nb = NBLK;
+            tjt_ok(cpu, tj_launch_tiled(cpu, m, "alike", 1, &nb, B, args, 3));
+            tjt_ok(cpu, tj_device_synchronize(cpu));
+            tjt_ok(cpu, tj_array_copy_to_host(ya, ys, sizeof ys));
+            for (int e = 0; e < NX; e++) {
+                int l = e % B, idxv = ts[(e / ITEMS) * B + l];
+                int want = xs[e] + 1000 * ts[idxv] + (xs[e] > 50 ? 100000 : 0);
+                ck_assert_msg(ys[e] == want, "%s, t %s: y[%d] = %d, expected %d", form_name[f],
+                              alike ? "alike" : "by lane", e, ys[e], want);
+            }
+            for (int b = 0; b < NBLK; b++)
+                ck_assert_msg(ys[NX + b] == ITEMS, "%s: block %d pushed %d, expected %d",
+                              form_name[f], b, ys[NX + b], ITEMS);
+            tj_context_destroy(ctx);
+        }
+    }
+}
+END_TEST
+
 static Suite *
 lanes_suite(void)
 {
@@ -722,6 +805,7 @@ lanes_suite(void)
     tcase_add_test(tc, test_lanes_without_barriers);
     tcase_add_test(tc, test_lanes_tiled_sum_vectorises);
     tcase_add_test(tc, test_lanes_tiled_copy_knows_tid_across_barriers);
+    tcase_add_test(tc, test_lanes_values_every_lane_carries_alike);
     suite_add_tcase(s, tc);
     return s;
 }
