@@ -24,7 +24,9 @@
  * A copy whose lanes can stop at one point only (its region reaches one barrier, or only
  * returns) goes from its last lane straight to the next phase's decision: no scan of the
  * resume points (region_stop). A barrier right after another is dropped first
- * (drop_repeated_barriers).
+ * (drop_repeated_barriers). Per-lane arrays whose elements are alike in every lane, or lane
+ * 0's plus the lane, which the entry tests, give a third copy that uses lane 0's element
+ * instead of the loads (facts).
  *
  * A value used on the far side of a barrier from where it was made (a path from its
  * definition to a use passes a barrier block) goes through an array with one element per
