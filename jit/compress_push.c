@@ -52,6 +52,7 @@
  * vector loop stopped.
  */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
@@ -373,23 +374,10 @@ match(pushloop *p, LLVMBasicBlockRef head, tji_compress_form form)
     if (!p->i || !p->c || p->pre == head || LLVMGetTypeKind(ct) != LLVMIntegerTypeKind ||
         LLVMGetIntTypeWidth(ct) != 32)
         return false;
-    /* the exit: i == L or i + 1 == L (or != with the head on the true side) */
-    if (!LLVMIsAICmpInst(p->exit_cmp))
+    LLVMBasicBlockRef blocks[] = {head, p->put, p->mid, p->cold, p->latch};
+    if (!tji_counted_exit(lterm, p->exit, p->i, p->i_next, blocks, 5, &p->limit,
+                          &p->limit_on_next))
         return false;
-    LLVMIntPredicate pred = LLVMGetICmpPredicate(p->exit_cmp);
-    if (!((pred == LLVMIntEQ && LLVMGetSuccessor(lterm, 0) == p->exit) ||
-          (pred == LLVMIntNE && LLVMGetSuccessor(lterm, 1) == p->exit)))
-        return false;
-    LLVMValueRef a = LLVMGetOperand(p->exit_cmp, 0), b = LLVMGetOperand(p->exit_cmp, 1);
-    if (in_loop(p, b) && !in_loop(p, a)) {
-        LLVMValueRef t = a;
-        a = b;
-        b = t;
-    }
-    if ((a != p->i && a != p->i_next) || in_loop(p, b))
-        return false;
-    p->limit = b;
-    p->limit_on_next = a == p->i_next;
     /* more = c + zext(keep), keep an i1 */
     LLVMValueRef z = is_add(p->more) ? other_operand(p->more, p->c) : NULL;
     if (!z || !LLVMIsAZExtInst(z) ||
@@ -641,6 +629,153 @@ permute(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef vals, LLVMValueRef bits,
     return LLVMBuildBitCast(b, r, LLVMTypeOf(vals), "");
 }
 
+/* ---- a vector loop in front of a counted loop (here and in serial_pops.c) ---------------- */
+
+static bool
+in_blocks(LLVMValueRef v, const LLVMBasicBlockRef *blocks, int n)
+{
+    for (int k = 0; LLVMIsAInstruction(v) && k < n; k++)
+        if (blocks[k] && LLVMGetInstructionParent(v) == blocks[k])
+            return true;
+    return false;
+}
+
+bool
+tji_counted_exit(LLVMValueRef lterm, LLVMBasicBlockRef exit, LLVMValueRef i, LLVMValueRef i_next,
+                 const LLVMBasicBlockRef *blocks, int nblocks, LLVMValueRef *limit,
+                 bool *limit_on_next)
+{
+    LLVMValueRef cmp = LLVMGetCondition(lterm);
+    if (!LLVMIsAICmpInst(cmp))
+        return false;
+    LLVMIntPredicate pred = LLVMGetICmpPredicate(cmp);
+    if (!((pred == LLVMIntEQ && LLVMGetSuccessor(lterm, 0) == exit) ||
+          (pred == LLVMIntNE && LLVMGetSuccessor(lterm, 1) == exit)))
+        return false;
+    LLVMValueRef a = LLVMGetOperand(cmp, 0), b = LLVMGetOperand(cmp, 1);
+    if (in_blocks(b, blocks, nblocks) && !in_blocks(a, blocks, nblocks)) {
+        LLVMValueRef t = a;
+        a = b;
+        b = t;
+    }
+    if ((a != i && a != i_next) || in_blocks(b, blocks, nblocks))
+        return false;
+    *limit = b;
+    *limit_on_next = a == i_next;
+    return true;
+}
+
+void
+tji_vec_front_begin(LLVMBuilderRef b, const tji_counted_loop *l, unsigned vf,
+                    const char *prefix, tji_vec_front *f)
+{
+    LLVMContextRef llctx = LLVMGetTypeContext(LLVMTypeOf(l->i));
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(llctx);
+    char name[64];
+    f->vf = vf;
+    /* the exit gets a second way in: its other uses of c2 take a phi of it (the phis get
+     * the vector loop's count in tji_vec_front_end) */
+    f->cx = NULL;
+    for (LLVMUseRef u = LLVMGetFirstUse(l->c2), next; u; u = next) {
+        next = LLVMGetNextUse(u);
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsAPHINode(user) || LLVMGetInstructionParent(user) != l->exit || user == f->cx)
+            continue;
+        if (!f->cx) {
+            LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(l->exit));
+            f->cx = LLVMBuildPhi(b, LLVMTypeOf(l->c2), "");
+            LLVMAddIncoming(f->cx, (LLVMValueRef[]){l->c2}, (LLVMBasicBlockRef[]){l->latch}, 1);
+        }
+        for (int k = 0, n = LLVMGetNumOperands(user); k < n; k++)
+            if (LLVMGetOperand(user, (unsigned)k) == l->c2)
+                LLVMSetOperand(user, (unsigned)k, f->cx);
+    }
+    f->i0 = LLVMGetIncomingValue(l->i, LLVMGetIncomingBlock(l->i, 0) == l->pre ? 0 : 1);
+    f->c0 = LLVMGetIncomingValue(l->c, LLVMGetIncomingBlock(l->c, 0) == l->pre ? 0 : 1);
+    /* E: the counter's value once no iteration is left */
+    LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(l->pre));
+    f->end = l->limit_on_next ? l->limit : LLVMBuildAdd(b, l->limit, LLVMConstInt(i64, 1, 0), "");
+    snprintf(name, sizeof name, "%s.vec.head", prefix);
+    f->head = LLVMInsertBasicBlockInContext(llctx, l->head, name);
+    snprintf(name, sizeof name, "%s.vec.body", prefix);
+    f->body = LLVMInsertBasicBlockInContext(llctx, l->head, name);
+    snprintf(name, sizeof name, "%s.vec.done", prefix);
+    f->done = LLVMInsertBasicBlockInContext(llctx, l->head, name);
+    /* the preheader enters the vector loop instead */
+    LLVMValueRef pterm = LLVMGetBasicBlockTerminator(l->pre);
+    for (unsigned k = 0, n = LLVMGetNumSuccessors(pterm); k < n; k++)
+        if (LLVMGetSuccessor(pterm, k) == l->head)
+            LLVMSetSuccessor(pterm, k, f->head);
+    LLVMPositionBuilderAtEnd(b, f->head);
+    snprintf(name, sizeof name, "%s.i", prefix);
+    f->vi = LLVMBuildPhi(b, i64, name);
+    snprintf(name, sizeof name, "%s.count", prefix);
+    f->vc = LLVMBuildPhi(b, LLVMTypeOf(l->c), name);
+}
+
+void
+tji_vec_front_enter(LLVMBuilderRef b, tji_vec_front *f, LLVMValueRef ok)
+{
+    LLVMTypeRef i64 = LLVMTypeOf(f->vi);
+    LLVMValueRef room = LLVMBuildICmp(b, LLVMIntUGE, LLVMBuildSub(b, f->end, f->vi, ""),
+                                      LLVMConstInt(i64, f->vf, 0), "");
+    LLVMBuildCondBr(b, LLVMBuildAnd(b, room, ok, ""), f->body, f->done);
+    LLVMPositionBuilderAtEnd(b, f->body);
+}
+
+void
+tji_vec_front_end(LLVMBuilderRef b, const tji_counted_loop *l, tji_vec_front *f,
+                  LLVMValueRef vc_next)
+{
+    LLVMTypeRef i64 = LLVMTypeOf(f->vi);
+    LLVMBasicBlockRef from_body = LLVMGetInsertBlock(b);
+    LLVMValueRef vi_next = LLVMBuildAdd(b, f->vi, LLVMConstInt(i64, f->vf, 0), "");
+    LLVMBuildBr(b, f->head);
+    LLVMValueRef in_v[] = {f->i0, vi_next}, in_c[] = {f->c0, vc_next};
+    LLVMBasicBlockRef from[] = {l->pre, from_body};
+    LLVMAddIncoming(f->vi, in_v, from, 2);
+    LLVMAddIncoming(f->vc, in_c, from, 2);
+    /* all done (at least one vector step, and none left), or on in the scalar loop */
+    LLVMPositionBuilderAtEnd(b, f->done);
+    LLVMValueRef done = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, f->vi, f->end, ""),
+                                     LLVMBuildICmp(b, LLVMIntNE, f->vi, f->i0, ""), "");
+    LLVMBuildCondBr(b, done, l->exit, l->head);
+    /* the scalar loop starts where the vector loop stopped */
+    LLVMValueRef phis[] = {l->i, l->c}, starts[] = {f->vi, f->vc};
+    for (int k = 0; k < 2; k++) {
+        LLVMValueRef next = LLVMGetIncomingValue(
+            phis[k], LLVMGetIncomingBlock(phis[k], 0) == l->latch ? 0 : 1);
+        /* a new phi: LLVM-C cannot change a phi's incoming block */
+        LLVMPositionBuilderBefore(b, phis[k]);
+        LLVMValueRef repl = LLVMBuildPhi(b, LLVMTypeOf(phis[k]), "");
+        LLVMValueRef vals2[] = {starts[k], next};
+        LLVMBasicBlockRef blocks2[] = {f->done, l->latch};
+        LLVMAddIncoming(repl, vals2, blocks2, 2);
+        LLVMReplaceAllUsesWith(phis[k], repl);
+        LLVMInstructionEraseFromParent(phis[k]);
+    }
+    /* the exit's phis: what they took from the latch, the vector loop's count for c2 */
+    for (LLVMValueRef in = LLVMGetFirstInstruction(l->exit); in && LLVMIsAPHINode(in);
+         in = LLVMGetNextInstruction(in)) {
+        LLVMValueRef v = NULL;
+        for (unsigned k = 0, n = LLVMCountIncoming(in); k < n && !v; k++)
+            if (LLVMGetIncomingBlock(in, k) == l->latch)
+                v = LLVMGetIncomingValue(in, k);
+        if (v) {
+            LLVMValueRef nv = v == l->c2 ? f->vc : v;
+            LLVMAddIncoming(in, &nv, &f->done, 1);
+        }
+    }
+}
+
+static tji_counted_loop
+counted(const pushloop *p)
+{
+    return (tji_counted_loop){.pre = p->pre, .head = p->head, .latch = p->latch,
+                              .exit = p->exit, .i = p->i, .c = p->c, .c2 = p->c2,
+                              .limit = p->limit, .limit_on_next = p->limit_on_next};
+}
+
 /* Builds the vector loop in front of the matched loop (see the top of the file). */
 static bool
 vectorise(LLVMModuleRef m, const pushloop *p)
@@ -654,49 +789,15 @@ vectorise(LLVMModuleRef m, const pushloop *p)
     LLVMTypeRef i64 = LLVMInt64TypeInContext(llctx), i32 = LLVMInt32TypeInContext(llctx);
     unsigned vf = p->vf;
     LLVMBuilderRef b = LLVMCreateBuilderInContext(llctx);
-    if (p->exit_uses) {
-        /* the exit gets a second way in: its uses of c2 take a phi of it (the phis below) */
-        LLVMValueRef first = LLVMGetFirstInstruction(p->exit);
-        LLVMPositionBuilderBefore(b, first);
-        LLVMValueRef phi = LLVMBuildPhi(b, i32, "");
-        LLVMAddIncoming(phi, (LLVMValueRef[]){p->c2}, (LLVMBasicBlockRef[]){p->latch}, 1);
-        LLVMUseRef u = LLVMGetFirstUse(p->c2);
-        while (u) {
-            LLVMUseRef next = LLVMGetNextUse(u);
-            LLVMValueRef user = LLVMGetUser(u);
-            if (user != phi && !LLVMIsAPHINode(user) && LLVMGetInstructionParent(user) == p->exit)
-                for (int k = 0, n = LLVMGetNumOperands(user); k < n; k++)
-                    if (LLVMGetOperand(user, (unsigned)k) == p->c2)
-                        LLVMSetOperand(user, (unsigned)k, phi);
-            u = next;
-        }
-    }
-    LLVMValueRef i0 = LLVMGetIncomingValue(p->i, LLVMGetIncomingBlock(p->i, 0) == p->pre ? 0 : 1);
-    LLVMValueRef c0 = LLVMGetIncomingValue(p->c, LLVMGetIncomingBlock(p->c, 0) == p->pre ? 0 : 1);
-    /* E: the counter's value once no iteration is left */
-    LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(p->pre));
-    LLVMValueRef end = p->limit_on_next ? p->limit
-                                        : LLVMBuildAdd(b, p->limit, LLVMConstInt(i64, 1, 0), "");
-    LLVMBasicBlockRef vh = LLVMInsertBasicBlockInContext(llctx, p->head, "push.vec.head");
-    LLVMBasicBlockRef vb = LLVMInsertBasicBlockInContext(llctx, p->head, "push.vec.body");
-    LLVMBasicBlockRef vx = LLVMInsertBasicBlockInContext(llctx, p->head, "push.vec.done");
-    /* the preheader enters the vector loop instead */
-    LLVMValueRef pterm = LLVMGetBasicBlockTerminator(p->pre);
-    for (unsigned k = 0, n = LLVMGetNumSuccessors(pterm); k < n; k++)
-        if (LLVMGetSuccessor(pterm, k) == p->head)
-            LLVMSetSuccessor(pterm, k, vh);
-    LLVMPositionBuilderAtEnd(b, vh);
-    LLVMValueRef vi = LLVMBuildPhi(b, i64, "push.i");
-    LLVMValueRef vc = LLVMBuildPhi(b, i32, "push.count");
-    LLVMValueRef room = LLVMBuildICmp(b, LLVMIntUGE, LLVMBuildSub(b, end, vi, ""),
-                                      LLVMConstInt(i64, vf, 0), "");
-    LLVMValueRef fits = LLVMBuildICmp(b, LLVMIntULE, vc,
-                                      LLVMConstInt(i32, (uint64_t)(p->capacity - vf), 0), "");
-    LLVMBuildCondBr(b, LLVMBuildAnd(b, room, fits, ""), vb, vx);
-    LLVMPositionBuilderAtEnd(b, vb);
+    tji_counted_loop l = counted(p);
+    tji_vec_front f;
+    tji_vec_front_begin(b, &l, vf, "push", &f);
+    tji_vec_front_enter(b, &f, LLVMBuildICmp(b, LLVMIntULE, f.vc,
+                                             LLVMConstInt(i32, (uint64_t)(p->capacity - vf), 0),
+                                             ""));
     w.b = b;
     w.vf = vf;
-    w.vi = vi;
+    w.vi = f.vi;
     for (int k = 0; k < p->nslice; k++)
         tji_vmap_put(&w.map, p->slice[k], widen_one(&w, p->slice[k]));
     LLVMValueRef vals = vec_of(&w, p->value), keep = vec_of(&w, p->keep);
@@ -708,49 +809,12 @@ vectorise(LLVMModuleRef m, const pushloop *p)
     LLVMValueRef bitsv = LLVMBuildBitCast(b, keep, mask_int, "");
     LLVMValueRef packed = p->form == TJI_COMPRESS_AVX512 ? compress(m, b, vals, keep)
                                                          : permute(m, b, vals, bitsv, vf);
-    LLVMValueRef at = LLVMBuildSExt(b, vc, i64, "");
+    LLVMValueRef at = LLVMBuildSExt(b, f.vc, i64, "");
     LLVMValueRef st = LLVMBuildStore(b, packed, LLVMBuildGEP2(b, p->elem, p->stack, &at, 1, ""));
     LLVMSetAlignment(st, LLVMGetAlignment(p->store));
     LLVMValueRef kept = tji_build_intrinsic(m, b, LLVMLookupIntrinsicID("llvm.ctpop", 10),
                                             &mask_int, 1, &bitsv, 1);
-    LLVMValueRef vc_next = LLVMBuildAdd(b, vc, LLVMBuildZExt(b, kept, i32, ""), "");
-    LLVMValueRef vi_next = LLVMBuildAdd(b, vi, LLVMConstInt(i64, vf, 0), "");
-    LLVMBuildBr(b, vh);
-    LLVMValueRef in_v[] = {i0, vi_next}, in_c[] = {c0, vc_next};
-    LLVMBasicBlockRef from[] = {p->pre, vb};
-    LLVMAddIncoming(vi, in_v, from, 2);
-    LLVMAddIncoming(vc, in_c, from, 2);
-    /* all done (at least one vector step, and none left), or on in the scalar loop */
-    LLVMPositionBuilderAtEnd(b, vx);
-    LLVMValueRef done = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, vi, end, ""),
-                                     LLVMBuildICmp(b, LLVMIntNE, vi, i0, ""), "");
-    LLVMBuildCondBr(b, done, p->exit, p->head);
-    /* the scalar loop starts where the vector loop stopped */
-    LLVMValueRef phis[] = {p->i, p->c}, starts[] = {vi, vc};
-    for (int k = 0; k < 2; k++) {
-        LLVMValueRef next = LLVMGetIncomingValue(
-            phis[k], LLVMGetIncomingBlock(phis[k], 0) == p->latch ? 0 : 1);
-        /* a new phi: LLVM-C cannot change a phi's incoming block */
-        LLVMPositionBuilderBefore(b, phis[k]);
-        LLVMValueRef repl = LLVMBuildPhi(b, LLVMTypeOf(phis[k]), "");
-        LLVMValueRef vals2[] = {starts[k], next};
-        LLVMBasicBlockRef blocks2[] = {vx, p->latch};
-        LLVMAddIncoming(repl, vals2, blocks2, 2);
-        LLVMReplaceAllUsesWith(phis[k], repl);
-        LLVMInstructionEraseFromParent(phis[k]);
-    }
-    /* the exit's phis: what they took from the latch, the vector loop's count for c2 */
-    for (LLVMValueRef in = LLVMGetFirstInstruction(p->exit); in && LLVMIsAPHINode(in);
-         in = LLVMGetNextInstruction(in)) {
-        LLVMValueRef v = NULL;
-        for (unsigned k = 0, n = LLVMCountIncoming(in); k < n && !v; k++)
-            if (LLVMGetIncomingBlock(in, k) == p->latch)
-                v = LLVMGetIncomingValue(in, k);
-        if (v) {
-            LLVMValueRef nv = v == p->c2 ? vc : v;
-            LLVMAddIncoming(in, &nv, &vx, 1);
-        }
-    }
+    tji_vec_front_end(b, &l, &f, LLVMBuildAdd(b, f.vc, LLVMBuildZExt(b, kept, i32, ""), ""));
     LLVMDisposeBuilder(b);
     return true;
 }

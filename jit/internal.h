@@ -698,6 +698,38 @@ TJI_HIDDEN bool tji_is_serial_push(LLVMValueRef in);
  * values loaded at the loop counter (tji_target_host.finish). Returns how many. */
 TJI_HIDDEN int tji_compress_pushes(tj_context *ctx, LLVMModuleRef m);
 
+/* A loop counting an i64 'i' by one from the preheader 'pre' to 'limit' ('i == L', or 'i + 1
+ * == L' when 'limit_on_next'), whose count 'c' (a phi of 'head') becomes 'c2' at the latch,
+ * and which leaves to 'exit' from the latch alone, where only c2 of its values is used. */
+typedef struct tji_counted_loop {
+    LLVMBasicBlockRef pre, head, latch, exit;
+    LLVMValueRef i, c, c2, limit;
+    bool limit_on_next;
+} tji_counted_loop;
+/* Whether the latch's branch 'lterm' leaves to 'exit' on 'i == L' or 'i + 1 == L' ('i_next'),
+ * L defined outside the loop's 'nblocks' 'blocks' (NULL entries skipped); sets '*limit' and
+ * '*limit_on_next'. */
+TJI_HIDDEN bool tji_counted_exit(LLVMValueRef lterm, LLVMBasicBlockRef exit, LLVMValueRef i,
+                                 LLVMValueRef i_next, const LLVMBasicBlockRef *blocks,
+                                 int nblocks, LLVMValueRef *limit, bool *limit_on_next);
+/* A vector loop put in front of one (compress_push.c, serial_pops.c): 'head' with the phis
+ * 'vi' and 'vc' (its counter and count), 'body' doing 'vf' iterations, 'done' going on to the
+ * exit or the scalar loop. */
+typedef struct tji_vec_front {
+    LLVMBasicBlockRef head, body, done;
+    LLVMValueRef vi, vc, i0, c0, end, cx;
+    unsigned vf;
+} tji_vec_front;
+/* Makes the blocks and the phis, with the builder at the end of 'head'. */
+TJI_HIDDEN void tji_vec_front_begin(LLVMBuilderRef b, const tji_counted_loop *l, unsigned vf,
+                                    const char *prefix, tji_vec_front *f);
+/* Enters 'body' while 'vf' iterations remain and 'ok' holds, with the builder there. */
+TJI_HIDDEN void tji_vec_front_enter(LLVMBuilderRef b, tji_vec_front *f, LLVMValueRef ok);
+/* After the body (the builder at its end; 'vc_next' the count after it): the loop's back
+ * edge, the way out to the exit or on in the scalar loop, which starts where it stopped. */
+TJI_HIDDEN void tji_vec_front_end(LLVMBuilderRef b, const tji_counted_loop *l, tji_vec_front *f,
+                                  LLVMValueRef vc_next);
+
 /* serial_pops.c */
 /* Marks 'load' as a pop's load of the top slot (builtins/stack.c, lanes in turn). */
 TJI_HIDDEN void tji_mark_serial_pop(tj_context *ctx, LLVMValueRef load);

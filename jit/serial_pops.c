@@ -160,22 +160,10 @@ match(poploop *p, LLVMBasicBlockRef head, unsigned bits)
     if (!p->i || !p->c2 || !LLVMIsAPHINode(p->c) || LLVMGetInstructionParent(p->c) != head ||
         LLVMTypeOf(p->c) != LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(p->c))))
         return false;
-    /* the exit: i == L or i + 1 == L (or != with the head on the true side) */
-    if (!LLVMIsAICmpInst(p->exit_cmp))
+    LLVMBasicBlockRef blocks[] = {head, p->get, p->latch};
+    if (!tji_counted_exit(lterm, p->exit, p->i, p->i_next, blocks, 3, &p->limit,
+                          &p->limit_on_next))
         return false;
-    LLVMIntPredicate pred = LLVMGetICmpPredicate(p->exit_cmp);
-    if (!((pred == LLVMIntEQ && l0 == p->exit) || (pred == LLVMIntNE && l1 == p->exit)))
-        return false;
-    LLVMValueRef a = LLVMGetOperand(p->exit_cmp, 0), b = LLVMGetOperand(p->exit_cmp, 1);
-    if (in_loop(p, b) && !in_loop(p, a)) {
-        LLVMValueRef t = a;
-        a = b;
-        b = t;
-    }
-    if ((a != p->i && a != p->i_next) || in_loop(p, b))
-        return false;
-    p->limit = b;
-    p->limit_on_next = a == p->i_next;
     /* the load: the marked one, at GEP(T, S, ext(top)) in 'get' */
     p->load = LLVMGetFirstInstruction(p->get);
     while (p->load && !LLVMIsALoadInst(p->load))
@@ -285,51 +273,24 @@ vectorise(const poploop *p)
     LLVMTypeRef i64 = LLVMInt64TypeInContext(llctx), i32 = LLVMInt32TypeInContext(llctx);
     unsigned vf = p->vf;
     LLVMBuilderRef b = LLVMCreateBuilderInContext(llctx);
-    /* the exit gets a second way in: its uses of c' take a phi of it */
-    LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(p->exit));
-    LLVMValueRef cx = LLVMBuildPhi(b, i32, "");
-    LLVMAddIncoming(cx, (LLVMValueRef[]){p->c2}, (LLVMBasicBlockRef[]){p->latch}, 1);
-    for (LLVMUseRef u = LLVMGetFirstUse(p->c2), next; u; u = next) {
-        next = LLVMGetNextUse(u);
-        LLVMValueRef user = LLVMGetUser(u);
-        if (user != cx && LLVMGetInstructionParent(user) == p->exit)
-            for (int k = 0, n = LLVMGetNumOperands(user); k < n; k++)
-                if (LLVMGetOperand(user, (unsigned)k) == p->c2)
-                    LLVMSetOperand(user, (unsigned)k, cx);
-    }
-    LLVMValueRef i0 = LLVMGetIncomingValue(p->i, LLVMGetIncomingBlock(p->i, 0) == p->pre ? 0 : 1);
-    LLVMValueRef c0 = LLVMGetIncomingValue(p->c, LLVMGetIncomingBlock(p->c, 0) == p->pre ? 0 : 1);
-    LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(p->pre));
-    LLVMValueRef end = p->limit_on_next ? p->limit
-                                        : LLVMBuildAdd(b, p->limit, LLVMConstInt(i64, 1, 0), "");
-    LLVMBasicBlockRef vh = LLVMInsertBasicBlockInContext(llctx, p->head, "pop.vec.head");
-    LLVMBasicBlockRef vb = LLVMInsertBasicBlockInContext(llctx, p->head, "pop.vec.body");
-    LLVMBasicBlockRef vx = LLVMInsertBasicBlockInContext(llctx, p->head, "pop.vec.done");
-    LLVMValueRef pterm = LLVMGetBasicBlockTerminator(p->pre);
-    for (unsigned k = 0, n = LLVMGetNumSuccessors(pterm); k < n; k++)
-        if (LLVMGetSuccessor(pterm, k) == p->head)
-            LLVMSetSuccessor(pterm, k, vh);
-    LLVMPositionBuilderAtEnd(b, vh);
-    LLVMValueRef vi = LLVMBuildPhi(b, i64, "pop.i");
-    LLVMValueRef vc = LLVMBuildPhi(b, i32, "pop.count");
-    LLVMValueRef room = LLVMBuildICmp(b, LLVMIntUGE, LLVMBuildSub(b, end, vi, ""),
-                                      LLVMConstInt(i64, vf, 0), "");
-    LLVMValueRef full = LLVMBuildICmp(b, LLVMIntSGE, vc, LLVMConstInt(i32, vf, 0), "");
-    LLVMBuildCondBr(b, LLVMBuildAnd(b, room, full, ""), vb, vx);
+    tji_counted_loop l = {.pre = p->pre, .head = p->head, .latch = p->latch, .exit = p->exit,
+                          .i = p->i, .c = p->c, .c2 = p->c2, .limit = p->limit,
+                          .limit_on_next = p->limit_on_next};
+    tji_vec_front f;
+    tji_vec_front_begin(b, &l, vf, "pop", &f);
+    tji_vec_front_enter(b, &f, LLVMBuildICmp(b, LLVMIntSGE, f.vc, LLVMConstInt(i32, vf, 0), ""));
     /* lanes vi .. vi + VF - 1 take slots c - 1 down to c - VF */
-    LLVMPositionBuilderAtEnd(b, vb);
-    LLVMValueRef low = LLVMBuildSub(b, vc, LLVMConstInt(i32, vf, 0), "");
+    LLVMValueRef low = LLVMBuildSub(b, f.vc, LLVMConstInt(i32, vf, 0), "");
     LLVMValueRef rev[16], down[16];
     for (unsigned k = 0; k < vf; k++) {
         rev[k] = LLVMConstInt(i32, vf - 1 - k, 0);
         down[k] = LLVMConstInt(i32, k, 0);
     }
     if (p->slot_store) {
-        LLVMValueRef slots = LLVMBuildSub(b, splat(b, LLVMBuildSub(b, vc, LLVMConstInt(i32, 1, 0), ""), vf),
-                                          LLVMConstVector(down, vf), "");
-        LLVMValueRef at = LLVMBuildGEP2(b, i32, LLVMGetOperand(LLVMGetOperand(p->slot_store, 1), 0),
-                                        &vi, 1, "");
-        LLVMSetAlignment(LLVMBuildStore(b, slots, at), 4);
+        LLVMValueRef top = LLVMBuildSub(b, f.vc, LLVMConstInt(i32, 1, 0), "");
+        LLVMValueRef slots = LLVMBuildSub(b, splat(b, top, vf), LLVMConstVector(down, vf), "");
+        LLVMValueRef arr = LLVMGetOperand(LLVMGetOperand(p->slot_store, 1), 0);
+        LLVMSetAlignment(LLVMBuildStore(b, slots, LLVMBuildGEP2(b, i32, arr, &f.vi, 1, "")), 4);
     }
     if (p->v_store) {
         LLVMValueRef lowx = LLVMBuildSExt(b, low, i64, "");
@@ -338,33 +299,11 @@ vectorise(const poploop *p)
         LLVMSetAlignment(vals, LLVMGetAlignment(p->load));
         vals = LLVMBuildShuffleVector(b, vals, LLVMGetPoison(LLVMTypeOf(vals)),
                                       LLVMConstVector(rev, vf), "");
-        LLVMValueRef at = LLVMBuildGEP2(b, p->elem, LLVMGetOperand(LLVMGetOperand(p->v_store, 1), 0),
-                                        &vi, 1, "");
-        LLVMSetAlignment(LLVMBuildStore(b, vals, at), LLVMGetAlignment(p->load));
+        LLVMValueRef arr = LLVMGetOperand(LLVMGetOperand(p->v_store, 1), 0);
+        LLVMValueRef st = LLVMBuildStore(b, vals, LLVMBuildGEP2(b, p->elem, arr, &f.vi, 1, ""));
+        LLVMSetAlignment(st, LLVMGetAlignment(p->load));
     }
-    LLVMValueRef vi_next = LLVMBuildAdd(b, vi, LLVMConstInt(i64, vf, 0), "");
-    LLVMBuildBr(b, vh);
-    LLVMAddIncoming(vi, (LLVMValueRef[]){i0, vi_next}, (LLVMBasicBlockRef[]){p->pre, vb}, 2);
-    LLVMAddIncoming(vc, (LLVMValueRef[]){c0, low}, (LLVMBasicBlockRef[]){p->pre, vb}, 2);
-    /* all done (at least one vector step, and no lane left), or on in the scalar loop */
-    LLVMPositionBuilderAtEnd(b, vx);
-    LLVMValueRef done = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, vi, end, ""),
-                                     LLVMBuildICmp(b, LLVMIntNE, vi, i0, ""), "");
-    LLVMBuildCondBr(b, done, p->exit, p->head);
-    LLVMAddIncoming(cx, &vc, &vx, 1);
-    /* the scalar loop starts where the vector loop stopped: new phis (LLVM-C cannot change a
-     * phi's incoming block) */
-    LLVMValueRef phis[] = {p->i, p->c}, starts[] = {vi, vc};
-    for (int k = 0; k < 2; k++) {
-        LLVMValueRef next = LLVMGetIncomingValue(
-            phis[k], LLVMGetIncomingBlock(phis[k], 0) == p->latch ? 0 : 1);
-        LLVMPositionBuilderBefore(b, phis[k]);
-        LLVMValueRef repl = LLVMBuildPhi(b, LLVMTypeOf(phis[k]), "");
-        LLVMAddIncoming(repl, (LLVMValueRef[]){starts[k], next},
-                        (LLVMBasicBlockRef[]){vx, p->latch}, 2);
-        LLVMReplaceAllUsesWith(phis[k], repl);
-        LLVMInstructionEraseFromParent(phis[k]);
-    }
+    tji_vec_front_end(b, &l, &f, low);
     LLVMDisposeBuilder(b);
 }
 
