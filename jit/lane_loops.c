@@ -882,31 +882,49 @@ slot_array(const lanes *L, LLVMValueRef p)
                                                                                         : NULL;
 }
 
-/* Whether a store into 'arr' may come before 'load' in a lane's run of the region ('n'
+/* Whether 'in' may write into 'arr': a store through it, or a call given a pointer into it
+ * (a memory intrinsic). */
+static bool
+writes(LLVMValueRef in, LLVMValueRef arr)
+{
+    if (LLVMIsAStoreInst(in))
+        return tji_pointer_base(LLVMGetOperand(in, 1)) == arr;
+    if (!LLVMIsACallInst(in))
+        return false;
+    for (int k = 0, n = (int)LLVMGetNumArgOperands(in); k < n; k++) {
+        LLVMValueRef a = LLVMGetOperand(in, (unsigned)k);
+        if (LLVMGetTypeKind(LLVMTypeOf(a)) == LLVMPointerTypeKind && tji_pointer_base(a) == arr)
+            return true;
+    }
+    return false;
+}
+
+/* Whether a write into 'arr' may come before 'load' in a lane's run of the region ('n'
  * blocks of 'buf'): earlier in its block, or in a block from which the region reaches it. */
 static bool
 stored_before(const LLVMBasicBlockRef *buf, int n, LLVMValueRef arr, LLVMValueRef load)
 {
-    LLVMBasicBlockRef lb = LLVMGetInstructionParent(load), todo[64];
-    LLVMBasicBlockRef seen[64];
+    enum { MAXB = 64 };
+    /* each block goes on the stack at most twice: as a writer, and once seen */
+    LLVMBasicBlockRef lb = LLVMGetInstructionParent(load), todo[2 * MAXB + 1], seen[MAXB];
     int ntodo = 0, nseen = 0;
-    if (n > 64)
+    if (n > MAXB)
         return true;
     for (int i = 0; i < n; i++)
         for (LLVMValueRef in = LLVMGetFirstInstruction(buf[i]); in;
              in = LLVMGetNextInstruction(in)) {
             if (buf[i] == lb && in == load)
-                break; /* later stores of its block reach it only round a loop: below */
-            if (LLVMIsAStoreInst(in) && tji_pointer_base(LLVMGetOperand(in, 1)) == arr) {
+                break; /* later writes of its block reach it only round a loop: below */
+            if (writes(in, arr)) {
                 if (buf[i] == lb)
                     return true;
                 todo[ntodo++] = buf[i];
                 break;
             }
         }
-    /* a store after the load in its block, reaching it round a loop of the region */
+    /* a write after the load in its block, reaching it round a loop of the region */
     for (LLVMValueRef in = LLVMGetNextInstruction(load); in; in = LLVMGetNextInstruction(in))
-        if (LLVMIsAStoreInst(in) && tji_pointer_base(LLVMGetOperand(in, 1)) == arr) {
+        if (writes(in, arr)) {
             todo[ntodo++] = lb;
             break;
         }
