@@ -251,6 +251,9 @@ pop_one_at_a_time(tj_kernel *k, tj_val *s, tj_val **slot_out)
     LLVMValueRef got = LLVMBuildICmp(b, LLVMIntSGT, n, i32c(k, 0), "");
     LLVMValueRef top = LLVMBuildSub(b, n, i32c(k, 1), "");
     LLVMValueRef slot = LLVMBuildSelect(b, got, top, i32c(k, -1), "slot");
+    /* lanes in turn take slots one less each (while the stack has them): jit/lane_loops.c */
+    if (LLVMIsAInstruction(slot))
+        tji_mark_descending(c, slot);
     LLVMValueRef vslot = tji_alloca(k, s->type->llreg, "popped");
     LLVMBuildStore(b, LLVMConstNull(s->type->llreg), vslot);
     tji_cond cond;

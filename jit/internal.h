@@ -730,6 +730,10 @@ TJI_HIDDEN void tji_vec_front_enter(LLVMBuilderRef b, tji_vec_front *f, LLVMValu
 TJI_HIDDEN void tji_vec_front_end(LLVMBuilderRef b, const tji_counted_loop *l, tji_vec_front *f,
                                   LLVMValueRef vc_next);
 
+/* lane_loops.c: marks 'v' (an instruction) as one less from lane to lane where lanes run in
+ * turn (a pop's slot), a guess that a cooperative phase's copy tests at its entry. */
+TJI_HIDDEN void tji_mark_descending(tj_context *ctx, LLVMValueRef v);
+
 /* serial_pops.c */
 /* Marks 'load' as a pop's load of the top slot (builtins/stack.c, lanes in turn). */
 TJI_HIDDEN void tji_mark_serial_pop(tj_context *ctx, LLVMValueRef load);

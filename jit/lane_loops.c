@@ -921,7 +921,8 @@ typedef struct facts {
     LLVMValueRef load[FACTS_MAX];   /* in the region */
     int arr_of[FACTS_MAX];          /* its array, an index into arr */
     LLVMValueRef arr[FACTS_MAX];
-    bool affine[FACTS_MAX];         /* per array: the guess the entry tests */
+    int step[FACTS_MAX];            /* per array: the guess the entry tests, lane 0's element
+                                     * plus step * the lane (0: alike) */
     LLVMValueRef a0[FACTS_MAX];     /* per array: lane 0's element, loaded at the entry */
 } facts;
 
@@ -1046,6 +1047,41 @@ from_lane(const lanes *L, LLVMValueRef v, int depth)
     return false;
 }
 
+/* Whether a value stored into per-lane array 'arr' carries tji_mark_descending's mark: one
+ * less from lane to lane (the slots that lanes popping in turn take). */
+static bool
+stored_descending(LLVMValueRef arr)
+{
+    static const char md[] = "tj.descending";
+    for (LLVMUseRef u = LLVMGetFirstUse(arr); u; u = LLVMGetNextUse(u))
+        for (LLVMUseRef w = LLVMGetFirstUse(LLVMGetUser(u)); w; w = LLVMGetNextUse(w)) {
+            LLVMValueRef st = LLVMGetUser(w), v = LLVMIsAStoreInst(st) ? LLVMGetOperand(st, 0) : NULL;
+            if (v && LLVMGetOperand(st, 1) == LLVMGetUser(u) && LLVMIsAInstruction(v) &&
+                LLVMGetMetadata(v, LLVMGetMDKindIDInContext(LLVMGetTypeContext(LLVMTypeOf(v)), md,
+                                                            sizeof md - 1)))
+                return true;
+        }
+    return false;
+}
+
+void
+tji_mark_descending(tj_context *ctx, LLVMValueRef v)
+{
+    static const char md[] = "tj.descending";
+    LLVMSetMetadata(v, LLVMGetMDKindIDInContext(ctx->llctx, md, sizeof md - 1),
+                    LLVMMetadataAsValue(ctx->llctx, LLVMMDNodeInContext2(ctx->llctx, NULL, 0)));
+}
+
+/* a0 + step * lane, 'lane' an i32 of a lane number. */
+static LLVMValueRef
+lane_step(LLVMBuilderRef b, LLVMValueRef a0, int step, LLVMValueRef lane)
+{
+    if (step == 0)
+        return a0;
+    LLVMValueRef l = LLVMBuildZExt(b, lane, LLVMTypeOf(a0), "");
+    return step > 0 ? LLVMBuildAdd(b, a0, l, "lanes.up") : LLVMBuildSub(b, a0, l, "lanes.down");
+}
+
 /* Whether a value stored into per-lane array 'arr' comes from the lane counter. */
 static bool
 stored_from_lane(const lanes *L, LLVMValueRef arr, int depth)
@@ -1090,7 +1126,9 @@ find_facts(const lanes *L, const LLVMBasicBlockRef *buf, int n, const LLVMValueR
                 a++;
             if (a == f->narr) {
                 f->arr[f->narr] = arr;
-                f->affine[f->narr++] = stored_from_lane(L, arr, 12);
+                f->step[f->narr++] = stored_from_lane(L, arr, 12) ? 1
+                                     : stored_descending(arr)      ? -1
+                                                                   : 0;
             }
             steering[a] |= steers(in, 6);
             f->arr_of[f->n] = a;
@@ -1102,7 +1140,7 @@ find_facts(const lanes *L, const LLVMBasicBlockRef *buf, int n, const LLVMValueR
         map[a] = steering[a] ? narr : -1;
         if (steering[a]) {
             f->arr[narr] = f->arr[a];
-            f->affine[narr++] = f->affine[a];
+            f->step[narr++] = f->step[a];
         }
     }
     for (int i = 0; i < f->n; i++)
@@ -1142,8 +1180,7 @@ test_facts(lanes *L, LLVMBasicBlockRef enter, facts *f, LLVMValueRef *ok)
         LLVMTypeRef at = LLVMGetAllocatedType(f->arr[a]);
         LLVMValueRef idx[] = {zero, l};
         LLVMValueRef x = LLVMBuildLoad2(L->b, t, LLVMBuildInBoundsGEP2(L->b, at, f->arr[a], idx, 2, ""), "");
-        LLVMValueRef want = f->affine[a] ? LLVMBuildAdd(L->b, f->a0[a], LLVMBuildZExt(L->b, l, t, ""), "")
-                                         : f->a0[a];
+        LLVMValueRef want = lane_step(L->b, f->a0[a], f->step[a], l);
         /* an OR of the differences: no chain of tests, so LLVM vectorises it plainly */
         next[a] = LLVMBuildOr(L->b, acc[a], LLVMBuildXor(L->b, x, want, ""), "");
     }
@@ -1193,17 +1230,14 @@ region_loop(lanes *L, const LLVMBasicBlockRef *buf, int n, size_t count, LLVMBas
             LLVMInstructionEraseFromParent(copy);
         }
     }
-    /* lane 0's element for a uniform array's loads, lane 0's plus the lane for an affine's */
+    /* lane 0's element for a uniform array's loads, plus or minus the lane for the others */
     for (int i = 0; f && i < f->n; i++) {
         LLVMValueRef copy = tji_vmap_get(&map, f->load[i]);
         int a = f->arr_of[i];
         if (copy == f->load[i])
             continue;
-        LLVMValueRef v = f->a0[a];
-        if (f->affine[a]) {
-            LLVMPositionBuilderBefore(L->b, copy);
-            v = LLVMBuildAdd(L->b, v, LLVMBuildZExt(L->b, lane, LLVMTypeOf(v), ""), "");
-        }
+        LLVMPositionBuilderBefore(L->b, copy);
+        LLVMValueRef v = lane_step(L->b, f->a0[a], f->step[a], lane);
         LLVMReplaceAllUsesWith(copy, v);
         LLVMInstructionEraseFromParent(copy);
     }

@@ -718,10 +718,13 @@ END_TEST
  * writes y[i] = v + 1000 * t[idx] + (100000 if big), where idx = t[blk * B + lane] was
  * loaded before the loop and big = v > 50, a bool, was computed before the push. The
  * uniform copies test at their entry whether j's and idx's elements are alike and base +
- * lane's lane 0's plus the lane ("lanes.facts"), and carry the bool in bytes (no lane array
- * of i1). With t all 5 (idx alike in every lane) the copies that know the facts run; with
- * t[b * B + l] = B - 1 - l they do not (idx differs from lane to lane); both exact, in
- * every form. y[NB * 4 * B + b] = block b's count of pushes (4 * B). */
+ * lane's lane 0's plus the lane ("lanes.facts", "lanes.up"), and carry the bool in bytes
+ * (no lane array of i1). With t all 5 (idx alike in every lane) the copies that know the
+ * facts run; with t[b * B + l] = B - 1 - l they do not (idx differs from lane to lane);
+ * both exact, in every form. y[NB * 4 * B + b] = block b's count of pushes (4 * B). Then
+ * the lanes drain the stack, each popping in turn, whose slots are one less from lane to
+ * lane ("lanes.down"): y[NX + NBLK + b * 4 * B + slot] = the value, which is x[b * 4 * B +
+ * slot] (the lanes pushed in the order of x). */
 START_TEST(test_lanes_values_every_lane_carries_alike)
 {
     enum { ITEMS = 4 * B, NBLK = 3, NX = NBLK * ITEMS };
@@ -757,24 +760,36 @@ START_TEST(test_lanes_values_every_lane_carries_alike)
             tj_store(k, y, &i, 1, r);
             tj_for_end(k);
             tj_val *cat = tj_binary(k, TJ_BIN_ADD, tj_const_int(k, TJ_DTYPE_I32, NX), blk);
-            tj_if_begin(k, tj_compare(k, TJ_CMP_EQ, lane, tj_const_int(k, TJ_DTYPE_I32, 0)));
+            tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0);
+            tj_if_begin(k, tj_compare(k, TJ_CMP_EQ, lane, zero));
             tj_store(k, y, &cat, 1, tj_tile_stack_count(k, s));
             tj_if_end(k);
+            tj_val *drained = tj_binary(k, TJ_BIN_ADD, tj_const_int(k, TJ_DTYPE_I32, NX + NBLK),
+                                        base);
+            tj_while_begin(k);
+            tj_while_cond(k, tj_compare(k, TJ_CMP_GT, tj_tile_stack_count(k, s), zero));
+            tj_val *slot = NULL, *popped = tj_tile_stack_pop(k, s, &slot);
+            tj_if_begin(k, tj_compare(k, TJ_CMP_GE, slot, zero));
+            tj_val *to = tj_binary(k, TJ_BIN_ADD, drained, slot);
+            tj_store(k, y, &to, 1, popped);
+            tj_if_end(k);
+            tj_while_end(k);
             tj_module *m = build(ctx, cpu, k);
             const char *ir0 = unoptimised_ir(ctx, cpu, k);
-            ck_assert_msg((strstr(ir0, "\nlanes.facts") != NULL) == (f == LOOPS),
-                          "%s: the copies' tests of the values alike %s", form_name[f],
-                          f == LOOPS ? "missing" : "present");
+            bool tests = strstr(ir0, "\nlanes.facts") && strstr(ir0, "%lanes.up") &&
+                         strstr(ir0, "%lanes.down");
+            ck_assert_msg(tests == (f == LOOPS), "%s: the copies' tests of the values alike %s",
+                          form_name[f], f == LOOPS ? "missing" : "present");
             if (f != FIBERS)
                 ck_assert_msg(strstr(ir0, " x i1], align") == NULL,
                               "%s: a lane array of i1", form_name[f]);
-            int32_t xs[NX], ts[NBLK * B], ys[NX + NBLK];
+            int32_t xs[NX], ts[NBLK * B], ys[2 * NX + NBLK];
             for (int e = 0; e < NX; e++)
                 xs[e] = (e * 37) % 101;
             for (int e = 0; e < NBLK * B; e++)
                 ts[e] = alike ? 5 : B - 1 - e % B;
             tj_array *xa = tjt_array(cpu, i32, NX, xs), *ta = tjt_array(cpu, i32, NBLK * B, ts);
-            tj_array *ya = tjt_array(cpu, i32, NX + NBLK, NULL);
+            tj_array *ya = tjt_array(cpu, i32, 2 * NX + NBLK, NULL);
             tj_arg args[] = {tj_arg_array(xa), tj_arg_array(ta), tj_arg_array(ya)};
             int64_t nb = NBLK;
             tjt_ok(cpu, tj_launch_tiled(cpu, m, "alike", 1, &nb, B, args, 3));
@@ -789,6 +804,10 @@ START_TEST(test_lanes_values_every_lane_carries_alike)
             for (int b = 0; b < NBLK; b++)
                 ck_assert_msg(ys[NX + b] == ITEMS, "%s: block %d pushed %d, expected %d",
                               form_name[f], b, ys[NX + b], ITEMS);
+            for (int e = 0; e < NX; e++)
+                ck_assert_msg(ys[NX + NBLK + e] == xs[e], "%s: slot %d of block %d drained %d, "
+                              "expected %d", form_name[f], e % ITEMS, e / ITEMS,
+                              ys[NX + NBLK + e], xs[e]);
             tj_context_destroy(ctx);
         }
     }
