@@ -25,8 +25,10 @@
  * returns) goes from its last lane straight to the next phase's decision: no scan of the
  * resume points (region_stop). A barrier right after another is dropped first
  * (drop_repeated_barriers). Per-lane arrays whose elements are alike in every lane, or lane
- * 0's plus the lane, which the entry tests, give a third copy that uses lane 0's element
- * instead of the loads (facts).
+ * 0's plus or minus the lane, which the entry tests, give a third copy that uses lane 0's
+ * element (and the lane) instead of the loads (facts). A copy that may stop at several
+ * points keeps the least and the greatest as its lanes stop, and decides without the scan
+ * (decide_as_lanes_stop).
  *
  * A value used on the far side of a barrier from where it was made (a path from its
  * definition to a use passes a barrier block) goes through an array with one element per
@@ -40,7 +42,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
 
 #include "internal.h"
 
