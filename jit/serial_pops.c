@@ -87,16 +87,13 @@ lane_store(const poploop *p, LLVMValueRef st, LLVMValueRef v)
     return LLVMIsAAllocaInst(arr) ? arr : NULL;
 }
 
-/* The only store among the users of 'v' in the loop, or NULL (also when it has another user
- * in the loop besides 'ok'). */
+/* The one user of 'v', a store in the loop, or NULL. */
 static LLVMValueRef
-only_store(const poploop *p, LLVMValueRef v, LLVMValueRef ok)
+only_store(const poploop *p, LLVMValueRef v)
 {
     LLVMValueRef st = NULL;
     for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
         LLVMValueRef user = LLVMGetUser(u);
-        if (user == ok)
-            continue;
         if (!LLVMIsAStoreInst(user) || st || !in_loop(p, user))
             return NULL;
         st = user;
@@ -218,10 +215,10 @@ match(poploop *p, LLVMBasicBlockRef head, unsigned bits)
             return false;
         p->slot = user;
     }
-    if (p->slot && !(slot_arr = lane_store(p, p->slot_store = only_store(p, p->slot, NULL),
+    if (p->slot && !(slot_arr = lane_store(p, p->slot_store = only_store(p, p->slot),
                                            p->slot)))
         return false;
-    if (p->v && !(v_arr = lane_store(p, p->v_store = only_store(p, p->v, NULL), p->v)))
+    if (p->v && !(v_arr = lane_store(p, p->v_store = only_store(p, p->v), p->v)))
         return false;
     LLVMValueRef stack = tji_pointer_base(LLVMGetOperand(p->gep, 0));
     if (slot_arr == stack || v_arr == stack || (slot_arr && slot_arr == v_arr))
