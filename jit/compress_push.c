@@ -477,8 +477,8 @@ match(pushloop *p, LLVMBasicBlockRef head, tji_compress_form form)
     return true;
 }
 
-static LLVMValueRef
-splat(LLVMBuilderRef b, LLVMValueRef v, unsigned vf)
+LLVMValueRef
+tji_build_splat(LLVMBuilderRef b, LLVMValueRef v, unsigned vf)
 {
     LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(v), vf);
     LLVMValueRef i0 = LLVMConstInt(LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(v))), 0, 0);
@@ -507,9 +507,10 @@ vec_of(widen *w, LLVMValueRef v)
         LLVMValueRef steps[16];
         for (unsigned k = 0; k < w->vf; k++)
             steps[k] = LLVMConstInt(i64, k, 0);
-        r = LLVMBuildAdd(w->b, splat(w->b, w->vi, w->vf), LLVMConstVector(steps, w->vf), "");
+        r = LLVMBuildAdd(w->b, tji_build_splat(w->b, w->vi, w->vf),
+                         LLVMConstVector(steps, w->vf), "");
     } else {
-        r = splat(w->b, v, w->vf); /* defined outside the loop */
+        r = tji_build_splat(w->b, v, w->vf); /* defined outside the loop */
     }
     tji_vmap_put(&w->map, v, r);
     return r;
@@ -675,20 +676,20 @@ tji_vec_front_begin(LLVMBuilderRef b, const tji_counted_loop *l, unsigned vf,
     f->vf = vf;
     /* the exit gets a second way in: its other uses of c2 take a phi of it (the phis get
      * the vector loop's count in tji_vec_front_end) */
-    f->cx = NULL;
+    LLVMValueRef cx = NULL;
     for (LLVMUseRef u = LLVMGetFirstUse(l->c2), next; u; u = next) {
         next = LLVMGetNextUse(u);
         LLVMValueRef user = LLVMGetUser(u);
-        if (LLVMIsAPHINode(user) || LLVMGetInstructionParent(user) != l->exit || user == f->cx)
+        if (LLVMIsAPHINode(user) || LLVMGetInstructionParent(user) != l->exit || user == cx)
             continue;
-        if (!f->cx) {
+        if (!cx) {
             LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(l->exit));
-            f->cx = LLVMBuildPhi(b, LLVMTypeOf(l->c2), "");
-            LLVMAddIncoming(f->cx, (LLVMValueRef[]){l->c2}, (LLVMBasicBlockRef[]){l->latch}, 1);
+            cx = LLVMBuildPhi(b, LLVMTypeOf(l->c2), "");
+            LLVMAddIncoming(cx, (LLVMValueRef[]){l->c2}, (LLVMBasicBlockRef[]){l->latch}, 1);
         }
         for (int k = 0, n = LLVMGetNumOperands(user); k < n; k++)
             if (LLVMGetOperand(user, (unsigned)k) == l->c2)
-                LLVMSetOperand(user, (unsigned)k, f->cx);
+                LLVMSetOperand(user, (unsigned)k, cx);
     }
     f->i0 = LLVMGetIncomingValue(l->i, LLVMGetIncomingBlock(l->i, 0) == l->pre ? 0 : 1);
     f->c0 = LLVMGetIncomingValue(l->c, LLVMGetIncomingBlock(l->c, 0) == l->pre ? 0 : 1);

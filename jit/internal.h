@@ -717,9 +717,11 @@ TJI_HIDDEN bool tji_counted_exit(LLVMValueRef lterm, LLVMBasicBlockRef exit, LLV
  * exit or the scalar loop. */
 typedef struct tji_vec_front {
     LLVMBasicBlockRef head, body, done;
-    LLVMValueRef vi, vc, i0, c0, end, cx;
+    LLVMValueRef vi, vc, i0, c0, end;
     unsigned vf;
 } tji_vec_front;
+/* 'v' in every element of a vector of 'vf'. */
+TJI_HIDDEN LLVMValueRef tji_build_splat(LLVMBuilderRef b, LLVMValueRef v, unsigned vf);
 /* Makes the blocks and the phis, with the builder at the end of 'head'. */
 TJI_HIDDEN void tji_vec_front_begin(LLVMBuilderRef b, const tji_counted_loop *l, unsigned vf,
                                     const char *prefix, tji_vec_front *f);
@@ -758,8 +760,9 @@ TJI_HIDDEN bool tji_vmap_has(const tji_vmap *m, LLVMValueRef v);
 
 /* sink_copies.c, beside tji_vmap, which it takes */
 /* Whether address 'p' (an alloca, or a GEP of one) reaches only accesses of its memory: GEPs,
- * loads, stores to it, memcpy/memmove/memset, masked loads and stores, lifetime markers. With 'blocks', puts there
- * (each as block -> itself) the blocks of those accesses other than 'skip' and the markers. */
+ * loads, stores to it, memcpy/memmove/memset, masked loads and stores, lifetime markers.
+ * With 'blocks', puts there (each as block -> itself) the blocks of those accesses other
+ * than 'skip' and the markers. */
 TJI_HIDDEN bool tji_address_stays_local(LLVMValueRef p, LLVMValueRef skip, tji_vmap *blocks);
 
 /* libdevice.c */

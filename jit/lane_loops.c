@@ -407,7 +407,8 @@ carry_value(lanes *L, LLVMValueRef v)
     LLVMTypeRef ty = LLVMTypeOf(v), arrty;
     /* An i1 goes through bytes: a vector of i1 in memory is bits, so the vectoriser would
      * store a lane loop's flags one by one, each under its own branch. */
-    LLVMTypeRef i1 = LLVMInt1TypeInContext(L->ctx->llctx), i8 = LLVMInt8TypeInContext(L->ctx->llctx);
+    LLVMTypeRef i1 = LLVMInt1TypeInContext(L->ctx->llctx);
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(L->ctx->llctx);
     bool bit = ty == i1;
     LLVMValueRef arr = lane_array(L, bit ? i8 : ty, &arrty, "lanes.value");
     /* The users first: the loads and the store below are uses too. */
@@ -1050,16 +1051,19 @@ from_lane(const lanes *L, LLVMValueRef v, int depth)
 
 /* Whether a value stored into per-lane array 'arr' carries tji_mark_descending's mark: one
  * less from lane to lane (the slots that lanes popping in turn take). */
+static const char descending_md[] = "tj.descending";
+
 static bool
 stored_descending(LLVMValueRef arr)
 {
-    static const char md[] = "tj.descending";
     for (LLVMUseRef u = LLVMGetFirstUse(arr); u; u = LLVMGetNextUse(u))
         for (LLVMUseRef w = LLVMGetFirstUse(LLVMGetUser(u)); w; w = LLVMGetNextUse(w)) {
-            LLVMValueRef st = LLVMGetUser(w), v = LLVMIsAStoreInst(st) ? LLVMGetOperand(st, 0) : NULL;
+            LLVMValueRef st = LLVMGetUser(w);
+            LLVMValueRef v = LLVMIsAStoreInst(st) ? LLVMGetOperand(st, 0) : NULL;
             if (v && LLVMGetOperand(st, 1) == LLVMGetUser(u) && LLVMIsAInstruction(v) &&
-                LLVMGetMetadata(v, LLVMGetMDKindIDInContext(LLVMGetTypeContext(LLVMTypeOf(v)), md,
-                                                            sizeof md - 1)))
+                LLVMGetMetadata(v, LLVMGetMDKindIDInContext(LLVMGetTypeContext(LLVMTypeOf(v)),
+                                                            descending_md,
+                                                            sizeof descending_md - 1)))
                 return true;
         }
     return false;
@@ -1068,8 +1072,8 @@ stored_descending(LLVMValueRef arr)
 void
 tji_mark_descending(tj_context *ctx, LLVMValueRef v)
 {
-    static const char md[] = "tj.descending";
-    LLVMSetMetadata(v, LLVMGetMDKindIDInContext(ctx->llctx, md, sizeof md - 1),
+    LLVMSetMetadata(v, LLVMGetMDKindIDInContext(ctx->llctx, descending_md,
+                                                sizeof descending_md - 1),
                     LLVMMetadataAsValue(ctx->llctx, LLVMMDNodeInContext2(ctx->llctx, NULL, 0)));
 }
 
@@ -1180,7 +1184,8 @@ test_facts(lanes *L, LLVMBasicBlockRef enter, facts *f, LLVMValueRef *ok)
         LLVMTypeRef t = LLVMTypeOf(f->a0[a]);
         LLVMTypeRef at = LLVMGetAllocatedType(f->arr[a]);
         LLVMValueRef idx[] = {zero, l};
-        LLVMValueRef x = LLVMBuildLoad2(L->b, t, LLVMBuildInBoundsGEP2(L->b, at, f->arr[a], idx, 2, ""), "");
+        LLVMValueRef x =
+            LLVMBuildLoad2(L->b, t, LLVMBuildInBoundsGEP2(L->b, at, f->arr[a], idx, 2, ""), "");
         LLVMValueRef want = lane_step(L->b, f->a0[a], f->step[a], l);
         /* an OR of the differences: no chain of tests, so LLVM vectorises it plainly */
         next[a] = LLVMBuildOr(L->b, acc[a], LLVMBuildXor(L->b, x, want, ""), "");
@@ -1198,7 +1203,8 @@ test_facts(lanes *L, LLVMBasicBlockRef enter, facts *f, LLVMValueRef *ok)
     for (int a = 0; a < f->narr; a++) {
         LLVMValueRef av[] = {LLVMConstNull(LLVMTypeOf(f->a0[a])), next[a]};
         LLVMAddIncoming(acc[a], av, lb, 2);
-        LLVMValueRef same = LLVMBuildICmp(L->b, LLVMIntEQ, next[a], LLVMConstNull(LLVMTypeOf(next[a])), "");
+        LLVMValueRef same =
+            LLVMBuildICmp(L->b, LLVMIntEQ, next[a], LLVMConstNull(LLVMTypeOf(next[a])), "");
         *ok = *ok ? LLVMBuildAnd(L->b, *ok, same, "") : same;
     }
     return done;

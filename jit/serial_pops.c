@@ -193,8 +193,9 @@ match(poploop *p, LLVMBasicBlockRef head, unsigned bits)
          in = LLVMGetNextInstruction(in)) {
         if (LLVMCountIncoming(in) != 2)
             return false;
-        LLVMValueRef from_get = LLVMGetIncomingValue(in, LLVMGetIncomingBlock(in, 0) == p->get ? 0 : 1);
-        LLVMValueRef from_head = LLVMGetIncomingValue(in, LLVMGetIncomingBlock(in, 0) == p->get ? 1 : 0);
+        unsigned g = LLVMGetIncomingBlock(in, 0) == p->get ? 0 : 1;
+        LLVMValueRef from_get = LLVMGetIncomingValue(in, g);
+        LLVMValueRef from_head = LLVMGetIncomingValue(in, 1 - g);
         if (in == p->c2 && from_get == p->top && from_head == p->c)
             continue;
         if (p->v || from_get != p->load || !LLVMIsAConstant(from_head) ||
@@ -251,17 +252,6 @@ match(poploop *p, LLVMBasicBlockRef head, unsigned bits)
     return p->vf >= 2 && p->vf <= 16;
 }
 
-/* 'v' in every element of a vector of 'n'. */
-static LLVMValueRef
-splat(LLVMBuilderRef b, LLVMValueRef v, unsigned n)
-{
-    LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(v), n);
-    LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(v)));
-    LLVMValueRef one = LLVMBuildInsertElement(b, LLVMGetPoison(vt), v, LLVMConstInt(i32, 0, 0), "");
-    return LLVMBuildShuffleVector(b, one, LLVMGetPoison(vt), LLVMConstNull(LLVMVectorType(i32, n)),
-                                  "");
-}
-
 /* Builds the vector loop in front of the matched loop (see the top of the file). */
 static void
 vectorise(const poploop *p)
@@ -285,7 +275,8 @@ vectorise(const poploop *p)
     }
     if (p->slot_store) {
         LLVMValueRef top = LLVMBuildSub(b, f.vc, LLVMConstInt(i32, 1, 0), "");
-        LLVMValueRef slots = LLVMBuildSub(b, splat(b, top, vf), LLVMConstVector(down, vf), "");
+        LLVMValueRef slots =
+            LLVMBuildSub(b, tji_build_splat(b, top, vf), LLVMConstVector(down, vf), "");
         LLVMValueRef arr = LLVMGetOperand(LLVMGetOperand(p->slot_store, 1), 0);
         LLVMSetAlignment(LLVMBuildStore(b, slots, LLVMBuildGEP2(b, i32, arr, &f.vi, 1, "")), 4);
     }
