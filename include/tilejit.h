@@ -192,7 +192,8 @@ TJ_API tj_device *tj_array_get_device(const tj_array *arr);
 /* The address of the array's first element, for handing the array to other code: a CUDA
  * device pointer (a CUdeviceptr in the device's primary context, usable by the CUDA
  * runtime and libraries on that device) for a GPU array, a host pointer for a CPU array;
- * 0 when 'arr' is NULL. Valid until the array is destroyed. The array stays dense and
+ * 0 when 'arr' is NULL; a CPU array starts on 64 bytes (a cache line), a GPU array on
+ * CUDA's 256. Valid until the array is destroyed. The array stays dense and
  * row-major; work issued elsewhere must be ordered with tilejit's launches by the caller
  * (tilejit launches on the legacy default stream). */
 TJ_API uint64_t tj_array_get_device_pointer(const tj_array *arr);

@@ -246,7 +246,11 @@ tj_array_create(tj_device *dev, const tj_type *elem, int ndim, const int64_t *sh
         stride *= shape[d];
     }
     if (dev->kind == TJ_DEVICE_CPU) {
-        a->host = calloc(1, bytes ? bytes : 1);
+        /* calloc, not aligned_alloc and memset: large blocks come as fresh zero pages. */
+        a->block = bytes <= SIZE_MAX - TJI_ARRAY_ALIGN ? calloc(1, bytes + TJI_ARRAY_ALIGN)
+                                                        : NULL;
+        uintptr_t at = (uintptr_t)a->block + TJI_ARRAY_ALIGN - 1;
+        a->host = a->block ? (void *)(at - at % TJI_ARRAY_ALIGN) : NULL;
         st = a->host ? TJ_OK
                      : tji_dev_fail(dev, TJ_ERR_NOMEM, "tj_array_create: cannot allocate %zu "
                                     "bytes", bytes);
@@ -276,7 +280,7 @@ tj_array_destroy(tj_array *arr)
         return;
     tj_device *dev = arr->dev;
     if (dev->kind == TJ_DEVICE_CPU)
-        free(arr->host);
+        free(arr->block);
     else
         tji_cuda_free(dev->cuda, arr->dptr);
     TJI_LIST_REMOVE(dev->arrays, arr);

@@ -835,6 +835,11 @@ struct tj_device {
     tj_device *prev, *next;      /* the context's list */
 };
 
+/* CPU arrays start on a cache line, as CUDA's allocations do (256 bytes): vector loads and
+ * stores of a kernel's tiles then split no line. glibc's calloc puts large blocks 16 bytes
+ * past a page. */
+#define TJI_ARRAY_ALIGN 64
+
 struct tj_array {
     tj_device *dev;
     const tj_type *type;
@@ -842,7 +847,8 @@ struct tj_array {
     int64_t shape[TJI_MAX_DIMS];
     int64_t strides[TJI_MAX_DIMS];
     size_t bytes;
-    void *host;                  /* CPU */
+    void *host;                  /* CPU: the elements, TJI_ARRAY_ALIGN-aligned in 'block' */
+    void *block;                 /* CPU: what calloc gave */
     uint64_t dptr;               /* CUDA */
     tj_array *prev, *next;
 };

@@ -1057,6 +1057,35 @@ START_TEST(test_arrays_of_every_rank_report_shapes_and_read_every_element)
 }
 END_TEST
 
+/* Every array starts on a cache line (CUDA's allocations: on 256 bytes), whatever its size:
+ * a kernel's vector loads and stores then split no line (glibc's calloc puts large blocks
+ * 16 bytes past a page). Each starts zeroed, and its last byte is its own. */
+START_TEST(test_arrays_start_on_a_cache_line_and_zeroed)
+{
+    g_where = _i;
+    static const int64_t sizes[] = {1, 3, 17, 1000, 4099, 40000, 300001, 1 << 20};
+    enum { N = sizeof sizes / sizeof sizes[0] };
+    const tj_type *u8 = tjt_type(TJ_DTYPE_U8);
+    tj_array *a[N] = {NULL};
+    for (int i = 0; i < N; i++) {
+        tjt_ok(device(), tj_array_create(device(), u8, 1, &sizes[i], &a[i]));
+        uint64_t p = tj_array_get_device_pointer(a[i]);
+        ck_assert_msg(p % 64 == 0, "an array of %lld bytes starts at 0x%llx, not on 64 bytes",
+                      (long long)sizes[i], (unsigned long long)p);
+        uint8_t *back = malloc((size_t)sizes[i]);
+        tjt_ok(device(), tj_array_copy_to_host(a[i], back, (size_t)sizes[i]));
+        for (int64_t j = 0; j < sizes[i]; j++)
+            ck_assert_msg(back[j] == 0, "byte %lld of %lld is %d", (long long)j,
+                          (long long)sizes[i], back[j]);
+        memset(back, 0xa5, (size_t)sizes[i]);
+        tjt_ok(device(), tj_array_copy_from_host(a[i], back, (size_t)sizes[i]));
+        free(back);
+    }
+    for (int i = 0; i < N; i++)
+        tj_array_destroy(a[i]);
+}
+END_TEST
+
 /* out[j][i] = in[i][j]: indices follow the strides of each array. */
 START_TEST(test_transpose_reads_and_writes_through_strides)
 {
@@ -1462,6 +1491,8 @@ add_target_tests(TCase *tc, int where)
     ADD_ROWS(test_arrays_of_every_rank_report_shapes_and_read_every_element,
              NROWS(array_rows));
     ADD(test_transpose_reads_and_writes_through_strides);
+    if (where == ON_CPU1 || where == ON_CUDA)
+        ADD(test_arrays_start_on_a_cache_line_and_zeroed);
     ADD_ROWS(test_debug_build_skips_an_out_of_range_index_and_reports_it, NROWS(checked_rows));
     ADD(test_release_build_does_not_check_indices);
     if (where != ON_CPU1)
