@@ -330,17 +330,35 @@ counter_reaches_local_index(LLVMValueRef counter)
     return r;
 }
 
-/* Marks the loop of this latch not to be unrolled (llvm.loop.unroll.disable). */
-void
-tji_keep_rolled(tj_context *c, LLVMValueRef latch)
+/* Gives the loop of this latch an identity with one hint: 'hint' alone, or with the i32
+ * 'value' when it is not negative. */
+static void
+hint_loop(tj_context *c, LLVMValueRef latch, const char *hint, int value)
 {
     LLVMMetadataRef self = LLVMTemporaryMDNode(c->llctx, NULL, 0);
-    LLVMMetadataRef name = LLVMMDStringInContext2(c->llctx, "llvm.loop.unroll.disable", 24);
-    LLVMMetadataRef ops[] = {self, LLVMMDNodeInContext2(c->llctx, &name, 1)};
+    LLVMMetadataRef md[] = {
+        LLVMMDStringInContext2(c->llctx, hint, strlen(hint)),
+        value >= 0 ? LLVMValueAsMetadata(tji_const_i32(c, value)) : NULL};
+    LLVMMetadataRef ops[] = {self, LLVMMDNodeInContext2(c->llctx, md, value >= 0 ? 2 : 1)};
     LLVMMetadataRef loop = LLVMMDNodeInContext2(c->llctx, ops, 2);
     LLVMMetadataReplaceAllUsesWith(self, loop); /* the loop id names itself; frees self */
     LLVMSetMetadata(latch, LLVMGetMDKindIDInContext(c->llctx, "llvm.loop", 9),
                     LLVMMetadataAsValue(c->llctx, loop));
+}
+
+/* Marks the loop of this latch not to be unrolled (llvm.loop.unroll.disable). */
+void
+tji_keep_rolled(tj_context *c, LLVMValueRef latch)
+{
+    hint_loop(c, latch, "llvm.loop.unroll.disable", -1);
+}
+
+/* Asks LLVM's vectoriser for one vector per iteration of the loop of this latch
+ * (llvm.loop.interleave.count 1), so that its scalar remainder is under one vector. */
+void
+tji_interleave_once(tj_context *c, LLVMValueRef latch)
+{
+    hint_loop(c, latch, "llvm.loop.interleave.count", 1);
 }
 
 tj_val *

@@ -678,6 +678,7 @@ TJI_HIDDEN int tji_sink_local_copies(LLVMModuleRef m);
 
 /* control.c: marks the loop of this latch not to be unrolled (llvm.loop.unroll.disable). */
 TJI_HIDDEN void tji_keep_rolled(tj_context *c, LLVMValueRef latch);
+TJI_HIDDEN void tji_interleave_once(tj_context *c, LLVMValueRef latch);
 /* control.c: what a pointer is an offset of, through GEPs and casts (instructions or
  * constants). */
 TJI_HIDDEN LLVMValueRef tji_pointer_base(LLVMValueRef p);

@@ -712,6 +712,107 @@ START_TEST(test_lanes_without_barriers)
 }
 END_TEST
 
+/* The largest step of a vector loop's index in 'ir' ("%index.next = add nuw i64 %index, K"). */
+static int
+largest_index_step(const char *ir)
+{
+    int most = 0;
+    for (const char *p = ir; (p = strstr(p, " = add nuw i64 %index")); p++) {
+        const char *comma = strchr(p, ','), *eol = strchr(p, '\n');
+        if (comma && (!eol || comma < eol) && atoi(comma + 1) > most)
+            most = atoi(comma + 1);
+    }
+    return most;
+}
+
+static int
+by_value(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* The bench's cooperative compaction (bench/kernels.c) at 256 lanes, 1024 elements a block:
+ * for j in range(0, 1024, 256), push x[base + j + lane] when below 0.5; one tile_atomic_add
+ * of the count per block, which lane 0 alone does; then the lanes drain the stack into out.
+ * LLVM peels lane 0 off the loop phase's uniform copy to drop its test, leaving 255 lanes:
+ * the copies ask for one vector per iteration (llvm.loop.interleave.count 1), so that fewer
+ * than one vector's worth of lanes run in the scalar remainder (four vectors of 8 per
+ * iteration left 31, which took as long as the vector loop). Exact in every form: the count,
+ * and out holds the kept values; with AVX2 no vector loop steps by more than 16 lanes. */
+START_TEST(test_lanes_one_lanes_action_leaves_a_short_remainder)
+{
+    enum { W = 256, ITEMS = 4 * W, NBL = 3, N = NBL * ITEMS - 100 };
+    static float xs[N], out[N], want[N];
+    int nwant = 0;
+    for (int i = 0; i < N; i++) {
+        xs[i] = (float)((i * 37) % 101) / 100.0f;
+        if (xs[i] < 0.5f)
+            want[nwant++] = xs[i];
+    }
+    qsort(want, (size_t)nwant, sizeof *want, by_value);
+    for (form f = LOOPS; f < NFORMS; f++) {
+        tj_context *ctx;
+        tj_device *cpu;
+        tj_kernel *k = coop_kernel(f, "compact", W, &ctx, &cpu);
+        const tj_type *f32 = tj_context_get_type(ctx, TJ_DTYPE_F32);
+        const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
+        tj_val *x = tj_param_array(k, "x", f32, 1), *o = tj_param_array(k, "out", f32, 1);
+        tj_val *count = tj_param_array(k, "count", i32, 1);
+        tj_val *two[2];
+        tj_tid(k, 2, two);
+        tj_val *s = tj_tile_stack(k, ITEMS, f32);
+        tj_val *base = tj_binary(k, TJ_BIN_MUL, two[0], tj_const_int(k, TJ_DTYPE_I32, ITEMS));
+        tj_val *j = tj_for_begin(k, tj_const_int(k, TJ_DTYPE_I32, 0),
+                                 tj_const_int(k, TJ_DTYPE_I32, ITEMS), tj_block_dim(k));
+        tj_val *i = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_ADD, base, j), two[1]);
+        tj_val *has = tj_compare(k, TJ_CMP_LT, i, tj_shape(k, x, 0));
+        tj_val *safe = tj_select(k, has, i, tj_const_int(k, TJ_DTYPE_I32, 0));
+        tj_val *v = tj_load(k, x, &safe, 1);
+        tj_val *below = tj_compare(k, TJ_CMP_LT, v, tj_const_float(k, TJ_DTYPE_F32, 0.5));
+        tj_tile_stack_push(k, s, v, tj_binary(k, TJ_BIN_AND, has, below));
+        tj_for_end(k);
+        int one = 1;
+        tj_val *kept = tj_binary(k, TJ_BIN_MUL, tj_tile_ones(k, i32, 1, &one, TJ_STORAGE_REGISTER),
+                                 tj_tile_stack_count(k, s));
+        tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0);
+        tj_val *start = tj_tile_extract(k, tj_tile_atomic_add(k, count, kept, NULL), &zero, 1);
+        tj_while_begin(k);
+        tj_while_cond(k, tj_compare(k, TJ_CMP_GT, tj_tile_stack_count(k, s), zero));
+        tj_val *slot = NULL;
+        tj_val *popped = tj_tile_stack_pop(k, s, &slot);
+        tj_if_begin(k, tj_compare(k, TJ_CMP_GE, slot, zero));
+        tj_store(k, o, (tj_val *[]){tj_binary(k, TJ_BIN_ADD, start, slot)}, 1, popped);
+        tj_if_end(k);
+        tj_while_end(k);
+        tj_module *m = build(ctx, cpu, k);
+        if (f == LOOPS) {
+            ck_assert_ptr_nonnull(strstr(unoptimised_ir(ctx, cpu, k),
+                                         "!\"llvm.loop.interleave.count\", i32 1}"));
+            if (__builtin_cpu_supports("avx2")) {
+                int step = largest_index_step(tj_module_get_ir(m));
+                ck_assert_msg(step > 0 && step <= 16,
+                              "the lanes' vector loops step by up to %d lanes", step);
+            }
+        }
+        tj_array *xa = tjt_array(cpu, f32, N, xs), *oa = tjt_array(cpu, f32, N, NULL);
+        tj_array *ca = tjt_array(cpu, i32, 1, NULL);
+        tj_arg args[] = {tj_arg_array(xa), tj_arg_array(oa), tj_arg_array(ca)};
+        int64_t nb = NBL;
+        int32_t got = -1;
+        tjt_ok(cpu, tj_launch_tiled(cpu, m, "compact", 1, &nb, W, args, 3));
+        tjt_ok(cpu, tj_device_synchronize(cpu));
+        tjt_ok(cpu, tj_array_copy_to_host(ca, &got, sizeof got));
+        ck_assert_msg(got == nwant, "%s: count %d, expected %d", form_name[f], got, nwant);
+        tjt_ok(cpu, tj_array_copy_to_host(oa, out, sizeof out));
+        qsort(out, (size_t)got, sizeof *out, by_value);
+        ck_assert_msg(memcmp(out, want, (size_t)nwant * sizeof *want) == 0,
+                      "%s: out does not hold the kept values", form_name[f]);
+        tj_context_destroy(ctx);
+    }
+}
+END_TEST
+
 /* Values that every lane carries alike across barriers, or alike but for the lane (jit/
  * lane_loops.c, facts): under launch_tiled, for j in range(0, 4 * B, B) each lane loads
  * v = x[base + j + lane] (j carried per lane, base + lane too), pushes it (two barriers), then
@@ -830,6 +931,7 @@ lanes_suite(void)
     tcase_add_test(tc, test_lanes_tiled_sum_vectorises);
     tcase_add_test(tc, test_lanes_tiled_copy_knows_tid_across_barriers);
     tcase_add_test(tc, test_lanes_values_every_lane_carries_alike);
+    tcase_add_test(tc, test_lanes_one_lanes_action_leaves_a_short_remainder);
     suite_add_tcase(s, tc);
     return s;
 }
