@@ -762,16 +762,7 @@ START_TEST(test_lanes_one_lanes_action_leaves_a_short_remainder)
         tj_val *two[2];
         tj_tid(k, 2, two);
         tj_val *s = tj_tile_stack(k, ITEMS, f32);
-        tj_val *base = tj_binary(k, TJ_BIN_MUL, two[0], tj_const_int(k, TJ_DTYPE_I32, ITEMS));
-        tj_val *j = tj_for_begin(k, tj_const_int(k, TJ_DTYPE_I32, 0),
-                                 tj_const_int(k, TJ_DTYPE_I32, ITEMS), tj_block_dim(k));
-        tj_val *i = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_ADD, base, j), two[1]);
-        tj_val *has = tj_compare(k, TJ_CMP_LT, i, tj_shape(k, x, 0));
-        tj_val *safe = tj_select(k, has, i, tj_const_int(k, TJ_DTYPE_I32, 0));
-        tj_val *v = tj_load(k, x, &safe, 1);
-        tj_val *below = tj_compare(k, TJ_CMP_LT, v, tj_const_float(k, TJ_DTYPE_F32, 0.5));
-        tj_tile_stack_push(k, s, v, tj_binary(k, TJ_BIN_AND, has, below));
-        tj_for_end(k);
+        tjt_push_below_half(k, x, s, two, ITEMS);
         int one = 1;
         tj_val *kept = tj_binary(k, TJ_BIN_MUL, tj_tile_ones(k, i32, 1, &one, TJ_STORAGE_REGISTER),
                                  tj_tile_stack_count(k, s));
