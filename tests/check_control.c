@@ -690,6 +690,43 @@ START_TEST(test_loops_with_range_checks_match_c_near_the_ends_of_the_type)
 }
 END_TEST
 
+/* A loop stepping by more than one tests its range over the js it takes: up to start +
+ * (stop - 1 - start) / step * step, not stop - 1 (so that a lane's column of a block's last
+ * tile, j stepping by block_dim, passes its test), computed with a division by the step's
+ * magnitude, which a unit step does without; the results stay C's at the end (j = 8, the
+ * last of range(0, 10, 4), where stop - 1 = 9 would fail the test i = j + 7 < 16). */
+START_TEST(test_strided_loops_test_their_range_at_their_last_iteration)
+{
+    static const int32_t steps[] = {4, -3, 1, -1};
+    use_target(ON_CPU1);
+    for (int si = 0; si < NROWS(steps); si++) {
+        struct check_row r = {TJ_DTYPE_I32, TJ_CMP_LT, 1, steps[si], 0, 16, 0, 10};
+        if (r.step < 0)
+            r = (struct check_row){TJ_DTYPE_I32, TJ_CMP_LT, 1, steps[si], 0, 16, 8, -2};
+        tj_kernel *k = check_loop_kernel(&r);
+        const char *ir = tj_kernel_get_ir(k);
+        bool strided = r.step != 1 && r.step != -1;
+        ck_assert_msg((strstr(ir, "sdiv i64 %") != NULL) == strided, "step %d: %s division", r.step,
+                      strided ? "no" : "a");
+        tj_module *m = tjt_build(k);
+        tj_array *a = tjt_array(tjt.cpu, I32, 16, NULL);
+        tj_arg args[] = {tj_arg_array(a), tj_arg_int(r.base), tj_arg_int(r.n),
+                         tj_arg_int(r.start), tj_arg_int(r.stop)};
+        int64_t one = 1;
+        tjt_ok(tjt.cpu, tj_launch(tjt.cpu, m, "range_check", 1, &one, 1, args, 5));
+        int32_t got[16];
+        tjt_ok(tjt.cpu, tj_array_copy_to_host(a, got, sizeof got));
+        int e = 0;
+        for (int64_t j = r.start; r.step > 0 ? j < r.stop : j > r.stop; j += r.step, e++)
+            ck_assert_msg(got[e] == check_ref(&r, j), "step %d, j %lld: %d", r.step,
+                          (long long)j, got[e]);
+        tj_array_destroy(a);
+        tj_module_destroy(m);
+        tj_kernel_destroy(k);
+    }
+}
+END_TEST
+
 /* Cooperative lanes choose their copy each: with i = base + j + lane, lane 0's test holds
  * throughout and the other lanes' only in part. out[4 j + lane] = (i < n). */
 START_TEST(test_cooperative_lanes_each_take_the_loop_copy_their_range_allows)
@@ -1511,6 +1548,7 @@ add_all(TCase *tc, int where)
     if (where == ON_CPU1) {
         ADD(test_loops_without_range_checks_or_with_a_return_are_not_copied);
         ADD(test_cooperative_lanes_each_take_the_loop_copy_their_range_allows);
+        ADD(test_strided_loops_test_their_range_at_their_last_iteration);
         ADD(test_loops_with_range_checks_match_c_near_the_ends_of_the_type);
     }
     ADD(test_while_loop_runs_until_its_condition_fails);
