@@ -330,35 +330,37 @@ counter_reaches_local_index(LLVMValueRef counter)
     return r;
 }
 
-/* Gives the loop of this latch an identity with one hint: 'hint' alone, or with the i32
- * 'value' when it is not negative. */
-static void
-hint_loop(tj_context *c, LLVMValueRef latch, const char *hint, int value)
+/* Marks the loop of this latch not to be unrolled (llvm.loop.unroll.disable). */
+void
+tji_keep_rolled(tj_context *c, LLVMValueRef latch)
 {
     LLVMMetadataRef self = LLVMTemporaryMDNode(c->llctx, NULL, 0);
-    LLVMMetadataRef md[] = {
-        LLVMMDStringInContext2(c->llctx, hint, strlen(hint)),
-        value >= 0 ? LLVMValueAsMetadata(tji_const_i32(c, value)) : NULL};
-    LLVMMetadataRef ops[] = {self, LLVMMDNodeInContext2(c->llctx, md, value >= 0 ? 2 : 1)};
+    LLVMMetadataRef name = LLVMMDStringInContext2(c->llctx, "llvm.loop.unroll.disable", 24);
+    LLVMMetadataRef ops[] = {self, LLVMMDNodeInContext2(c->llctx, &name, 1)};
     LLVMMetadataRef loop = LLVMMDNodeInContext2(c->llctx, ops, 2);
     LLVMMetadataReplaceAllUsesWith(self, loop); /* the loop id names itself; frees self */
     LLVMSetMetadata(latch, LLVMGetMDKindIDInContext(c->llctx, "llvm.loop", 9),
                     LLVMMetadataAsValue(c->llctx, loop));
 }
 
-/* Marks the loop of this latch not to be unrolled (llvm.loop.unroll.disable). */
+/* Marks the loop of this latch as a cooperative block's loop over its lanes ("tj.lanes",
+ * which jit/interchange.c looks for) and asks LLVM's vectoriser for one vector per
+ * iteration (llvm.loop.interleave.count 1), so that its scalar remainder is under one
+ * vector. */
 void
-tji_keep_rolled(tj_context *c, LLVMValueRef latch)
+tji_mark_lane_loop(tj_context *c, LLVMValueRef latch)
 {
-    hint_loop(c, latch, "llvm.loop.unroll.disable", -1);
-}
-
-/* Asks LLVM's vectoriser for one vector per iteration of the loop of this latch
- * (llvm.loop.interleave.count 1), so that its scalar remainder is under one vector. */
-void
-tji_interleave_once(tj_context *c, LLVMValueRef latch)
-{
-    hint_loop(c, latch, "llvm.loop.interleave.count", 1);
+    LLVMMetadataRef self = LLVMTemporaryMDNode(c->llctx, NULL, 0);
+    LLVMMetadataRef count[] = {
+        LLVMMDStringInContext2(c->llctx, "llvm.loop.interleave.count", 26),
+        LLVMValueAsMetadata(tji_const_i32(c, 1))};
+    LLVMMetadataRef mark = LLVMMDStringInContext2(c->llctx, TJI_LANES_MD, strlen(TJI_LANES_MD));
+    LLVMMetadataRef ops[] = {self, LLVMMDNodeInContext2(c->llctx, count, 2),
+                             LLVMMDNodeInContext2(c->llctx, &mark, 1)};
+    LLVMMetadataRef loop = LLVMMDNodeInContext2(c->llctx, ops, 3);
+    LLVMMetadataReplaceAllUsesWith(self, loop);
+    LLVMSetMetadata(latch, LLVMGetMDKindIDInContext(c->llctx, "llvm.loop", 9),
+                    LLVMMetadataAsValue(c->llctx, loop));
 }
 
 tj_val *

@@ -678,7 +678,10 @@ TJI_HIDDEN int tji_sink_local_copies(LLVMModuleRef m);
 
 /* control.c: marks the loop of this latch not to be unrolled (llvm.loop.unroll.disable). */
 TJI_HIDDEN void tji_keep_rolled(tj_context *c, LLVMValueRef latch);
-TJI_HIDDEN void tji_interleave_once(tj_context *c, LLVMValueRef latch);
+#define TJI_LANES_MD "tj.lanes"
+TJI_HIDDEN void tji_mark_lane_loop(tj_context *c, LLVMValueRef latch);
+/* interchange.c: lanes' loops of scatter-adds run lane-by-lane per trip; how many */
+TJI_HIDDEN int tji_interchange_lanes(tj_context *ctx, LLVMModuleRef m);
 /* control.c: what a pointer is an offset of, through GEPs and casts (instructions or
  * constants). */
 TJI_HIDDEN LLVMValueRef tji_pointer_base(LLVMValueRef p);

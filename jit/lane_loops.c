@@ -1267,11 +1267,12 @@ region_loop(lanes *L, const LLVMBasicBlockRef *buf, int n, size_t count, LLVMBas
      * and one of their pops for serial_pops.c. Others get one vector per iteration: LLVM
      * peels lane 0 from a loop that tests for it (a tile_atomic_add's one lane), and of the
      * 255 lanes left, four vectors of 8 per iteration left 31 to a scalar remainder, which
-     * took as long as the vector loop in the cooperative compaction's loop phase. */
+     * took as long as the vector loop in the cooperative compaction's loop phase; the mark
+     * also tells jit/interchange.c that the loop is one over lanes. */
     if ((tji_host_compresses(L->ctx) && pushes_only(L, buf, n)) || pops(buf, n))
         tji_keep_rolled(L->ctx, br);
     else
-        tji_interleave_once(L->ctx, br);
+        tji_mark_lane_loop(L->ctx, br);
     if (stop != INT32_MIN) {
         /* nothing reads the lanes' resume points after this loop (build_phases) */
         drop_resume_stores(L, latch);

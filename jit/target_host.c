@@ -418,6 +418,7 @@ finish(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *descs, int n, LLVMTarg
     tji_sink_local_copies(m);
     tji_compress_pushes(ctx, m);
     tji_vectorise_pops(ctx, m);
+    tji_interchange_lanes(ctx, m);
     return TJ_OK;
 }
 

@@ -804,6 +804,105 @@ START_TEST(test_lanes_one_lanes_action_leaves_a_short_remainder)
 }
 END_TEST
 
+/* What a histogram test kernel does in its loop besides the scatter-add. */
+typedef enum hist_kind { HIST_INT, HIST_FLOAT, HIST_ALSO_STORES, NHIST } hist_kind;
+
+/* The bench's cooperative histogram (bench/kernels.c) at 64 lanes and 64 elements a lane
+ * (LLVM unrolls a loop of a few trips fully, which leaves nothing to interchange):
+ * for j in range(0, 4096, block_dim()), bins[int(x[blk * 4096 + j + lane])] += 1 where the
+ * element is inside x (tile_scatter_add into a shared tile of 16 bins, which skips bins
+ * outside it), then tile_atomic_add of the bins into hist. HIST_FLOAT adds 1.0 into float
+ * bins; HIST_ALSO_STORES also writes y[i] = bin in the loop. Returns the module. */
+static tj_module *
+hist_kernel(form f, hist_kind kind, tj_context **ctx, tj_device **cpu)
+{
+    enum { W = 64, ITEMS = 64 * W, NBINS = 16 };
+    tj_kernel *k = coop_kernel(f, "hist", W, ctx, cpu);
+    const tj_type *f32 = tj_context_get_type(*ctx, TJ_DTYPE_F32);
+    const tj_type *i32 = tj_context_get_type(*ctx, TJ_DTYPE_I32);
+    const tj_type *bt = kind == HIST_FLOAT ? f32 : i32;
+    tj_val *x = tj_param_array(k, "x", f32, 1), *hist = tj_param_array(k, "hist", bt, 1);
+    tj_val *y = tj_param_array(k, "y", i32, 1);
+    tj_val *two[2];
+    tj_tid(k, 2, two);
+    int nbins = NBINS;
+    tj_val *bins = tj_tile_zeros(k, bt, 1, &nbins, TJ_STORAGE_SHARED);
+    tj_val *base = tj_binary(k, TJ_BIN_MUL, two[0], tj_const_int(k, TJ_DTYPE_I32, ITEMS));
+    tj_val *j = tj_for_begin(k, tj_const_int(k, TJ_DTYPE_I32, 0),
+                             tj_const_int(k, TJ_DTYPE_I32, ITEMS), tj_block_dim(k));
+    tj_val *i = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_ADD, base, j), two[1]);
+    tj_val *has = tj_compare(k, TJ_CMP_LT, i, tj_shape(k, x, 0));
+    tj_val *safe = tj_select(k, has, i, tj_const_int(k, TJ_DTYPE_I32, 0));
+    tj_val *bin = tj_cast(k, tj_load(k, x, &safe, 1), i32);
+    tj_val *one = kind == HIST_FLOAT ? tj_const_float(k, TJ_DTYPE_F32, 1.0)
+                                     : tj_const_int(k, TJ_DTYPE_I32, 1);
+    tj_tile_scatter_add(k, bins, &bin, 1, one, has, tj_const_bool(k, true));
+    if (kind == HIST_ALSO_STORES) {
+        tj_if_begin(k, has);
+        tj_store(k, y, &i, 1, bin);
+        tj_if_end(k);
+    }
+    tj_for_end(k);
+    tj_tile_atomic_add(k, hist, bins, NULL);
+    return build(*ctx, *cpu, k);
+}
+
+/* Cooperative scatter-adds of integers, the lanes taking turns at each trip of the loop
+ * (jit/interchange.c): exact in every form, for x whose blocks are whole (every lane's
+ * column inside x: the interchanged loops run) and with a last block in part (they do
+ * not); values below 0, at and past the 16 bins, and too large for an int32 (skipped). In
+ * the default form the optimised IR has the interchanged loops ("swap.trip"), not with
+ * float bins (float adds do not commute exactly) nor with a store in the loop. */
+START_TEST(test_lanes_scatter_adds_take_turns_at_each_trip)
+{
+    enum { W = 64, ITEMS = 64 * W, NBINS = 16, NBL = 3, NMAX = NBL * ITEMS };
+    static float xs[NMAX];
+    for (int e = 0; e < NMAX; e++)
+        xs[e] = e % 97 == 0 ? 3e10f : (float)((e * 7919) % 23) - 3.5f;
+    for (hist_kind kind = HIST_INT; kind < NHIST; kind++)
+        for (form f = LOOPS; f < NFORMS; f++) {
+            tj_context *ctx;
+            tj_device *cpu;
+            tj_module *m = hist_kernel(f, kind, &ctx, &cpu);
+            if (f != FIBERS)
+                ck_assert_msg((strstr(tj_module_get_ir(m), "swap.trip") != NULL) ==
+                                  (f == LOOPS && kind == HIST_INT),
+                              "%s, kind %d: the interchange %s", form_name[f], (int)kind,
+                              f == LOOPS && kind == HIST_INT ? "missing" : "made");
+            const tj_type *f32 = tj_context_get_type(ctx, TJ_DTYPE_F32);
+            const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
+            for (int partial = 0; partial < 2; partial++) {
+                int n = partial ? NMAX - ITEMS / 2 - 3 : NMAX;
+                int32_t want[NBINS] = {0}, got[NBINS];
+                for (int e = 0; e < n; e++) {
+                    int64_t b = (int64_t)xs[e];
+                    if (b >= 0 && b < NBINS)
+                        want[b]++;
+                }
+                tj_array *xa = tjt_array(cpu, f32, n, xs);
+                tj_array *ha = tjt_array(cpu, kind == HIST_FLOAT ? f32 : i32, NBINS, NULL);
+                tj_array *ya = tjt_array(cpu, i32, NMAX, NULL);
+                tj_arg args[] = {tj_arg_array(xa), tj_arg_array(ha), tj_arg_array(ya)};
+                int64_t nb = NBL;
+                tjt_ok(cpu, tj_launch_tiled(cpu, m, "hist", 1, &nb, W, args, 3));
+                tjt_ok(cpu, tj_device_synchronize(cpu));
+                if (kind == HIST_FLOAT) {
+                    float fg[NBINS];
+                    tjt_ok(cpu, tj_array_copy_to_host(ha, fg, sizeof fg));
+                    for (int b = 0; b < NBINS; b++)
+                        got[b] = (int32_t)fg[b];
+                } else {
+                    tjt_ok(cpu, tj_array_copy_to_host(ha, got, sizeof got));
+                }
+                for (int b = 0; b < NBINS; b++)
+                    ck_assert_msg(got[b] == want[b], "%s, kind %d, n %d: bin %d = %d, expected %d",
+                                  form_name[f], (int)kind, n, b, got[b], want[b]);
+            }
+            tj_context_destroy(ctx);
+        }
+}
+END_TEST
+
 /* Values that every lane carries alike across barriers, or alike but for the lane (jit/
  * lane_loops.c, facts): under launch_tiled, for j in range(0, 4 * B, B) each lane loads
  * v = x[base + j + lane] (j carried per lane, base + lane too), pushes it (two barriers), then
@@ -923,6 +1022,7 @@ lanes_suite(void)
     tcase_add_test(tc, test_lanes_tiled_copy_knows_tid_across_barriers);
     tcase_add_test(tc, test_lanes_values_every_lane_carries_alike);
     tcase_add_test(tc, test_lanes_one_lanes_action_leaves_a_short_remainder);
+    tcase_add_test(tc, test_lanes_scatter_adds_take_turns_at_each_trip);
     suite_add_tcase(s, tc);
     return s;
 }
