@@ -827,13 +827,8 @@ hist_kernel(form f, hist_kind kind, tj_context **ctx, tj_device **cpu)
     tj_tid(k, 2, two);
     int nbins = NBINS;
     tj_val *bins = tj_tile_zeros(k, bt, 1, &nbins, TJ_STORAGE_SHARED);
-    tj_val *base = tj_binary(k, TJ_BIN_MUL, two[0], tj_const_int(k, TJ_DTYPE_I32, ITEMS));
-    tj_val *j = tj_for_begin(k, tj_const_int(k, TJ_DTYPE_I32, 0),
-                             tj_const_int(k, TJ_DTYPE_I32, ITEMS), tj_block_dim(k));
-    tj_val *i = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_ADD, base, j), two[1]);
-    tj_val *has = tj_compare(k, TJ_CMP_LT, i, tj_shape(k, x, 0));
-    tj_val *safe = tj_select(k, has, i, tj_const_int(k, TJ_DTYPE_I32, 0));
-    tj_val *bin = tj_cast(k, tj_load(k, x, &safe, 1), i32);
+    tj_val *i, *has;
+    tj_val *bin = tj_cast(k, tjt_items_loop(k, x, two, ITEMS, &i, &has), i32);
     tj_val *one = kind == HIST_FLOAT ? tj_const_float(k, TJ_DTYPE_F32, 1.0)
                                      : tj_const_int(k, TJ_DTYPE_I32, 1);
     tj_tile_scatter_add(k, bins, &bin, 1, one, has, tj_const_bool(k, true));

@@ -169,19 +169,31 @@ tjt_half_from_double(double d)
     return s | (uint16_t)((e - 1 + 15) << 10) | (uint16_t)((int)q - 1024);
 }
 
-/* The loop of the bench's compaction (bench/kernels.c): for j in range(0, items,
- * block_dim()), push v = x[tid[0] * items + j + tid[1]] onto stack 's' when it is inside x
- * and below 0.5. */
-static inline void
-tjt_push_below_half(tj_kernel *k, tj_val *x, tj_val *s, tj_val *const tid[2], int items)
+/* Opens the loop of the bench's kernels (bench/kernels.c, items_loop): for j in range(0,
+ * items, block_dim()), i = tid[0] * items + j + tid[1]; gives i in '*i' (when not NULL),
+ * whether it is inside x in '*has', and returns x at i (at 0 outside). Close with
+ * tj_for_end. */
+static inline tj_val *
+tjt_items_loop(tj_kernel *k, tj_val *x, tj_val *const tid[2], int items, tj_val **i,
+               tj_val **has)
 {
     tj_val *base = tj_binary(k, TJ_BIN_MUL, tid[0], tj_const_int(k, TJ_DTYPE_I32, items));
     tj_val *j = tj_for_begin(k, tj_const_int(k, TJ_DTYPE_I32, 0),
                              tj_const_int(k, TJ_DTYPE_I32, items), tj_block_dim(k));
-    tj_val *i = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_ADD, base, j), tid[1]);
-    tj_val *has = tj_compare(k, TJ_CMP_LT, i, tj_shape(k, x, 0));
-    tj_val *safe = tj_select(k, has, i, tj_const_int(k, TJ_DTYPE_I32, 0));
-    tj_val *v = tj_load(k, x, &safe, 1);
+    tj_val *at = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_ADD, base, j), tid[1]);
+    *has = tj_compare(k, TJ_CMP_LT, at, tj_shape(k, x, 0));
+    if (i)
+        *i = at;
+    tj_val *safe = tj_select(k, *has, at, tj_const_int(k, TJ_DTYPE_I32, 0));
+    return tj_load(k, x, &safe, 1);
+}
+
+/* The loop of the bench's compaction: push x's elements below 0.5 onto stack 's'. */
+static inline void
+tjt_push_below_half(tj_kernel *k, tj_val *x, tj_val *s, tj_val *const tid[2], int items)
+{
+    tj_val *has;
+    tj_val *v = tjt_items_loop(k, x, tid, items, NULL, &has);
     tj_val *below = tj_compare(k, TJ_CMP_LT, v, tj_const_float(k, TJ_DTYPE_F32, 0.5));
     tj_tile_stack_push(k, s, v, tj_binary(k, TJ_BIN_AND, has, below));
     tj_for_end(k);
