@@ -21,7 +21,7 @@
  * value from outside the lanes' loop; its next value and F's exit test depend on that
  * counter and on such values alone, so every lane runs F the same number of times. H and P
  * compute without memory (what F takes from them, such as a lane's address, is computed
- * again in the new loops); F's only stores add an integer into an alloca at the address a
+ * again for each lane before the new loops); F's only stores add an integer into an alloca at the address a
  * load just read (the read used by that add alone), its other loads read anything but those
  * allocas, and it calls only intrinsics that touch no memory. Then, where every lane would
  * take P (tested before: a loop over the lanes of H's condition, which also keeps in small
