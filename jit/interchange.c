@@ -21,11 +21,12 @@
  * value from outside the lanes' loop; its next value and F's exit test depend on that
  * counter and on such values alone, so every lane runs F the same number of times. H and P
  * compute without memory (what F takes from them, such as a lane's address, is computed
- * again for each lane before the new loops); F's only stores add an integer into an alloca at the address a
- * load just read (the read used by that add alone), its other loads read anything but those
- * allocas, and it calls only intrinsics that touch no memory. Then, where every lane would
- * take P (tested before: a loop over the lanes of H's condition, which also keeps in small
- * tables, one element a lane, what F takes from H and P), the block runs instead
+ * again for each lane before the new loops); F's only stores add an integer into an alloca
+ * at the address a load just read (the read used by that add alone), its other loads read
+ * anything but those allocas, and it calls only intrinsics that touch no memory. Then,
+ * where every lane would take P (tested before: a loop over the lanes of H's condition,
+ * which also keeps in small tables, one element a lane, what F takes from H and P), the
+ * block runs instead
  *     for each iteration of F: for each lane: F's body for that lane and iteration
  * and the lanes' loop as before otherwise.
  */
@@ -582,14 +583,15 @@ interchange(nest *s)
                 else
                     taken[ntaken++] = v;
             }
-    LLVMTargetDataRef dl = LLVMGetModuleDataLayout(LLVMGetGlobalParent(LLVMGetBasicBlockParent(chk)));
+    LLVMValueRef fn = LLVMGetBasicBlockParent(chk);
+    LLVMTargetDataRef dl = LLVMGetModuleDataLayout(LLVMGetGlobalParent(fn));
     unsigned long long bytes = 0;
     for (int t = 0; tables && t < ntaken; t++)
         bytes += LLVMABISizeOfType(dl, LLVMTypeOf(taken[t])) * s->width;
     tables = tables && bytes <= MAX_TABLE_BYTES;
     for (int t = 0; tables && t < ntaken; t++) {
         LLVMTypeRef ty = LLVMArrayType2(LLVMTypeOf(taken[t]), s->width);
-        LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(LLVMGetBasicBlockParent(chk));
+        LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
         LLVMPositionBuilderBefore(s->b, LLVMGetFirstInstruction(entry));
         table[t] = LLVMBuildAlloca(s->b, ty, "swap.table");
         LLVMSetAlignment(table[t], 64);

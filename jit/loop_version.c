@@ -439,15 +439,20 @@ tji_version_loop(tj_kernel *k, const tji_scope *s)
          * last = start - (start - stop - 1) / -step * -step. With the exact end a lane's
          * column of a block's last tile (j stepping by block_dim) passes its checks. The
          * 64-bit arithmetic on 32-bit counters does not wrap; the divisor is a constant. */
-        LLVMValueRef near = step > 0 ? LLVMBuildSub(b, stop, one, "") : LLVMBuildAdd(b, stop, one, "");
+        LLVMValueRef near = step > 0 ? LLVMBuildSub(b, stop, one, "")
+                                     : LLVMBuildAdd(b, stop, one, "");
         LLVMValueRef last = near;
         if (step > 1 || step < -1) {
-            LLVMValueRef mag = LLVMConstInt(i64, (unsigned long long)(step > 0 ? step : -step), false);
-            LLVMValueRef span = step > 0 ? LLVMBuildSub(b, near, start, "") : LLVMBuildSub(b, start, near, "");
+            uint64_t m = (uint64_t)(step > 0 ? step : -step);
+            LLVMValueRef mag = LLVMConstInt(i64, m, false);
+            LLVMValueRef span = step > 0 ? LLVMBuildSub(b, near, start, "")
+                                         : LLVMBuildSub(b, start, near, "");
             LLVMValueRef whole = LLVMBuildMul(b, LLVMBuildSDiv(b, span, mag, ""), mag, "");
-            last = step > 0 ? LLVMBuildAdd(b, start, whole, "") : LLVMBuildSub(b, start, whole, "");
+            last = step > 0 ? LLVMBuildAdd(b, start, whole, "")
+                            : LLVMBuildSub(b, start, whole, "");
         }
-        range r = step > 0 ? (range){start, last, s->ivar, sg} : (range){last, start, s->ivar, sg};
+        range r = step > 0 ? (range){start, last, s->ivar, sg}
+                           : (range){last, start, s->ivar, sg};
         /* A loop that runs no iteration leaves either copy at its head's test: the ends of
          * an empty range need no meaning. */
         for (int i = 0; i < nchecks; i++) {

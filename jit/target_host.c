@@ -410,7 +410,8 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
 
 /* After the pipeline: copies into the entry's local arrays (width-1 shared memory, register
  * tiles) move into the branch that reads them (sink_copies.c); loops of pushes and of the
- * lanes' pops get vector loops (compress_push.c, serial_pops.c). */
+ * lanes' pops get vector loops (compress_push.c, serial_pops.c); lanes whose loop only
+ * scatter-adds integers take turns at each trip (interchange.c). */
 static tj_status
 finish(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *descs, int n, LLVMTargetMachineRef tm)
 {
