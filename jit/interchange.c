@@ -128,12 +128,11 @@ recompute(nest *s, tji_vmap *map, LLVMValueRef v)
     return c;
 }
 
-/* The alloca under a chain of GEPs, or NULL. */
+/* The alloca that 'p' points into (through GEPs and casts), or NULL. */
 static LLVMValueRef
 alloca_under(LLVMValueRef p)
 {
-    while (LLVMIsAGetElementPtrInst(p))
-        p = LLVMGetOperand(p, 0);
+    p = tji_pointer_base(p);
     return LLVMIsAAllocaInst(p) ? p : NULL;
 }
 
