@@ -330,17 +330,33 @@ counter_reaches_local_index(LLVMValueRef counter)
     return r;
 }
 
+/* Gives the loop of this latch an identity, {itself, props[0], ...}. */
+static void
+set_loop_id(tj_context *c, LLVMValueRef latch, const LLVMMetadataRef *props, int n)
+{
+    LLVMMetadataRef ops[4] = {LLVMTemporaryMDNode(c->llctx, NULL, 0)};
+    for (int i = 0; i < n && i < 3; i++)
+        ops[i + 1] = props[i];
+    LLVMMetadataRef loop = LLVMMDNodeInContext2(c->llctx, ops, (size_t)n + 1);
+    LLVMMetadataReplaceAllUsesWith(ops[0], loop); /* the loop id names itself; frees ops[0] */
+    LLVMSetMetadata(latch, LLVMGetMDKindIDInContext(c->llctx, "llvm.loop", 9),
+                    LLVMMetadataAsValue(c->llctx, loop));
+}
+
+/* A property of one string. */
+static LLVMMetadataRef
+loop_flag(tj_context *c, const char *name)
+{
+    LLVMMetadataRef str = LLVMMDStringInContext2(c->llctx, name, strlen(name));
+    return LLVMMDNodeInContext2(c->llctx, &str, 1);
+}
+
 /* Marks the loop of this latch not to be unrolled (llvm.loop.unroll.disable). */
 void
 tji_keep_rolled(tj_context *c, LLVMValueRef latch)
 {
-    LLVMMetadataRef self = LLVMTemporaryMDNode(c->llctx, NULL, 0);
-    LLVMMetadataRef name = LLVMMDStringInContext2(c->llctx, "llvm.loop.unroll.disable", 24);
-    LLVMMetadataRef ops[] = {self, LLVMMDNodeInContext2(c->llctx, &name, 1)};
-    LLVMMetadataRef loop = LLVMMDNodeInContext2(c->llctx, ops, 2);
-    LLVMMetadataReplaceAllUsesWith(self, loop); /* the loop id names itself; frees self */
-    LLVMSetMetadata(latch, LLVMGetMDKindIDInContext(c->llctx, "llvm.loop", 9),
-                    LLVMMetadataAsValue(c->llctx, loop));
+    LLVMMetadataRef props[] = {loop_flag(c, "llvm.loop.unroll.disable")};
+    set_loop_id(c, latch, props, 1);
 }
 
 /* Marks the loop of this latch as a cooperative block's loop over its lanes ("tj.lanes",
@@ -350,17 +366,12 @@ tji_keep_rolled(tj_context *c, LLVMValueRef latch)
 void
 tji_mark_lane_loop(tj_context *c, LLVMValueRef latch)
 {
-    LLVMMetadataRef self = LLVMTemporaryMDNode(c->llctx, NULL, 0);
     LLVMMetadataRef count[] = {
         LLVMMDStringInContext2(c->llctx, "llvm.loop.interleave.count", 26),
         LLVMValueAsMetadata(tji_const_i32(c, 1))};
-    LLVMMetadataRef mark = LLVMMDStringInContext2(c->llctx, TJI_LANES_MD, strlen(TJI_LANES_MD));
-    LLVMMetadataRef ops[] = {self, LLVMMDNodeInContext2(c->llctx, count, 2),
-                             LLVMMDNodeInContext2(c->llctx, &mark, 1)};
-    LLVMMetadataRef loop = LLVMMDNodeInContext2(c->llctx, ops, 3);
-    LLVMMetadataReplaceAllUsesWith(self, loop);
-    LLVMSetMetadata(latch, LLVMGetMDKindIDInContext(c->llctx, "llvm.loop", 9),
-                    LLVMMetadataAsValue(c->llctx, loop));
+    LLVMMetadataRef props[] = {LLVMMDNodeInContext2(c->llctx, count, 2),
+                               loop_flag(c, TJI_LANES_MD)};
+    set_loop_id(c, latch, props, 2);
 }
 
 tj_val *
