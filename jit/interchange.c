@@ -35,7 +35,11 @@
 
 #include "internal.h"
 
-enum { MAX_BLOCKS = 64 };
+enum {
+    MAX_BLOCKS = 64,
+    MAX_TAKEN = 64,             /* values F takes from H and P */
+    MAX_TABLE_BYTES = 16 << 10, /* their tables, one element a lane */
+};
 
 typedef struct nest {
     tj_context *ctx;
@@ -51,6 +55,8 @@ typedef struct nest {
     bool fexit_continues;                     /* whether fexit true means another trip */
     LLVMBasicBlockRef fblocks[MAX_BLOCKS];
     int nf;
+    LLVMValueRef taken[MAX_TAKEN];            /* what F takes from H and P, each once */
+    int ntaken;
 } nest;
 
 static bool
@@ -457,13 +463,20 @@ takes(nest *s)
         !depends_only_on(s, s->fexit, s->fiv, in_f, 0))
         return false;
     /* what F takes from H and P, computed again for each lane */
+    s->ntaken = 0;
     for (int i = 0; i < s->nf; i++)
         for (LLVMValueRef in = LLVMGetFirstInstruction(s->fblocks[i]); in;
              in = LLVMGetNextInstruction(in))
             for (int o = 0, n = LLVMGetNumOperands(in); o < n; o++) {
                 LLVMValueRef v = LLVMGetOperand(in, (unsigned)o);
-                if (in_lanes_part(s, v) && !depends_only_on(s, v, s->iv, in_lanes_part, 0))
+                bool seen = false;
+                for (int t = 0; t < s->ntaken && !seen; t++)
+                    seen = s->taken[t] == v;
+                if (!in_lanes_part(s, v) || seen)
+                    continue;
+                if (s->ntaken == MAX_TAKEN || !depends_only_on(s, v, s->iv, in_lanes_part, 0))
                     return false;
+                s->taken[s->ntaken++] = v;
             }
     return body_commutes(s);
 }
@@ -561,42 +574,24 @@ interchange(nest *s)
     LLVMValueRef all2 = LLVMBuildAnd(s->b, all, cond, "");
     /* What F takes from H and P (a lane's address), each lane's computed here once and
      * kept in a table that the new loops read: four instructions less for every lane at
-     * every trip in the bench's histogram (11% of its time). Many values or a wide block
-     * compute them again instead. */
-    enum { MAX_TAKEN = 16, MAX_TABLE_BYTES = 16 << 10 };
-    LLVMValueRef taken[MAX_TAKEN], table[MAX_TAKEN];
-    int ntaken = 0;
-    bool tables = true;
-    for (int i = 0; tables && i < s->nf; i++)
-        for (LLVMValueRef in = LLVMGetFirstInstruction(s->fblocks[i]); in;
-             in = LLVMGetNextInstruction(in))
-            for (int o = 0, n = LLVMGetNumOperands(in); o < n; o++) {
-                LLVMValueRef v = LLVMGetOperand(in, (unsigned)o);
-                bool seen = false;
-                for (int t = 0; t < ntaken; t++)
-                    seen = seen || taken[t] == v;
-                if (!in_lanes_part(s, v) || seen)
-                    continue;
-                if (ntaken == MAX_TAKEN)
-                    tables = false;
-                else
-                    taken[ntaken++] = v;
-            }
+     * every trip in the bench's histogram (11% of its time). A wide block with many values
+     * computes them again instead. */
+    LLVMValueRef table[MAX_TAKEN];
     LLVMValueRef fn = LLVMGetBasicBlockParent(chk);
     LLVMTargetDataRef dl = LLVMGetModuleDataLayout(LLVMGetGlobalParent(fn));
     unsigned long long bytes = 0;
-    for (int t = 0; tables && t < ntaken; t++)
-        bytes += LLVMABISizeOfType(dl, LLVMTypeOf(taken[t])) * s->width;
-    tables = tables && bytes <= MAX_TABLE_BYTES;
-    for (int t = 0; tables && t < ntaken; t++) {
-        LLVMTypeRef ty = LLVMArrayType2(LLVMTypeOf(taken[t]), s->width);
+    for (int t = 0; t < s->ntaken; t++)
+        bytes += LLVMABISizeOfType(dl, LLVMTypeOf(s->taken[t])) * s->width;
+    bool tables = bytes <= MAX_TABLE_BYTES;
+    for (int t = 0; tables && t < s->ntaken; t++) {
+        LLVMTypeRef ty = LLVMArrayType2(LLVMTypeOf(s->taken[t]), s->width);
         LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
         LLVMPositionBuilderBefore(s->b, LLVMGetFirstInstruction(entry));
         table[t] = LLVMBuildAlloca(s->b, ty, "swap.table");
         LLVMSetAlignment(table[t], 64);
         LLVMPositionBuilderBefore(s->b, LLVMGetLastInstruction(chk));
         LLVMValueRef idx[] = {LLVMConstInt(ity, 0, 0), l};
-        LLVMBuildStore(s->b, recompute(s, &map, taken[t]),
+        LLVMBuildStore(s->b, recompute(s, &map, s->taken[t]),
                        LLVMBuildInBoundsGEP2(s->b, ty, table[t], idx, 2, ""));
     }
     LLVMPositionBuilderAtEnd(s->b, chk);
@@ -615,21 +610,17 @@ interchange(nest *s)
     if (!tji_vmap_init(&map, count_instructions(s)))
         return false;
     tji_vmap_put(&map, s->iv, lane);
-    for (int t = 0; tables && t < ntaken; t++) {
+    for (int t = 0; t < s->ntaken; t++) {
+        if (!tables) {
+            recompute(s, &map, s->taken[t]);
+            continue;
+        }
         LLVMTypeRef ty = LLVMGetAllocatedType(table[t]);
         LLVMValueRef idx[] = {LLVMConstInt(ity, 0, 0), lane};
-        tji_vmap_put(&map, taken[t],
-                     LLVMBuildLoad2(s->b, LLVMTypeOf(taken[t]),
+        tji_vmap_put(&map, s->taken[t],
+                     LLVMBuildLoad2(s->b, LLVMTypeOf(s->taken[t]),
                                     LLVMBuildInBoundsGEP2(s->b, ty, table[t], idx, 2, ""), ""));
     }
-    for (int i = 0; !tables && i < s->nf; i++)
-        for (LLVMValueRef in = LLVMGetFirstInstruction(s->fblocks[i]); in;
-             in = LLVMGetNextInstruction(in))
-            for (int o = 0, n = LLVMGetNumOperands(in); o < n; o++) {
-                LLVMValueRef v = LLVMGetOperand(in, (unsigned)o);
-                if (in_lanes_part(s, v))
-                    recompute(s, &map, v);
-            }
     tji_vmap_put(&map, LLVMBasicBlockAsValue(s->latch), LLVMBasicBlockAsValue(ll));
     tji_copy_blocks(ctx, s->b, s->fblocks, s->nf, s->head, "swap.body", &map, true);
     LLVMBasicBlockRef body[MAX_BLOCKS];
