@@ -130,17 +130,20 @@ typedef struct bench_kcfg {
     tj_target target;
     tj_cpu_mode cpu_mode;
     uint32_t block_dim;
+    int unroll; /* histogram, compact: elements each lane loads per step (0: 1), as the
+                 * hand-written CUDA reference does to keep loads in flight */
 } bench_kcfg;
 
 /* out[0] += sum of x, one tile of 'tile' elements per block: tile_load, tile_reduce, one
  * tile_atomic_add per block. Launch tiled over ceil(n / tile) blocks. */
 tj_kernel *bench_kernel_sum(tj_context *ctx, const bench_kcfg *c, int tile);
 /* hist[int(x[i])] += 1 for x in [0, 256): 'items' elements per block, each lane loading
- * one per step and tile_scatter_add into a shared 256-bin tile, then one tile_atomic_add
- * of the tile into 'hist'. */
+ * c->unroll per step (all loads first) and tile_scatter_add into a shared 256-bin tile, then
+ * one tile_atomic_add of the tile into 'hist'. */
 tj_kernel *bench_kernel_histogram(tj_context *ctx, const bench_kcfg *c, int items);
-/* Keeps x[i] < threshold: 'items' elements per block pushed on a tile_stack, one slot
- * reservation per block (tile_atomic_add on count[0]), then popped into out[start + slot]. */
+/* Keeps x[i] < threshold: 'items' elements per block (c->unroll loads per lane per step)
+ * pushed on a tile_stack, one slot reservation per block (tile_atomic_add on count[0]), then
+ * popped into out[start + slot]. */
 tj_kernel *bench_kernel_compact(tj_context *ctx, const bench_kcfg *c, int items,
                                 double threshold);
 /* dst = src, one tile per block: tile_load, tile_assign into a tile_view of a shared tile,

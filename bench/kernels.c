@@ -47,20 +47,42 @@ bench_kernel_sum(tj_context *ctx, const bench_kcfg *c, int tile)
     return k;
 }
 
-/* Opens 'for j in range(0, items, block_dim())' and gives this lane's element index
- * base + j + lane, whether it is inside x, and x at it (0 outside). Close with
- * tj_for_end. */
+enum { MAX_UNROLL = 16 };
+
+/* The elements per lane and step: c->unroll when the steps tile 'items' exactly (a step
+ * past the block's items would reach into the next block's), else 1. */
+static int
+unroll_of(const bench_kcfg *c, int items)
+{
+    int u = c->unroll < 1 ? 1 : c->unroll > MAX_UNROLL ? MAX_UNROLL : c->unroll;
+    int64_t step = (int64_t)u * (c->block_dim ? c->block_dim : 1);
+    return items % step == 0 ? u : 1;
+}
+
+/* Opens 'for j in range(0, items, u * block_dim())' and gives, for each of the u elements
+ * base + j + e * block_dim() + lane (e < u), whether it is inside x and x at it (0
+ * outside): the u loads come before anything that uses them. Close with tj_for_end. With
+ * u = 1, the plain loop of one element per lane and step. */
 static void
-items_loop(tj_kernel *k, tj_val *x, tj_val *blk, tj_val *lane, int items, tj_val **has,
+items_loop(tj_kernel *k, tj_val *x, tj_val *blk, tj_val *lane, int items, int u, tj_val **has,
            tj_val **v)
 {
     tj_val *base = tj_binary(k, TJ_BIN_MUL, blk, i32(k, items));
     tj_val *n = tj_shape(k, x, 0);
-    tj_val *j = tj_for_begin(k, i32(k, 0), i32(k, items), tj_block_dim(k));
-    tj_val *i = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_ADD, base, j), lane);
-    *has = tj_compare(k, TJ_CMP_LT, i, n);
-    tj_val *safe = tj_select(k, *has, i, i32(k, 0));
-    *v = tj_load(k, x, &safe, 1);
+    tj_val *step = tj_block_dim(k);
+    if (u > 1)
+        step = tj_binary(k, TJ_BIN_MUL, step, i32(k, u));
+    tj_val *j = tj_for_begin(k, i32(k, 0), i32(k, items), step);
+    tj_val *first = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_ADD, base, j), lane);
+    for (int e = 0; e < u; e++) {
+        tj_val *i = first;
+        if (e > 0)
+            i = tj_binary(k, TJ_BIN_ADD, first,
+                          tj_binary(k, TJ_BIN_MUL, tj_block_dim(k), i32(k, e)));
+        has[e] = tj_compare(k, TJ_CMP_LT, i, n);
+        tj_val *safe = tj_select(k, has[e], i, i32(k, 0));
+        v[e] = tj_load(k, x, &safe, 1);
+    }
 }
 
 tj_kernel *
@@ -72,13 +94,15 @@ bench_kernel_histogram(tj_context *ctx, const bench_kcfg *c, int items)
     tj_kernel *k = tj_kernel_create(ctx, "bench_histogram", &o);
     tj_val *x = tj_param_array(k, "x", f32, 1);
     tj_val *hist = tj_param_array(k, "hist", i32t, 1);
-    tj_val *blk, *lane, *has, *v;
+    tj_val *blk, *lane, *has[MAX_UNROLL], *v[MAX_UNROLL];
     block_lane(k, &blk, &lane);
-    int nbins = 256;
+    int nbins = 256, u = unroll_of(c, items);
     tj_val *bins = tj_tile_zeros(k, i32t, 1, &nbins, TJ_STORAGE_SHARED);
-    items_loop(k, x, blk, lane, items, &has, &v);
-    tj_val *bin = tj_cast(k, v, i32t);
-    tj_tile_scatter_add(k, bins, &bin, 1, i32(k, 1), has, tj_const_bool(k, true));
+    items_loop(k, x, blk, lane, items, u, has, v);
+    for (int e = 0; e < u; e++) {
+        tj_val *bin = tj_cast(k, v[e], i32t);
+        tj_tile_scatter_add(k, bins, &bin, 1, i32(k, 1), has[e], tj_const_bool(k, true));
+    }
     tj_for_end(k);
     tj_tile_atomic_add(k, hist, bins, NULL);
     return k;
@@ -94,12 +118,16 @@ bench_kernel_compact(tj_context *ctx, const bench_kcfg *c, int items, double thr
     tj_val *x = tj_param_array(k, "x", f32, 1);
     tj_val *out = tj_param_array(k, "out", f32, 1);
     tj_val *count = tj_param_array(k, "count", i32t, 1);
-    tj_val *blk, *lane, *has, *v;
+    tj_val *blk, *lane, *has[MAX_UNROLL], *v[MAX_UNROLL];
     block_lane(k, &blk, &lane);
+    int u = unroll_of(c, items);
     tj_val *s = tj_tile_stack(k, items, f32);
-    items_loop(k, x, blk, lane, items, &has, &v);
-    tj_val *below = tj_compare(k, TJ_CMP_LT, v, tj_const_float(k, TJ_DTYPE_F32, threshold));
-    tj_tile_stack_push(k, s, v, tj_binary(k, TJ_BIN_AND, has, below));
+    items_loop(k, x, blk, lane, items, u, has, v);
+    for (int e = 0; e < u; e++) {
+        tj_val *below = tj_compare(k, TJ_CMP_LT, v[e],
+                                   tj_const_float(k, TJ_DTYPE_F32, threshold));
+        tj_tile_stack_push(k, s, v[e], tj_binary(k, TJ_BIN_AND, has[e], below));
+    }
     tj_for_end(k);
     /* One reservation per block: a (1,) tile holding the count, added at count[0]. */
     int one = 1;

@@ -26,6 +26,31 @@ enum {
 };
 #define COMPACT_THRESHOLD 0.5f
 
+/*
+ * The shapes of the tilejit kernels: each operation's default first (the row "tilejit",
+ * whose ratio RESULTS.md holds to its bar), then variants timed beside it in the same run
+ * (rows "tilejit, <what>"), so that one run on the GPU machine shows which shape to keep.
+ * 'unroll' is the elements each lane loads per loop step (bench_kcfg).
+ */
+typedef struct gpu_shape {
+    int items;
+    int unroll;
+    const char *what; /* NULL: the default */
+} gpu_shape;
+
+static const gpu_shape sum_shapes[] = {
+    {SUM_TILE, 0, NULL}, {8192, 0, "tile of 8192"}, {16384, 0, "tile of 16384"}};
+static const gpu_shape hist_shapes[] = {{HIST_ITEMS, 4, NULL},
+                                        {HIST_ITEMS, 1, "1 load per lane and step"},
+                                        {HIST_ITEMS, 8, "8 loads per lane and step"},
+                                        {4 * HIST_ITEMS, 4, "131072 elements per block"}};
+static const gpu_shape compact_shapes[] = {{COMPACT_ITEMS, 4, NULL},
+                                           {COMPACT_ITEMS, 1, "1 load per lane and step"},
+                                           {COMPACT_ITEMS, 8, "8 loads per lane and step"},
+                                           {2 * COMPACT_ITEMS, 4, "stack of 8192"}};
+static const gpu_shape copy_shapes[] = {{COPY_TILE, 0, NULL}, {8192, 0, "tile of 8192"}};
+#define NSHAPES(a) (sizeof(a) / sizeof((a)[0]))
+
 typedef struct gpu_case {
     bench_env *e;
     tj_device *dev;
@@ -224,11 +249,15 @@ ref_series(gpu_case *g, bench_row *r, int rc, const float *fms, check_fn check)
     return true;
 }
 
-/* Emits the tilejit row of 'op' against the reference row 'ref' (NULL: none). */
+/* Emits the tilejit row of 'op' in 'shape' against the reference row 'ref' (NULL: none). */
 static void
-tj_figure(gpu_case *g, const tj_op *op, int moved_factor, const bench_row *ref, const char *note)
+tj_figure(gpu_case *g, const tj_op *op, const gpu_shape *shape, int moved_factor,
+          const bench_row *ref, const char *note)
 {
-    bench_row r = gpu_row(g, op->name, "tilejit", moved_factor);
+    char impl[96] = "tilejit";
+    if (shape->what)
+        snprintf(impl, sizeof impl, "tilejit, %s", shape->what);
+    bench_row r = gpu_row(g, op->name, impl, moved_factor);
     if (!op->m || !tj_series(g, op, &r))
         return;
     if (ref && !isnan(ref->median))
@@ -240,14 +269,25 @@ tj_figure(gpu_case *g, const tj_op *op, int moved_factor, const bench_row *ref, 
 /* ---- the operations -------------------------------------------------------------------------- */
 
 static tj_module *
-build_op(gpu_case *g, const char *op, tj_kernel *k)
+build_op(gpu_case *g, const char *op, const gpu_shape *shape, tj_kernel *k)
 {
-    char why[512], name[64];
+    char why[512], name[64], impl[96] = "tilejit";
     tj_module *m = bench_build(g->e->ctx, k, g->dev, false, why, sizeof why);
     snprintf(name, sizeof name, "gpu/%s", op);
+    if (shape->what)
+        snprintf(impl, sizeof impl, "tilejit, %s", shape->what);
     if (!m)
-        bench_fail(name, "tilejit", "cuda", "%s", why);
+        bench_fail(name, impl, "cuda", "%s", why);
     return m;
+}
+
+/* The kernel configuration of 'shape'. */
+static bench_kcfg
+shape_cfg(const bench_kcfg *cfg, const gpu_shape *shape)
+{
+    bench_kcfg c = *cfg;
+    c.unroll = shape->unroll;
+    return c;
 }
 
 static void
@@ -263,13 +303,18 @@ run_sum(gpu_case *g, const bench_kcfg *cfg)
     else if (!g->ref)
         bench_skip(ref.name, ref.impl, "cuda", "%s", g->ref_why);
     free(fms);
-    tj_op op = {.name = "sum", .kname = "bench_sum", .items = SUM_TILE, .zero = {g->sum},
-                .args = {tj_arg_array(g->x), tj_arg_array(g->sum)}, .nargs = 2,
-                .check = check_sum};
-    op.m = build_op(g, "sum", bench_kernel_sum(g->e->ctx, cfg, SUM_TILE));
-    tj_figure(g, &op, 1, &ref, "tile_load of 4096 + tile_reduce + one atomic per block, "
-              "block_dim 256");
-    tj_module_destroy(op.m);
+    for (size_t i = 0; i < NSHAPES(sum_shapes); i++) {
+        const gpu_shape *sh = &sum_shapes[i];
+        tj_op op = {.name = "sum", .kname = "bench_sum", .items = sh->items, .zero = {g->sum},
+                    .args = {tj_arg_array(g->x), tj_arg_array(g->sum)}, .nargs = 2,
+                    .check = check_sum};
+        op.m = build_op(g, "sum", sh, bench_kernel_sum(g->e->ctx, cfg, sh->items));
+        char note[160];
+        snprintf(note, sizeof note, "tile_load of %d + tile_reduce + one atomic per block, "
+                 "block_dim 256", sh->items);
+        tj_figure(g, &op, sh, 1, &ref, note);
+        tj_module_destroy(op.m);
+    }
 }
 
 static void
@@ -288,16 +333,22 @@ run_histogram(gpu_case *g, const bench_kcfg *cfg)
         bench_skip(cub.name, cub.impl, "cuda", "%s", g->ref_why);
     }
     free(fms);
-    tj_op op = {.name = "histogram", .kname = "bench_histogram", .items = HIST_ITEMS,
-                .zero = {g->hist}, .args = {tj_arg_array(g->x), tj_arg_array(g->hist)},
-                .nargs = 2, .check = check_hist};
-    op.m = build_op(g, "histogram", bench_kernel_histogram(g->e->ctx, cfg, HIST_ITEMS));
-    char note[200] = "tile_scatter_add into a shared 256-bin tile, 32768 elements per block";
-    if (!isnan(cub.median))
-        snprintf(note + strlen(note), sizeof note - strlen(note), "; CUB median %.4g ms",
-                 cub.median);
-    tj_figure(g, &op, 1, &shared, note);
-    tj_module_destroy(op.m);
+    for (size_t i = 0; i < NSHAPES(hist_shapes); i++) {
+        const gpu_shape *sh = &hist_shapes[i];
+        bench_kcfg c = shape_cfg(cfg, sh);
+        tj_op op = {.name = "histogram", .kname = "bench_histogram", .items = sh->items,
+                    .zero = {g->hist}, .args = {tj_arg_array(g->x), tj_arg_array(g->hist)},
+                    .nargs = 2, .check = check_hist};
+        op.m = build_op(g, "histogram", sh, bench_kernel_histogram(g->e->ctx, &c, sh->items));
+        char note[200];
+        snprintf(note, sizeof note, "tile_scatter_add into a shared 256-bin tile, %d elements "
+                 "per block, %d per lane and step", sh->items, sh->unroll ? sh->unroll : 1);
+        if (!isnan(cub.median))
+            snprintf(note + strlen(note), sizeof note - strlen(note), "; CUB median %.4g ms",
+                     cub.median);
+        tj_figure(g, &op, sh, 1, &shared, note);
+        tj_module_destroy(op.m);
+    }
 }
 
 static void
@@ -316,14 +367,21 @@ run_compact(gpu_case *g, const bench_kcfg *cfg)
     else if (!g->ref)
         bench_skip(ref.name, ref.impl, "cuda", "%s", g->ref_why);
     free(fms);
-    tj_op op = {.name = "compact", .kname = "bench_compact", .items = COMPACT_ITEMS,
-                .zero = {g->count},
-                .args = {tj_arg_array(g->x), tj_arg_array(g->out), tj_arg_array(g->count)},
-                .nargs = 3, .check = check_compact};
-    op.m = build_op(g, "compact",
-                    bench_kernel_compact(g->e->ctx, cfg, COMPACT_ITEMS, COMPACT_THRESHOLD));
-    tj_figure(g, &op, 1, &ref, "keeps x < 0.5: tile_stack of 4096, one reservation per block");
-    tj_module_destroy(op.m);
+    for (size_t i = 0; i < NSHAPES(compact_shapes); i++) {
+        const gpu_shape *sh = &compact_shapes[i];
+        bench_kcfg c = shape_cfg(cfg, sh);
+        tj_op op = {.name = "compact", .kname = "bench_compact", .items = sh->items,
+                    .zero = {g->count},
+                    .args = {tj_arg_array(g->x), tj_arg_array(g->out), tj_arg_array(g->count)},
+                    .nargs = 3, .check = check_compact};
+        op.m = build_op(g, "compact", sh,
+                        bench_kernel_compact(g->e->ctx, &c, sh->items, COMPACT_THRESHOLD));
+        char note[160];
+        snprintf(note, sizeof note, "keeps x < 0.5: tile_stack of %d, one reservation per "
+                 "block, %d loads per lane and step", sh->items, sh->unroll ? sh->unroll : 1);
+        tj_figure(g, &op, sh, 1, &ref, note);
+        tj_module_destroy(op.m);
+    }
 }
 
 static void
@@ -340,13 +398,18 @@ run_copy(gpu_case *g, const bench_kcfg *cfg)
     else if (!g->ref)
         bench_skip(ref.name, ref.impl, "cuda", "%s", g->ref_why);
     free(fms);
-    tj_op op = {.name = "copy", .kname = "bench_copy", .items = COPY_TILE,
-                .args = {tj_arg_array(g->x), tj_arg_array(g->out)}, .nargs = 2,
-                .check = check_copy};
-    op.m = build_op(g, "copy", bench_kernel_copy(g->e->ctx, cfg, COPY_TILE));
-    tj_figure(g, &op, 2, &ref, "GB/s of bytes read + written; tile_assign into a tile_view of "
-              "a shared tile of 4096");
-    tj_module_destroy(op.m);
+    for (size_t i = 0; i < NSHAPES(copy_shapes); i++) {
+        const gpu_shape *sh = &copy_shapes[i];
+        tj_op op = {.name = "copy", .kname = "bench_copy", .items = sh->items,
+                    .args = {tj_arg_array(g->x), tj_arg_array(g->out)}, .nargs = 2,
+                    .check = check_copy};
+        op.m = build_op(g, "copy", sh, bench_kernel_copy(g->e->ctx, cfg, sh->items));
+        char note[160];
+        snprintf(note, sizeof note, "GB/s of bytes read + written; tile_assign into a "
+                 "tile_view of a shared tile of %d", sh->items);
+        tj_figure(g, &op, sh, 2, &ref, note);
+        tj_module_destroy(op.m);
+    }
 }
 
 /* ---- launch overhead ------------------------------------------------------------------------- */
@@ -524,9 +587,11 @@ static void
 no_gpu(bench_env *e)
 {
     bench_kcfg cfg = {.target = TJ_TARGET_CUDA, .block_dim = BLOCK};
+    bench_kcfg hist = shape_cfg(&cfg, &hist_shapes[0]);
+    bench_kcfg compact = shape_cfg(&cfg, &compact_shapes[0]);
     tj_kernel *ks[] = {bench_kernel_sum(e->ctx, &cfg, SUM_TILE),
-                       bench_kernel_histogram(e->ctx, &cfg, HIST_ITEMS),
-                       bench_kernel_compact(e->ctx, &cfg, COMPACT_ITEMS, COMPACT_THRESHOLD),
+                       bench_kernel_histogram(e->ctx, &hist, HIST_ITEMS),
+                       bench_kernel_compact(e->ctx, &compact, COMPACT_ITEMS, COMPACT_THRESHOLD),
                        bench_kernel_copy(e->ctx, &cfg, COPY_TILE),
                        bench_kernel_empty(e->ctx, &cfg)};
     for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {

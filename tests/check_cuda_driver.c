@@ -1,4 +1,4 @@
-/* tj-test: INTERNAL CUDA */
+/* tj-test: INTERNAL CUDA FORK */
 /*
  * tests/check_cuda_driver.c: the CUDA driver layer (driver/cuda_*.c) through driver.h.
  *   nodevice: a missing library, the toolkit's stub, a library that is not a driver.

@@ -11,6 +11,17 @@
 
 typedef int (*cu_init_fn)(unsigned);
 typedef int (*cu_count_fn)(int *);
+typedef int (*cu_device_get_fn)(int *, int);
+typedef int (*cu_retain_fn)(void **, int);
+typedef int (*cu_release_fn)(int);
+
+/* A symbol of the driver as a function pointer (ISO C forbids casting dlsym's object
+ * pointer to one under -Wpedantic, so copy the bits as the driver's loader does). */
+#define TJT_SYM(lib, name, fn)                                                                 \
+    do {                                                                                       \
+        void *sym_ = dlsym((lib), (name));                                                     \
+        memcpy(&(fn), &sym_, sizeof sym_);                                                     \
+    } while (0)
 
 static int
 probe_in_child(void)
@@ -18,14 +29,10 @@ probe_in_child(void)
     void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib)
         return 0;
-    /* POSIX dlsym returns an object pointer; ISO C forbids casting it to a function
-     * pointer (-Wpedantic), so copy the bits as the driver's loader does. */
     cu_init_fn init = NULL;
     cu_count_fn count = NULL;
-    void *sym = dlsym(lib, "cuInit");
-    memcpy(&init, &sym, sizeof sym);
-    sym = dlsym(lib, "cuDeviceGetCount");
-    memcpy(&count, &sym, sizeof sym);
+    TJT_SYM(lib, "cuInit", init);
+    TJT_SYM(lib, "cuDeviceGetCount", count);
     int n = 0;
     if (!init || !count || init(0) != 0 || count(&n) != 0)
         n = 0;
@@ -53,6 +60,45 @@ require_gpu(void)
     return v && *v && strcmp(v, "0") != 0;
 }
 
+/*
+ * The primary context of device 0, held for a whole unforked --cuda run. Each test makes
+ * and destroys its own tj_device; without this hold the last release would destroy the
+ * primary context and the next test would create it again (a few hundred milliseconds on
+ * the H200 machine, far more with sixteen suites at once). Returns the driver's handle to
+ * pass to release_primary_context, or NULL (then the tests create it as usual).
+ */
+static void *
+hold_primary_context(int *dev)
+{
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        return NULL;
+    cu_init_fn init = NULL;
+    cu_device_get_fn get = NULL;
+    cu_retain_fn retain = NULL;
+    TJT_SYM(lib, "cuInit", init);
+    TJT_SYM(lib, "cuDeviceGet", get);
+    TJT_SYM(lib, "cuDevicePrimaryCtxRetain", retain);
+    void *ctx = NULL;
+    if (!init || !get || !retain || init(0) != 0 || get(dev, 0) != 0 || retain(&ctx, *dev) != 0) {
+        dlclose(lib);
+        return NULL;
+    }
+    return lib;
+}
+
+static void
+release_primary_context(void *lib, int dev)
+{
+    if (!lib)
+        return;
+    cu_release_fn release = NULL;
+    TJT_SYM(lib, "cuDevicePrimaryCtxRelease_v2", release);
+    if (release)
+        release(dev);
+    dlclose(lib);
+}
+
 int
 tj_test_main(int argc, char **argv, Suite *s)
 {
@@ -72,10 +118,17 @@ tj_test_main(int argc, char **argv, Suite *s)
         return 77;
     }
     SRunner *sr = srunner_create(s);
-    if (cuda)
+    if (cuda) {
+        /* Unforked (CK_FORK=no, as CTest runs the _cuda suites), one process makes every
+         * test's device: hold the context between them. Forked, the parent must not touch
+         * CUDA (a child cannot use a context inherited through fork). */
+        int dev = 0;
+        void *held = srunner_fork_status(sr) == CK_NOFORK ? hold_primary_context(&dev) : NULL;
         srunner_run_tagged(sr, NULL, NULL, "cuda", NULL, CK_ENV);
-    else
+        release_primary_context(held, dev);
+    } else {
         srunner_run_tagged(sr, NULL, NULL, NULL, "cuda", CK_ENV);
+    }
     int failed = srunner_ntests_failed(sr);
     int run = srunner_ntests_run(sr);
     srunner_free(sr);

@@ -13,7 +13,9 @@
  *   no argument: every test case except the one named "cuda";
  *   --cuda:      only "cuda", after probing for a GPU in a child process (CUDA must never
  *                be initialised in the forking parent). Without a GPU it prints the reason
- *                and returns 77 (skipped), or fails when TILEJIT_REQUIRE_GPU=1. */
+ *                and returns 77 (skipped), or fails when TILEJIT_REQUIRE_GPU=1. With
+ *                CK_FORK=no (CTest's _cuda tests) it holds device 0's primary context for
+ *                the whole run, so the tests do not each create it again. */
 int tj_test_main(int argc, char **argv, Suite *s);
 
 /* Number of CUDA devices, probed in a child process; 0 without a driver or GPU. */
