@@ -131,11 +131,13 @@ typedef struct bench_kcfg {
     tj_cpu_mode cpu_mode;
     uint32_t block_dim;
     int unroll; /* histogram, compact: elements each lane loads per step (0: 1), as the
-                 * hand-written CUDA reference does to keep loads in flight */
+                 * hand-written CUDA reference does to keep loads in flight; sum: tiles
+                 * each block loads and adds up before its one reduce (0: 1) */
 } bench_kcfg;
 
-/* out[0] += sum of x, one tile of 'tile' elements per block: tile_load, tile_reduce, one
- * tile_atomic_add per block. Launch tiled over ceil(n / tile) blocks. */
+/* out[0] += sum of x, c->unroll tiles (0: 1) of 'tile' elements per block: tile_load (the
+ * tiles added up elementwise), tile_reduce, one tile_atomic_add per block. Launch tiled
+ * over ceil(n / (tile * tiles)) blocks. */
 tj_kernel *bench_kernel_sum(tj_context *ctx, const bench_kcfg *c, int tile);
 /* hist[int(x[i])] += 1 for x in [0, 256): 'items' elements per block, each lane loading
  * c->unroll per step (all loads first) and tile_scatter_add into a shared 256-bin tile, then

@@ -40,8 +40,18 @@ bench_kernel_sum(tj_context *ctx, const bench_kcfg *c, int tile)
     tj_val *out = tj_param_array(k, "out", f32, 1);
     tj_val *blk, *lane;
     block_lane(k, &blk, &lane);
-    tj_val *off = tj_binary(k, TJ_BIN_MUL, blk, i32(k, tile));
+    int tiles = c->unroll > 1 ? c->unroll : 1;
+    tj_val *off = tj_binary(k, TJ_BIN_MUL, blk, i32(k, tile * tiles));
     tj_val *t = tj_tile_load(k, x, 1, &tile, &off, TJ_STORAGE_REGISTER);
+    if (tiles > 1) { /* the block's other tiles added into the first, then one reduce */
+        tj_val *acc = tj_var_new(k, t);
+        tj_val *j = tj_for_begin(k, i32(k, 1), i32(k, tiles), i32(k, 1));
+        tj_val *at = tj_binary(k, TJ_BIN_ADD, off, tj_binary(k, TJ_BIN_MUL, j, i32(k, tile)));
+        tj_val *next = tj_tile_load(k, x, 1, &tile, &at, TJ_STORAGE_REGISTER);
+        tj_var_set(k, acc, tj_binary(k, TJ_BIN_ADD, tj_var_get(k, acc), next));
+        tj_for_end(k);
+        t = tj_var_get(k, acc);
+    }
     tj_val *s = tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, t);
     tj_tile_atomic_add(k, out, s, NULL);
     return k;

@@ -38,8 +38,9 @@ typedef struct gpu_shape {
     const char *what; /* NULL: the default */
 } gpu_shape;
 
-static const gpu_shape sum_shapes[] = {
-    {SUM_TILE, 0, NULL}, {8192, 0, "tile of 8192"}, {16384, 0, "tile of 16384"}};
+static const gpu_shape sum_shapes[] = {{SUM_TILE, 0, NULL},
+                                       {SUM_TILE, 4, "4 tiles per block"},
+                                       {SUM_TILE, 16, "16 tiles per block"}};
 static const gpu_shape hist_shapes[] = {{HIST_ITEMS, 4, NULL},
                                         {HIST_ITEMS, 1, "1 load per lane and step"},
                                         {HIST_ITEMS, 8, "8 loads per lane and step"},
@@ -305,13 +306,15 @@ run_sum(gpu_case *g, const bench_kcfg *cfg)
     free(fms);
     for (size_t i = 0; i < NSHAPES(sum_shapes); i++) {
         const gpu_shape *sh = &sum_shapes[i];
-        tj_op op = {.name = "sum", .kname = "bench_sum", .items = sh->items, .zero = {g->sum},
-                    .args = {tj_arg_array(g->x), tj_arg_array(g->sum)}, .nargs = 2,
-                    .check = check_sum};
-        op.m = build_op(g, "sum", sh, bench_kernel_sum(g->e->ctx, cfg, sh->items));
+        bench_kcfg c = shape_cfg(cfg, sh);
+        int tiles = sh->unroll > 1 ? sh->unroll : 1;
+        tj_op op = {.name = "sum", .kname = "bench_sum", .items = sh->items * tiles,
+                    .zero = {g->sum}, .args = {tj_arg_array(g->x), tj_arg_array(g->sum)},
+                    .nargs = 2, .check = check_sum};
+        op.m = build_op(g, "sum", sh, bench_kernel_sum(g->e->ctx, &c, sh->items));
         char note[160];
-        snprintf(note, sizeof note, "tile_load of %d + tile_reduce + one atomic per block, "
-                 "block_dim 256", sh->items);
+        snprintf(note, sizeof note, "%d tile_load of %d added up + tile_reduce + one atomic "
+                 "per block, block_dim 256", tiles, sh->items);
         tj_figure(g, &op, sh, 1, &ref, note);
         tj_module_destroy(op.m);
     }

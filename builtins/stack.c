@@ -6,7 +6,8 @@
  * lanes may still be reading the count or the data); count may be called from one lane.
  *   push: each lane with a value reserves a slot (on the GPU one atomic add on the counter
  *         per warp, the lanes ranked by a ballot); slots past the capacity are dropped
- *         (-1) and the counter is clamped after a barrier. On the CPU, where a block's lanes
+ *         (-1), and a warp that passed it lowers the counter to it with an atomic min
+ *         (two barriers a push, one in a run of pushes). On the CPU, where a block's lanes
  *         run one at a time, a plain branch-free update, whose store is marked for
  *         jit/compress_push.c (loops of them vectorised where the host has AVX-512 or AVX2).
  *   pop:  the running lanes take the top min(count, running) slots, lane 0 the topmost;
@@ -93,22 +94,6 @@ slot_ptr(tj_kernel *k, const tj_val *s, LLVMValueRef slot)
     return LLVMBuildGEP2(k->llb, s->type->llmem, s->u.stack.data, &slot, 1, "");
 }
 
-/* count = min(count, capacity), in lane 0, between barriers. */
-static void
-clamp_count(tj_kernel *k, const tj_val *s)
-{
-    LLVMBuilderRef b = k->llb;
-    tji_emit_barrier(k);
-    tji_cond c;
-    lane0_begin(k, &c);
-    LLVMValueRef n = LLVMBuildLoad2(b, tji_i32(k->ctx), s->u.stack.count, "");
-    LLVMValueRef cap = i32c(k, s->u.stack.capacity);
-    LLVMValueRef over = LLVMBuildICmp(b, LLVMIntSGT, n, cap, "");
-    LLVMBuildStore(b, LLVMBuildSelect(b, over, cap, n, ""), s->u.stack.count);
-    tji_emit_cond_end(k, &c);
-    tji_emit_barrier(k);
-}
-
 /* Push where a block's lanes run one at a time (the CPU): no atomic, and no branch on
  * has_value (random data mispredicts it). Every lane stores its value into slot 'count',
  * pushing or not: a lane that does not push leaves it beyond the count, where the next
@@ -167,7 +152,13 @@ push_one_at_a_time(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
 
 /* Slots for the lanes whose 'want' holds, with one atomic per warp: a ballot counts the
  * warp's lanes that push, the first of them reserves that many slots, and each takes the
- * base plus its rank among them. Every running lane of the warp must reach it. */
+ * base plus its rank among them. Every running lane of the warp must reach it.
+ * A leader whose reservation passes the capacity then lowers the counter to it with an
+ * atomic min, after its own add. So once every warp is done the counter is exactly
+ * min(count + pushed, capacity): the last operation on it is either such a min, or an add
+ * that stayed within the capacity (one that passed it is followed by its own min); and
+ * once it reaches the capacity it never drops below, so no slot under the capacity is
+ * handed out twice. This takes the place of a clamp in lane 0 between two more barriers. */
 static LLVMValueRef
 reserve_per_warp(tj_kernel *k, const tj_val *s, LLVMValueRef want)
 {
@@ -185,7 +176,14 @@ reserve_per_warp(tj_kernel *k, const tj_val *s, LLVMValueRef want)
     tji_cond lead;
     tji_emit_cond_begin(k, LLVMBuildICmp(b, LLVMIntEQ, lane_in_warp, leader, ""), &lead);
     const tj_type *i32 = tji_type_scalar(c, TJ_DTYPE_I32);
-    LLVMBuildStore(b, tji_emit_atomic(k, TJI_ATOM_ADD, i32, s->u.stack.count, total), basev);
+    LLVMValueRef old = tji_emit_atomic(k, TJI_ATOM_ADD, i32, s->u.stack.count, total);
+    LLVMBuildStore(b, old, basev);
+    LLVMValueRef cap = i32c(k, s->u.stack.capacity);
+    tji_cond over;
+    tji_emit_cond_begin(k, LLVMBuildICmp(b, LLVMIntSGT, LLVMBuildAdd(b, old, total, ""), cap, ""),
+                        &over);
+    tji_emit_atomic(k, TJI_ATOM_MIN, i32, s->u.stack.count, cap);
+    tji_emit_cond_end(k, &over);
     tji_emit_cond_end(k, &lead);
     /* no lane pushes: leader is 32, the shuffle reads lane 0 and nobody uses the result */
     LLVMValueRef src = LLVMBuildAnd(b, leader, i32c(k, 31), "");
@@ -232,7 +230,9 @@ tj_tile_stack_push(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
     LLVMBuildStore(b, slot, slotv);
     tji_emit_cond_end(k, &store);
     tji_emit_cond_end(k, &cond);
-    clamp_count(k, s);
+    /* the values and the counter, visible to every lane; a push that follows at once
+     * shares it as its leading barrier (drop_repeated_barriers, jit/target_nvptx.c) */
+    tji_emit_barrier(k);
     return tji_scalar(k, i32, LLVMBuildLoad2(b, tji_i32(c), slotv, "slot"));
 }
 

@@ -25,6 +25,7 @@ typedef struct CUstream_st *CUstream;
 typedef int CUjit_option;                   /* enum CUjit_option_enum */
 typedef int CUdevice_attribute;             /* enum CUdevice_attribute_enum */
 typedef int CUfunction_attribute;           /* enum CUfunction_attribute_enum */
+typedef int CUlimit;                        /* enum CUlimit_enum */
 
 /* Each TJI_<NAME> constant below is cuda.h's <NAME> with the same value. */
 
@@ -62,6 +63,11 @@ enum {
     TJI_CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
 };
 
+/* CUlimit (enum CUlimit_enum) */
+enum {
+    TJI_CU_LIMIT_STACK_SIZE = 0,
+};
+
 /* CUevent_flags (enum CUevent_flags_enum) and CUdriverProcAddress_flags: the loader asks for
  * the legacy-stream entry points, so that stream 0 is the legacy default stream whatever
  * the driver's default is. */
@@ -94,6 +100,8 @@ typedef struct tji_cuda_api {
     CUresult (*cuDevicePrimaryCtxRelease)(CUdevice dev);
     CUresult (*cuCtxSetCurrent)(CUcontext ctx);
     CUresult (*cuCtxSynchronize)(void);
+    CUresult (*cuCtxGetLimit)(size_t *value, CUlimit limit);
+    CUresult (*cuCtxSetLimit)(CUlimit limit, size_t value);
     CUresult (*cuMemAlloc)(CUdeviceptr *dptr, size_t bytes);
     CUresult (*cuMemFree)(CUdeviceptr dptr);
     CUresult (*cuMemcpyHtoD)(CUdeviceptr dst, const void *src, size_t bytes);

@@ -245,6 +245,34 @@ tji_cuda_synchronize(tji_cuda *c)
     return TJ_OK;
 }
 
+tj_status
+tji_cuda_get_stack_size(tji_cuda *c, size_t *bytes)
+{
+    if (!c || !bytes)
+        return TJ_ERR_INVALID;
+    tj_status st = tji_cuda_enter(c);
+    if (st != TJ_OK)
+        return st;
+    CUresult r = c->drv.api.cuCtxGetLimit(bytes, TJI_CU_LIMIT_STACK_SIZE);
+    if (r != TJI_CUDA_SUCCESS)
+        return tji_cuda_fail(c, r, "cuCtxGetLimit(CU_LIMIT_STACK_SIZE)");
+    return TJ_OK;
+}
+
+tj_status
+tji_cuda_set_stack_size(tji_cuda *c, size_t bytes)
+{
+    if (!c)
+        return TJ_ERR_INVALID;
+    tj_status st = tji_cuda_enter(c);
+    if (st != TJ_OK)
+        return st;
+    CUresult r = c->drv.api.cuCtxSetLimit(TJI_CU_LIMIT_STACK_SIZE, bytes);
+    if (r != TJI_CUDA_SUCCESS)
+        return tji_cuda_fail(c, r, "cuCtxSetLimit(CU_LIMIT_STACK_SIZE, %zu)", bytes);
+    return TJ_OK;
+}
+
 /* ---- events ------------------------------------------------------------------------------- */
 
 tj_status

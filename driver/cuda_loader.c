@@ -41,6 +41,8 @@ static const struct api_entry {
     API_ENTRY(cuDevicePrimaryCtxRelease, 11000, "cuDevicePrimaryCtxRelease_v2"),
     API_ENTRY(cuCtxSetCurrent, 4000, "cuCtxSetCurrent"),
     API_ENTRY(cuCtxSynchronize, 2000, "cuCtxSynchronize"),
+    API_ENTRY(cuCtxGetLimit, 3010, "cuCtxGetLimit"),
+    API_ENTRY(cuCtxSetLimit, 3010, "cuCtxSetLimit"),
     API_ENTRY(cuMemAlloc, 3020, "cuMemAlloc_v2"),
     API_ENTRY(cuMemFree, 3020, "cuMemFree_v2"),
     API_ENTRY(cuMemcpyHtoD, 3020, "cuMemcpyHtoD_v2"),

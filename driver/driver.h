@@ -135,6 +135,10 @@ TJI_HIDDEN tj_status tji_cuda_launch(tji_cuda *c, tji_cuda_function *fn,
                                      const uint32_t grid[3], const uint32_t block[3],
                                      size_t shared_bytes, void **params);
 TJI_HIDDEN tj_status tji_cuda_synchronize(tji_cuda *c);
+/* The per-thread stack of the context's threads (CU_LIMIT_STACK_SIZE) in '*bytes'. */
+TJI_HIDDEN tj_status tji_cuda_get_stack_size(tji_cuda *c, size_t *bytes);
+/* Sets it; the driver reserves it for every thread the device can hold at once. */
+TJI_HIDDEN tj_status tji_cuda_set_stack_size(tji_cuda *c, size_t bytes);
 
 /* Events for timing (the benchmarks). */
 typedef struct tji_cuda_event tji_cuda_event;

@@ -155,6 +155,15 @@ TJ_API const char *tj_device_error(const tj_device *dev);
 TJ_API tj_status tj_device_set_cpu_threads(tj_device *dev, int nthreads);
 /* Waits for every launch on the device to finish. */
 TJ_API tj_status tj_device_synchronize(tj_device *dev);
+/* The stack of each GPU thread, in bytes (CUDA's CU_LIMIT_STACK_SIZE of the device's
+ * context; CUDA's default is 1024). Recursive functions, which stay calls on the GPU, need
+ * their deepest call chain's frames. Unless this was called, loading a module that has
+ * them raises the stack to at least TJ_CUDA_RECURSION_STACK_BYTES; call it before the
+ * launch for deeper recursion (a stack overflow is CUDA_ERROR_ILLEGAL_ADDRESS, after which
+ * the context is unusable). The driver reserves it for every thread the GPU holds at once:
+ * 8 KiB is about 2.2 GB on an H200. TJ_ERR_INVALID on a CPU device. */
+TJ_API tj_status tj_device_set_stack_bytes(tj_device *dev, size_t bytes);
+#define TJ_CUDA_RECURSION_STACK_BYTES 8192
 
 typedef enum tj_dtype {
     TJ_DTYPE_BOOL = 1,

@@ -187,6 +187,21 @@ tj_device_set_cpu_threads(tj_device *dev, int nthreads)
 }
 
 tj_status
+tj_device_set_stack_bytes(tj_device *dev, size_t bytes)
+{
+    if (!dev)
+        return TJ_ERR_INVALID;
+    if (dev->kind != TJ_DEVICE_CUDA)
+        return tji_dev_fail(dev, TJ_ERR_INVALID, "tj_device_set_stack_bytes: not a CUDA device "
+                            "(a CPU thread's stack is its own)");
+    tj_status st = tji_cuda_set_stack_size(dev->cuda, bytes);
+    if (st != TJ_OK)
+        return tji_dev_fail(dev, st, "tj_device_set_stack_bytes: %s", tji_cuda_error(dev->cuda));
+    dev->stack_set = true;
+    return TJ_OK;
+}
+
+tj_status
 tj_device_synchronize(tj_device *dev)
 {
     if (!dev)

@@ -831,6 +831,7 @@ struct tj_device {
     tji_cpu_pool *pool;          /* CPU */
     tji_cuda *cuda;              /* CUDA */
     tji_loaded *loaded;          /* CUDA modules loaded on the device */
+    bool stack_set;              /* CUDA: tj_device_set_stack_bytes was called */
     tj_array *arrays;            /* live arrays, freed with the device */
     char name[300];
     char arch[64];

@@ -319,6 +319,34 @@ cuda_fail(tj_device *dev, tj_status st)
     return tji_dev_fail(dev, st, "%s", tji_cuda_error(dev->cuda));
 }
 
+/* Whether PTX text defines device functions (lines ".func", ".visible .func" or ".weak
+ * .func"; not ".extern .func" declarations): on the GPU every function is inlined but the
+ * recursive ones (docs/ARCHITECTURE.md), whose frames live on the thread's stack. */
+static bool
+ptx_defines_functions(const char *ptx)
+{
+    static const char *const starts[] = {"\n.func ", "\n.visible .func ", "\n.weak .func "};
+    for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++)
+        if (strstr(ptx, starts[i]))
+            return true;
+    return false;
+}
+
+/* Before loading a module with recursive functions: the stack at least
+ * TJ_CUDA_RECURSION_STACK_BYTES, unless the user chose one (tj_device_set_stack_bytes).
+ * CUDA's 1 KiB default holds 8 frames of 128 bytes; a deeper chain writes past it. */
+static tj_status
+reserve_recursion_stack(tj_device *dev, const char *ptx)
+{
+    if (dev->stack_set || !ptx_defines_functions(ptx))
+        return TJ_OK;
+    size_t now = 0;
+    tj_status st = tji_cuda_get_stack_size(dev->cuda, &now);
+    if (st == TJ_OK && now < TJ_CUDA_RECURSION_STACK_BYTES)
+        st = tji_cuda_set_stack_size(dev->cuda, TJ_CUDA_RECURSION_STACK_BYTES);
+    return st;
+}
+
 static tj_status
 load_module(tj_device *dev, tj_module *m, tji_loaded **out)
 {
@@ -334,7 +362,9 @@ load_module(tj_device *dev, tj_module *m, tji_loaded **out)
         free(l);
         return tji_dev_fail(dev, TJ_ERR_NOMEM, "tj_launch: out of memory");
     }
-    tj_status st = tji_cuda_module_load(dev->cuda, m->code->ptx, &l->mod);
+    tj_status st = reserve_recursion_stack(dev, m->code->ptx);
+    if (st == TJ_OK)
+        st = tji_cuda_module_load(dev->cuda, m->code->ptx, &l->mod);
     for (int i = 0; st == TJ_OK && i < m->nkernels; i++)
         st = tji_cuda_module_function(dev->cuda, l->mod, m->kernels[i].entry, &l->fns[i]);
     size_t bytes;

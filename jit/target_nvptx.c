@@ -428,9 +428,21 @@ mark_global(tj_context *ctx, LLVMBuilderRef b, LLVMValueRef p)
 static const char finish_pipeline[] =
     "function(infer-address-spaces,separate-const-offset-from-gep,early-cse)";
 
-/* Removes every barrier that directly follows another: nothing happened between them, so
- * the second waits for nothing. Builtins fence on both sides (a view's write fence, then
- * the assign's own barrier), so once the code between them is folded away they meet. */
+/* Whether 'i' may read or write memory or synchronise: what a barrier orders. The rest
+ * (arithmetic, compares, selects, casts, address arithmetic) is the thread's own. */
+static bool
+orders_with_barriers(LLVMValueRef i)
+{
+    return LLVMIsALoadInst(i) || LLVMIsAStoreInst(i) || LLVMIsACallInst(i) ||
+           LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i) || LLVMIsAFenceInst(i) ||
+           LLVMIsAVAArgInst(i);
+}
+
+/* Removes every barrier that follows another with only the thread's own arithmetic
+ * between them: no memory access came between, so the second waits for nothing. Builtins
+ * fence on both sides (a view's write fence, then the assign's own barrier; a stack push's
+ * trailing barrier, then the next push's leading one, with the next value's compare
+ * between), so once the code between them is folded away they meet. */
 static void
 drop_repeated_barriers(LLVMModuleRef m)
 {
@@ -446,8 +458,10 @@ drop_repeated_barriers(LLVMModuleRef m)
                 bool is_barrier = LLVMIsACallInst(i) && LLVMGetCalledValue(i) == bar;
                 if (is_barrier && after_barrier)
                     LLVMInstructionEraseFromParent(i);
-                else
-                    after_barrier = is_barrier;
+                else if (is_barrier)
+                    after_barrier = true;
+                else if (orders_with_barriers(i))
+                    after_barrier = false;
             }
         }
 }

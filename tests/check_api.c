@@ -209,6 +209,10 @@ START_TEST(test_cpu_device_reports_its_kind_name_and_limits)
     tjt_ok(d, tj_device_synchronize(d));
     ck_assert_int_eq(tj_device_synchronize(NULL), TJ_ERR_INVALID);
     ck_assert_int_eq(tj_device_set_cpu_threads(NULL, 1), TJ_ERR_INVALID);
+    ck_assert_int_eq(tj_device_set_stack_bytes(d, 8192), TJ_ERR_INVALID);
+    ck_assert_str_eq(tj_device_error(d), "tj_device_set_stack_bytes: not a CUDA device (a CPU "
+                                         "thread's stack is its own)");
+    ck_assert_int_eq(tj_device_set_stack_bytes(NULL, 8192), TJ_ERR_INVALID);
     ck_assert_ptr_null(tj_device_get_name(NULL));
     ck_assert_ptr_null(tj_device_error(NULL));
     ck_assert_uint_eq(tj_device_get_max_shared_bytes(NULL), 0);

@@ -1362,6 +1362,40 @@ START_TEST(test_recursive_function_computes_factorials)
 }
 END_TEST
 
+/* total(n) = n == 0 ? 0 : n + total(n - 1), called with |x| (up to 105 deep): past the
+ * stack that loading gives a recursive module on the GPU (TJ_CUDA_RECURSION_STACK_BYTES),
+ * so the CUDA case asks for more first. */
+static void
+body_deep_recursion(tj_kernel *k, tj_val *out, tj_val *in, tj_val *x, tj_val *i)
+{
+    tj_func *f = tj_func_create(tjt.ctx, "total", I32, &g_opts);
+    tj_val *n = tj_param(f, "n", I32);
+    ck_assert(tj_if_begin(f, cmp(f, TJ_CMP_EQ, n, ci(f, 0))));
+    ck_assert(tj_return(f, ci(f, 0)));
+    ck_assert(tj_if_end(f));
+    tj_val *nm1 = bin(f, TJ_BIN_SUB, n, ci(f, 1));
+    ck_assert(tj_return(f, bin(f, TJ_BIN_ADD, n, tj_call(f, f, &nm1, 1))));
+    tj_val *ax = iabs(k, x);
+    put(k, out, i, tj_call(k, f, &ax, 1));
+    tj_func_destroy(f); /* the kernel keeps it alive */
+}
+
+static int32_t
+ref_deep_recursion(const int32_t *in, int n, int i)
+{
+    int32_t m = abs32(in[i]);
+    return m * (m + 1) / 2;
+}
+
+START_TEST(test_deep_recursion_runs_with_the_stack_it_is_given)
+{
+    use_target(_i);
+    if (g_where == ON_CUDA)
+        tjt_ok(device(), tj_device_set_stack_bytes(device(), 24576));
+    check_elementwise("deep_recursion", body_deep_recursion, ref_deep_recursion);
+}
+END_TEST
+
 /* is_even(n) = n == 0 or is_odd(n - 1); is_odd(n) = n != 0 and is_even(n - 1). */
 static void
 body_mutual_recursion(tj_kernel *k, tj_val *out, tj_val *in, tj_val *x, tj_val *i)
@@ -1569,6 +1603,7 @@ add_all(TCase *tc, int where)
     ADD(test_function_calls_another_function_the_kernel_also_calls);
     ADD(test_recursive_function_computes_factorials);
     ADD(test_mutually_recursive_functions_call_each_other);
+    ADD(test_deep_recursion_runs_with_the_stack_it_is_given);
     ADD(test_function_takes_parameters_of_several_types);
     ADD(test_function_shared_by_two_kernels_of_one_module);
     ADD(test_select_picks_a_or_b_for_scalars_floats_and_vectors);

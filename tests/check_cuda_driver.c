@@ -8,6 +8,7 @@
  *   ptx:      the PTX texts of the GPU tests assembled by ptxas -arch=sm_90.
  *   cuda:     the same exercises on device 0 (run as check_cuda_driver_cuda).
  */
+#include <stddef.h>
 #include <stdint.h>
 
 /* Counters the fake driver keeps and the tests read (through dlsym "fake_state"). */
@@ -24,6 +25,8 @@ typedef struct fake_state {
     int launches, syncs;
     int jit_logs_given;     /* the last module load passed both log buffers and sizes */
     int nonzero_stream;     /* launches or records on a stream other than 0 */
+    size_t stack_size;      /* CU_LIMIT_STACK_SIZE beyond the default's 1024 (0: default) */
+    int set_limit_calls;    /* cuCtxSetLimit calls */
 } fake_state;
 
 #define FAKE_OPTIN 232448 /* the fake device's opt-in shared memory per block */
@@ -208,6 +211,29 @@ fake_cuCtxSynchronize(void)
 {
     NEED_CTX();
     state.syncs++;
+    return 0;
+}
+
+static CUresult
+fake_cuCtxGetLimit(size_t *value, int limit)
+{
+    NEED_CTX();
+    if (limit != 0)
+        return 1; /* CUDA_ERROR_INVALID_VALUE: only the stack is modelled */
+    *value = state.stack_size ? state.stack_size : 1024;
+    return 0;
+}
+
+static CUresult
+fake_cuCtxSetLimit(int limit, size_t value)
+{
+    NEED_CTX();
+    if (limit != 0)
+        return 1;
+    state.set_limit_calls++;
+    if (value > ((size_t)1 << 20))
+        return 2; /* CUDA_ERROR_OUT_OF_MEMORY, as a real driver says past what it can reserve */
+    state.stack_size = value;
     return 0;
 }
 
@@ -456,6 +482,8 @@ fake_cuEventDestroy(void *ev)
     X(cuDevicePrimaryCtxRelease, cuDevicePrimaryCtxRelease_v2, 7000, 0)                      \
     X(cuCtxSetCurrent, cuCtxSetCurrent, 4000, 0)                                             \
     X(cuCtxSynchronize, cuCtxSynchronize, 2000, 13000)                                       \
+    X(cuCtxGetLimit, cuCtxGetLimit, 3010, 0)                                                 \
+    X(cuCtxSetLimit, cuCtxSetLimit, 3010, 0)                                                 \
     X(cuMemAlloc, cuMemAlloc_v2, 3020, 0)                                                    \
     X(cuMemFree, cuMemFree_v2, 3020, 0)                                                      \
     X(cuMemcpyHtoD, cuMemcpyHtoD_v2, 3020, 0)                                                \
@@ -805,6 +833,25 @@ exercise_dynamic_shared(tji_cuda *c)
     /* the function still runs with what it had */
     CHECK_OK(c, run_shtest(c, fn, 16384, true));
     tji_cuda_module_unload(c, m);
+}
+
+/* The per-thread stack: read, raised, refused past what the driver can reserve (the call
+ * named), then put back. */
+static void
+exercise_stack_size(tji_cuda *c)
+{
+    size_t was = 0, now = 0;
+    CHECK_OK(c, tji_cuda_get_stack_size(c, &was));
+    ck_assert_uint_ge(was, 256);
+    CHECK_OK(c, tji_cuda_set_stack_size(c, 8192));
+    CHECK_OK(c, tji_cuda_get_stack_size(c, &now));
+    ck_assert_uint_eq(now, 8192);
+    size_t huge = (size_t)1 << 40;
+    ck_assert_int_ne(tji_cuda_set_stack_size(c, huge), TJ_OK);
+    ck_assert_has(tji_cuda_error(c), "cuCtxSetLimit(CU_LIMIT_STACK_SIZE, 1099511627776): ");
+    CHECK_OK(c, tji_cuda_set_stack_size(c, was));
+    CHECK_OK(c, tji_cuda_get_stack_size(c, &now));
+    ck_assert_uint_eq(now, was);
 }
 
 static void
@@ -1261,6 +1308,22 @@ body_bad_ptx(tji_cuda *c)
                      "any known instruction: 'frobnicate'");
 }
 
+START_TEST(test_fake_stack_size_is_read_and_set)
+{
+    fake f;
+    if (!fake_use(FAKE_GPA_V2, &f))
+        return;
+    tji_cuda *c = NULL;
+    CHECK_OK(c, tji_cuda_open(0, &c, NULL, 0));
+    exercise_stack_size(c);
+    ck_assert_int_eq(f.st->set_limit_calls, 3);
+    ck_assert_str_eq(tji_cuda_error(c), "cuCtxSetLimit(CU_LIMIT_STACK_SIZE, 1099511627776): "
+                                        "CUDA_ERROR_OUT_OF_MEMORY: out of memory");
+    tji_cuda_close(c);
+    dlclose(f.lib);
+}
+END_TEST
+
 START_TEST(test_fake_bad_ptx_reports_jit_log)
 {
     fake_run(FAKE_GPA_V2, body_bad_ptx);
@@ -1485,6 +1548,12 @@ START_TEST(test_gpu_dynamic_shared_64k)
 }
 END_TEST
 
+START_TEST(test_gpu_stack_size_is_read_and_set)
+{
+    gpu_run(exercise_stack_size);
+}
+END_TEST
+
 START_TEST(test_gpu_bad_ptx_then_launch)
 {
     gpu_run(exercise_bad_ptx);
@@ -1536,6 +1605,7 @@ cuda_driver_suite(void)
     tcase_add_test(tc, test_fake_alloc_failure_is_nomem_naming_the_call);
     tcase_add_test(tc, test_fake_kernel_launch_and_globals);
     tcase_add_test(tc, test_fake_dynamic_shared_opt_in_once_per_size);
+    tcase_add_test(tc, test_fake_stack_size_is_read_and_set);
     tcase_add_test(tc, test_fake_bad_ptx_reports_jit_log);
     tcase_add_test(tc, test_fake_module_load_passes_log_buffers);
     tcase_add_test(tc, test_fake_events_measure_time);
@@ -1555,6 +1625,7 @@ cuda_driver_suite(void)
     tcase_add_test(tc, test_gpu_alloc_failure_is_nomem);
     tcase_add_test(tc, test_gpu_kernel_writes_twice_i);
     tcase_add_test(tc, test_gpu_dynamic_shared_64k);
+    tcase_add_test(tc, test_gpu_stack_size_is_read_and_set);
     tcase_add_test(tc, test_gpu_bad_ptx_then_launch);
     tcase_add_test(tc, test_gpu_events_measure_time);
     tcase_add_test(tc, test_gpu_other_thread_and_close);
