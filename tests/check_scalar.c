@@ -905,6 +905,50 @@ START_TEST(test_casts_between_all_dtypes_match_c_conversions)
 }
 END_TEST
 
+/* The PTX of out[i] = (to)x[i] for a float 'from'. */
+static char *
+cast_ptx(tj_dtype from, tj_dtype to)
+{
+    tj_kernel_options o = {.target = TJ_TARGET_CUDA, .block_dim = 256};
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "cast", &o);
+    tj_val *x = tj_param_array(k, "x", tjt_type(from), 1);
+    tj_val *out = tj_param_array(k, "out", tjt_type(to), 1);
+    tj_val *t[1];
+    ck_assert(tj_tid(k, 1, t));
+    ck_assert(tj_store(k, out, t, 1, tj_cast(k, tj_load(k, x, t, 1), tjt_type(to))));
+    tj_module *m = tjt_build(k);
+    char *ptx = strdup(tj_module_get_ptx(m));
+    tj_module_destroy(m);
+    tj_kernel_destroy(k);
+    return ptx;
+}
+
+/* float32 -> int32 and uint32 on the GPU are one cvt.rzi, which saturates and gives 0 for
+ * NaN by itself; the other float-to-integer casts keep the NaN test (the cvt gives the
+ * integer minimum there on the H200: the cuda case's cast table). */
+START_TEST(test_gpu_float32_to_int32_casts_are_one_cvt)
+{
+    static const struct {
+        tj_dtype from, to;
+        const char *cvt;
+        bool bare;
+    } rows[] = {
+        {TJ_DTYPE_F32, TJ_DTYPE_I32, "cvt.rzi.s32.f32", true},
+        {TJ_DTYPE_F32, TJ_DTYPE_U32, "cvt.rzi.u32.f32", true},
+        {TJ_DTYPE_F32, TJ_DTYPE_I64, "cvt.rzi.s64.f32", false},
+        {TJ_DTYPE_F64, TJ_DTYPE_I32, "cvt.rzi.s32.f64", false},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        char *ptx = cast_ptx(rows[r].from, rows[r].to);
+        ck_assert_msg(strstr(ptx, rows[r].cvt), "no %s in:\n%s", rows[r].cvt, ptx);
+        bool nan_test = strstr(ptx, "setp.nan") != NULL;
+        ck_assert_msg(nan_test != rows[r].bare, "%s: %s NaN test in:\n%s", rows[r].cvt,
+                      rows[r].bare ? "a" : "no", ptx);
+        free(ptx);
+    }
+}
+END_TEST
+
 static TCase *
 make_case(const char *name, void (*setup)(void))
 {
@@ -927,7 +971,9 @@ main(int argc, char **argv)
     make_rows();
     Suite *s = suite_create("scalar");
     suite_add_tcase(s, make_case("cpu1", setup_cpu1));
-    suite_add_tcase(s, make_case("ptx", setup_ptx));
+    TCase *ptx = make_case("ptx", setup_ptx);
+    tcase_add_test(ptx, test_gpu_float32_to_int32_casts_are_one_cvt);
+    suite_add_tcase(s, ptx);
     TCase *cuda = make_case("cuda", setup_cuda);
     tcase_set_tags(cuda, "cuda");
     suite_add_tcase(s, cuda);
