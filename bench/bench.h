@@ -133,6 +133,8 @@ typedef struct bench_kcfg {
     int unroll; /* histogram, compact: elements each lane loads per step (0: 1), as the
                  * hand-written CUDA reference does to keep loads in flight; sum: tiles
                  * each block loads and adds up before its one reduce (0: 1) */
+    bool full_apart; /* histogram, compact: blocks wholly inside the input take a loop
+                      * without the per-element tests */
 } bench_kcfg;
 
 /* out[0] += sum of x, c->unroll tiles (0: 1) of 'tile' elements per block: tile_load (the

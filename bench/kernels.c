@@ -69,29 +69,76 @@ unroll_of(const bench_kcfg *c, int items)
     return items % step == 0 ? u : 1;
 }
 
-/* Opens 'for j in range(0, items, u * block_dim())' and gives, for each of the u elements
- * base + j + e * block_dim() + lane (e < u), whether it is inside x and x at it (0
- * outside): the u loads come before anything that uses them. Close with tj_for_end. With
- * u = 1, the plain loop of one element per lane and step. */
+/* What a loop step does with its u elements: has[e] says whether element e is in the
+ * array, v[e] is it (0 outside). */
+typedef void (*step_fn)(tj_kernel *k, void *env, tj_val *const *has, tj_val *const *v, int u);
+
+/* 'for j in range(0, items, u * block_dim())' over the block's elements base + j +
+ * e * block_dim() + lane (e < u), whose u loads come before 'step' uses them. With u = 1,
+ * the plain loop of one element per lane and step. 'checked' false: every element is in
+ * the array (no test, no index select). */
 static void
-items_loop(tj_kernel *k, tj_val *x, tj_val *blk, tj_val *lane, int items, int u, tj_val **has,
-           tj_val **v)
+items_loop(tj_kernel *k, tj_val *x, tj_val *base, tj_val *lane, int items, int u, bool checked,
+           step_fn step, void *env)
 {
-    tj_val *base = tj_binary(k, TJ_BIN_MUL, blk, i32(k, items));
     tj_val *n = tj_shape(k, x, 0);
-    tj_val *step = tj_block_dim(k);
+    tj_val *by = tj_block_dim(k);
     if (u > 1)
-        step = tj_binary(k, TJ_BIN_MUL, step, i32(k, u));
-    tj_val *j = tj_for_begin(k, i32(k, 0), i32(k, items), step);
+        by = tj_binary(k, TJ_BIN_MUL, by, i32(k, u));
+    tj_val *j = tj_for_begin(k, i32(k, 0), i32(k, items), by);
     tj_val *first = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_ADD, base, j), lane);
+    tj_val *has[MAX_UNROLL], *v[MAX_UNROLL];
     for (int e = 0; e < u; e++) {
         tj_val *i = first;
         if (e > 0)
             i = tj_binary(k, TJ_BIN_ADD, first,
                           tj_binary(k, TJ_BIN_MUL, tj_block_dim(k), i32(k, e)));
+        if (!checked) {
+            has[e] = tj_const_bool(k, true);
+            v[e] = tj_load(k, x, &i, 1);
+            continue;
+        }
         has[e] = tj_compare(k, TJ_CMP_LT, i, n);
         tj_val *safe = tj_select(k, has[e], i, i32(k, 0));
         v[e] = tj_load(k, x, &safe, 1);
+    }
+    step(k, env, has, v, u);
+    tj_for_end(k);
+}
+
+/* The block's 'items' elements through 'step'. With c->full_apart, a block whose elements
+ * all lie in x takes a loop without the tests (as CUB's full tiles do), the last one the
+ * tested loop; both reach the same cooperative calls, as the test is the block's. */
+static void
+for_items(tj_kernel *k, const bench_kcfg *c, tj_val *x, tj_val *blk, tj_val *lane, int items,
+          step_fn step, void *env)
+{
+    int u = unroll_of(c, items);
+    tj_val *base = tj_binary(k, TJ_BIN_MUL, blk, i32(k, items));
+    if (!c->full_apart) {
+        items_loop(k, x, base, lane, items, u, true, step, env);
+        return;
+    }
+    tj_val *end = tj_binary(k, TJ_BIN_ADD, base, i32(k, items));
+    tj_if_begin(k, tj_compare(k, TJ_CMP_LE, end, tj_shape(k, x, 0)));
+    items_loop(k, x, base, lane, items, u, false, step, env);
+    tj_else_begin(k);
+    items_loop(k, x, base, lane, items, u, true, step, env);
+    tj_if_end(k);
+}
+
+typedef struct hist_env {
+    tj_val *bins;
+    const tj_type *i32t;
+} hist_env;
+
+static void
+hist_step(tj_kernel *k, void *env, tj_val *const *has, tj_val *const *v, int u)
+{
+    hist_env *h = env;
+    for (int e = 0; e < u; e++) {
+        tj_val *bin = tj_cast(k, v[e], h->i32t);
+        tj_tile_scatter_add(k, h->bins, &bin, 1, i32(k, 1), has[e], tj_const_bool(k, true));
     }
 }
 
@@ -104,18 +151,29 @@ bench_kernel_histogram(tj_context *ctx, const bench_kcfg *c, int items)
     tj_kernel *k = tj_kernel_create(ctx, "bench_histogram", &o);
     tj_val *x = tj_param_array(k, "x", f32, 1);
     tj_val *hist = tj_param_array(k, "hist", i32t, 1);
-    tj_val *blk, *lane, *has[MAX_UNROLL], *v[MAX_UNROLL];
+    tj_val *blk, *lane;
     block_lane(k, &blk, &lane);
-    int nbins = 256, u = unroll_of(c, items);
-    tj_val *bins = tj_tile_zeros(k, i32t, 1, &nbins, TJ_STORAGE_SHARED);
-    items_loop(k, x, blk, lane, items, u, has, v);
-    for (int e = 0; e < u; e++) {
-        tj_val *bin = tj_cast(k, v[e], i32t);
-        tj_tile_scatter_add(k, bins, &bin, 1, i32(k, 1), has[e], tj_const_bool(k, true));
-    }
-    tj_for_end(k);
-    tj_tile_atomic_add(k, hist, bins, NULL);
+    int nbins = 256;
+    hist_env h = {.bins = tj_tile_zeros(k, i32t, 1, &nbins, TJ_STORAGE_SHARED), .i32t = i32t};
+    for_items(k, c, x, blk, lane, items, hist_step, &h);
+    tj_tile_atomic_add(k, hist, h.bins, NULL);
     return k;
+}
+
+typedef struct compact_env {
+    tj_val *s;
+    double threshold;
+} compact_env;
+
+static void
+compact_step(tj_kernel *k, void *env, tj_val *const *has, tj_val *const *v, int u)
+{
+    compact_env *ce = env;
+    for (int e = 0; e < u; e++) {
+        tj_val *below = tj_compare(k, TJ_CMP_LT, v[e],
+                                   tj_const_float(k, TJ_DTYPE_F32, ce->threshold));
+        tj_tile_stack_push(k, ce->s, v[e], tj_binary(k, TJ_BIN_AND, has[e], below));
+    }
 }
 
 tj_kernel *
@@ -128,17 +186,11 @@ bench_kernel_compact(tj_context *ctx, const bench_kcfg *c, int items, double thr
     tj_val *x = tj_param_array(k, "x", f32, 1);
     tj_val *out = tj_param_array(k, "out", f32, 1);
     tj_val *count = tj_param_array(k, "count", i32t, 1);
-    tj_val *blk, *lane, *has[MAX_UNROLL], *v[MAX_UNROLL];
+    tj_val *blk, *lane;
     block_lane(k, &blk, &lane);
-    int u = unroll_of(c, items);
-    tj_val *s = tj_tile_stack(k, items, f32);
-    items_loop(k, x, blk, lane, items, u, has, v);
-    for (int e = 0; e < u; e++) {
-        tj_val *below = tj_compare(k, TJ_CMP_LT, v[e],
-                                   tj_const_float(k, TJ_DTYPE_F32, threshold));
-        tj_tile_stack_push(k, s, v[e], tj_binary(k, TJ_BIN_AND, has[e], below));
-    }
-    tj_for_end(k);
+    compact_env ce = {.s = tj_tile_stack(k, items, f32), .threshold = threshold};
+    tj_val *s = ce.s;
+    for_items(k, c, x, blk, lane, items, compact_step, &ce);
     /* One reservation per block: a (1,) tile holding the count, added at count[0]. */
     int one = 1;
     tj_val *kept = tj_binary(k, TJ_BIN_MUL, tj_tile_ones(k, i32t, 1, &one, TJ_STORAGE_REGISTER),
