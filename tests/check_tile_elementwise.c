@@ -184,7 +184,7 @@ map_func(const char *name, const tj_type *ret, int n, const tj_type *pt)
 {
     tj_func *f = tt_func(name, ret);
     static const char *const pn[] = {"a", "b", "c"};
-    tj_val *p[3];
+    tj_val *p[3] = {NULL, NULL, NULL};
     for (int i = 0; i < n; i++)
         p[i] = tj_param(f, pn[i], pt);
     tj_val *v = NULL;

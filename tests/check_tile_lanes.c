@@ -466,7 +466,7 @@ START_TEST(test_extract_gives_every_lane_the_element)
         int nc = tt_ncomp(r->ty);
         for (int b = 0; b < EX_BLOCKS; b++)
             for (int j = 0; j < EX_N; j++) {
-                int c[4];
+                int c[4] = {0, 0, 0, 0};
                 ex_index(shape, rank, j, c);
                 c[0] += b * shape[0];
                 int64_t src = tt_ravel(rank, ishape, c);

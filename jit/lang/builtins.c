@@ -263,7 +263,7 @@ tjl_const_bool_arg(tjl_checker *c, tjl_expr *e, int id, const char *arg, bool *o
 {
     char what[64];
     snprintf(what, sizeof what, "argument '%s'", arg);
-    int64_t v;
+    int64_t v = 0;
     if (!const_int(c, e, tjl_builtin_name(id), what, &v, true))
         return false;
     *out = v != 0;
@@ -277,7 +277,7 @@ tjl_const_shape_arg(tjl_checker *c, tjl_expr *e, const char *fn, const char *wha
     tjl_program *p = tjl_checker_program(c);
     char w[64];
     if (e->kind != TJL_E_TUPLE) {
-        int64_t v;
+        int64_t v = 0;
         if (!tjl_const_int_arg(c, e, fn, what, &v))
             return false;
         if (v < -1 || v > INT32_MAX)
@@ -291,7 +291,7 @@ tjl_const_shape_arg(tjl_checker *c, tjl_expr *e, const char *fn, const char *wha
         return tjl_fail(p, e->pos, "%s: %s must have 1 to 4 entries, got %d", fn, what,
                         e->nargs);
     for (int i = 0; i < e->nargs; i++) {
-        int64_t v;
+        int64_t v = 0;
         snprintf(w, sizeof w, "entry %d of %s", i, what);
         if (!tjl_const_int_arg(c, e->args[i], fn, w, &v))
             return false;
