@@ -1,6 +1,7 @@
 /*
  * bench/throughput_gpu.c: the GPU group. Sum, 256-bin histogram, 50% compaction and copy
- * (kernels.c, block_dim 256) on 2 GiB of random floats, beside the references of
+ * (kernels.c, block_dim 256; each in its default shape, then the variants of gpu_shape) on
+ * 2 GiB of random floats, beside the references of
  * libtjref.so (CUB, a hand-written shared-atomic histogram, cudaMemcpyAsync), and the
  * launch overhead beside a runtime-API launch. Kernels are timed with tj_device_timer
  * (CUDA events), references with CUDA events inside libtjref. Every result is checked
