@@ -1285,6 +1285,50 @@ START_TEST(test_stack_cpu_pop_synchronises_twice)
 }
 END_TEST
 
+/* The PTX of a kernel whose lanes push 'pushes' values, each kept by a compare computed
+ * just before its push (as the bench's compaction does), then store the count. */
+static int
+gpu_push_barriers(int pushes, bool *has_min)
+{
+    tj_kernel_options o = {.target = TJ_TARGET_CUDA, .block_dim = 256};
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "pushes", &o);
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32), *i32 = tjt_type(TJ_DTYPE_I32);
+    tj_val *x = tj_param_array(k, "x", f32, 1);
+    tj_val *out = tj_param_array(k, "out", i32, 1);
+    tj_val *tid;
+    ck_assert(tj_tid(k, 1, &tid));
+    tj_val *v = tj_load(k, x, &tid, 1);
+    tj_val *s = tj_tile_stack(k, 1024, f32);
+    for (int p = 0; p < pushes; p++) {
+        tj_val *w = tj_binary(k, TJ_BIN_ADD, v, tj_const_float(k, TJ_DTYPE_F32, p));
+        tj_val *keep = tj_compare(k, TJ_CMP_LT, w, tj_const_float(k, TJ_DTYPE_F32, 0.5));
+        ck_assert_ptr_nonnull(tj_tile_stack_push(k, s, w, keep));
+    }
+    ck_assert(tj_store(k, out, &tid, 1, tj_tile_stack_count(k, s)));
+    tj_module *m = tjt_build(k);
+    int n = 0;
+    for (const char *p = tj_module_get_ptx(m); (p = strstr(p, "bar.sync")); p++)
+        n++;
+    *has_min = strstr(tj_module_get_ptx(m), "atom.shared.min.s32") != NULL;
+    tj_module_destroy(m);
+    tj_kernel_destroy(k);
+    return n;
+}
+
+/* On the GPU a run of pushes synchronises once a push (plus the stack's declaration): a
+ * push's leading barrier meets the previous one's trailing barrier across the next value's
+ * compare, and a warp that passes the capacity lowers the counter with an atomic min instead
+ * of a clamp between two more barriers (3 barriers a push before). */
+START_TEST(test_stack_gpu_pushes_in_a_run_synchronise_once_each)
+{
+    bool has_min = false;
+    int one = gpu_push_barriers(1, &has_min), four = gpu_push_barriers(4, &has_min);
+    ck_assert_msg(four - one == 3, "4 pushes have %d bar.sync, 1 push %d: %d a push more, "
+                  "expected 1", four, one, (four - one) / 3);
+    ck_assert_msg(has_min, "no atom.shared.min.s32 for a push past the capacity");
+}
+END_TEST
+
 /* ---- suite ----------------------------------------------------------------------------------- */
 
 static TCase *
@@ -1310,6 +1354,8 @@ add_where(TCase *tc, int where)
     ADD_ROWS(test_stack_compaction_seed, where == ON_CPU1 || where == ON_PTX ? 1 : 7);
     if (where == ON_COOP)
         tcase_add_test(tc, test_stack_cpu_pop_synchronises_twice);
+    if (where == ON_PTX)
+        tcase_add_test(tc, test_stack_gpu_pushes_in_a_run_synchronise_once_each);
     if (where == ON_CPU1 || where == ON_COOP)
         ADD_ROWS(test_stack_push_loops_keep_order_and_capacity,
                  NROWS(push_rows) * NROWS(push_dtypes) * NROWS(push_forms));
