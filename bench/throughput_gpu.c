@@ -31,7 +31,8 @@ enum {
  * The shapes of the tilejit kernels: each operation's default first (the row "tilejit",
  * whose ratio RESULTS.md holds to its bar), then variants timed beside it in the same run
  * (rows "tilejit, <what>"), so that one run on the GPU machine shows which shape to keep.
- * 'unroll' is the elements each lane loads per loop step (bench_kcfg).
+ * 'unroll' is bench_kcfg's: the elements each lane loads per loop step (histogram,
+ * compaction), the tiles a block adds up (sum).
  */
 typedef struct gpu_shape {
     int items;
@@ -41,8 +42,8 @@ typedef struct gpu_shape {
 } gpu_shape;
 
 /* Measured on the H200 (bench/RESULTS.md, 2026-12-04 evening): a sum block adding up 4
- * tiles before its reduce, 1.03 of CUB against 0.93-0.96 with one; 4 loads per lane and
- * step, 0.89 of the shared-atomic histogram against 0.48 with one. */
+ * tiles before its reduce, 1.01-1.03 of CUB against 0.93-0.96 with one; 4 loads per lane
+ * and step, 0.89-0.91 of the shared-atomic histogram against 0.48-0.50 with one. */
 static const gpu_shape sum_shapes[] = {{SUM_TILE, 4, false, NULL},
                                        {SUM_TILE, 0, false, "1 tile per block"},
                                        {SUM_TILE, 16, false, "16 tiles per block"}};
@@ -258,15 +259,21 @@ ref_series(gpu_case *g, bench_row *r, int rc, const float *fms, check_fn check)
     return true;
 }
 
+/* The implementation name of a tilejit row in 'shape': "tilejit", or "tilejit, <what>". */
+static const char *
+shape_impl(const gpu_shape *shape, char *buf, size_t n)
+{
+    snprintf(buf, n, "tilejit%s%s", shape->what ? ", " : "", shape->what ? shape->what : "");
+    return buf;
+}
+
 /* Emits the tilejit row of 'op' in 'shape' against the reference row 'ref' (NULL: none). */
 static void
 tj_figure(gpu_case *g, const tj_op *op, const gpu_shape *shape, int moved_factor,
           const bench_row *ref, const char *note)
 {
-    char impl[96] = "tilejit";
-    if (shape->what)
-        snprintf(impl, sizeof impl, "tilejit, %s", shape->what);
-    bench_row r = gpu_row(g, op->name, impl, moved_factor);
+    char impl[96];
+    bench_row r = gpu_row(g, op->name, shape_impl(shape, impl, sizeof impl), moved_factor);
     if (!op->m || !tj_series(g, op, &r))
         return;
     if (ref && !isnan(ref->median))
@@ -280,13 +287,11 @@ tj_figure(gpu_case *g, const tj_op *op, const gpu_shape *shape, int moved_factor
 static tj_module *
 build_op(gpu_case *g, const char *op, const gpu_shape *shape, tj_kernel *k)
 {
-    char why[512], name[64], impl[96] = "tilejit";
+    char why[512], name[64], impl[96];
     tj_module *m = bench_build(g->e->ctx, k, g->dev, false, why, sizeof why);
     snprintf(name, sizeof name, "gpu/%s", op);
-    if (shape->what)
-        snprintf(impl, sizeof impl, "tilejit, %s", shape->what);
     if (!m)
-        bench_fail(name, impl, "cuda", "%s", why);
+        bench_fail(name, shape_impl(shape, impl, sizeof impl), "cuda", "%s", why);
     return m;
 }
 
