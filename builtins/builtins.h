@@ -71,6 +71,10 @@ TJI_HIDDEN void tji_tile_materialize(tj_kernel *k, const tj_val *t);
 TJI_HIDDEN bool tji_tile_promote(tj_kernel *k, tj_val *t, const char *fn);
 /* 'bytes' of shared memory owned by the kernel, rounded up to 16 (SPEC 3); the address. */
 TJI_HIDDEN LLVMValueRef tji_shared_alloc(tj_kernel *k, size_t bytes);
+/* A slot of owned shared memory of at least 'bytes', the same for every call that needs no
+ * more than the first: for a value that one builtin call hands its lanes past its last
+ * barrier, which no other builtin's scratch may overwrite before they read it. */
+TJI_HIDDEN LLVMValueRef tji_shared_slot(tj_kernel *k, size_t bytes);
 /* Before writing fresh shared memory: a barrier when the code may run again (inside a loop,
  * or in a function) while other lanes still read the previous contents. */
 TJI_HIDDEN void tji_shared_write_fence(tj_kernel *k);

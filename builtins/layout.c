@@ -162,6 +162,17 @@ tji_shared_alloc(tj_kernel *k, size_t bytes)
     return arena_at(k, tji_const_i64(k->ctx, (int64_t)off));
 }
 
+LLVMValueRef
+tji_shared_slot(tj_kernel *k, size_t bytes)
+{
+    if (bytes > k->slot_bytes) {
+        k->slot_off = k->shared_bytes;
+        k->slot_bytes = (bytes + 15) & ~(size_t)15;
+        k->shared_bytes += k->slot_bytes;
+    }
+    return arena_at(k, tji_const_i64(k->ctx, (int64_t)k->slot_off));
+}
+
 bool
 tji_in_loop(const tj_kernel *k)
 {

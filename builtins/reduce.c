@@ -20,7 +20,7 @@
  * debug kernel error, else 0).
  * The GPU shuffles in hardware; the CPU emulates shuffles through the arena (emit.c), so
  * both run this same algorithm, but for the whole tile on the CPU: its lanes run one at a
- * time, so each adds its partial to one total in scratch (turn_combine), two barriers in
+ * time, so each adds its partial to one total in its turn (turn_combine), two barriers in
  * all. Every lane must reach the call.
  * A builtin operator other than float min and max has a neutral start value (-0.0 for a
  * float add, which leaves -0.0 alone where +0.0 would not): its accumulators start with it
@@ -493,10 +493,17 @@ small_combine(tj_kernel *k, const acc *a, int64_t n)
 }
 
 /* The lanes of a CPU cooperative block run one at a time, in ascending order, between two
- * barriers (SPEC 1), on one host thread: then each running lane folds its partial into one
- * total in shared scratch, lane 0 (which runs first) starting it, and after one barrier
+ * barriers (SPEC 1), on one host thread: then, after a barrier, each running lane folds its
+ * partial into one total, lane 0 (which runs first) starting it, and after a second barrier
  * every lane reads it. Two barriers in all, against five for the butterfly's emulated
  * shuffles and two for the warps' partials; the partials combine in lane order.
+ * The first barrier keeps lane 0's start of the total out of the phase that folds the
+ * lanes' elements: in the same phase it made LLVM peel lane 0 off that phase's lane loop,
+ * whose vector loads then all began 4 bytes past a cache line. The total lives in a slot of
+ * owned shared memory (tji_shared_slot), not in the scratch, so that no third barrier is
+ * needed before the scratch is free: lane 0 reads the total and may go on into a builtin
+ * that writes the scratch before the other lanes have read it, while the slot's next writer
+ * is lane 0 after a later call's first barrier, which every lane reaches after its read.
  * TILEJIT_CPU_REDUCE=butterfly keeps the GPU's algorithm on the CPU, so that tests run it
  * without a GPU. */
 static bool
@@ -511,10 +518,13 @@ turn_combine(tj_kernel *k, const acc *a)
     tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
     const tj_type *t = a->r->type;
-    LLVMValueRef emu;
-    partials p = partials_after(k, 0, t, 1, &emu); /* no shuffles: no shuffle area */
+    /* the total: the value, then its flag, 4-aligned after it */
+    LLVMValueRef flag_at = tji_const_i64(c, (int64_t)((t->size + 3) & ~(size_t)3));
+    LLVMValueRef slot = tji_shared_slot(k, ((t->size + 3) & ~(size_t)3) + 4);
+    partials p = {.vals = slot, .flags = LLVMBuildGEP2(b, tji_i8(c), slot, &flag_at, 1, "")};
     LLVMValueRef zero = tji_const_i32(c, 0), one = tji_const_i32(c, 1);
     tji_cond cond, inner;
+    tji_emit_barrier(k); /* the partials are final; every lane has read the last total */
     tji_emit_cond_begin(k, LLVMBuildICmp(b, LLVMIntEQ, tji_lane(k), zero, ""), &cond);
     LLVMBuildStore(b, zero, p.flags);
     tji_emit_cond_end(k, &cond);
@@ -537,7 +547,6 @@ turn_combine(tj_kernel *k, const acc *a)
     LLVMBuildStore(b, tji_emit_load(k, t, p.vals), a->value);
     LLVMBuildStore(b, LLVMBuildICmp(b, LLVMIntNE, LLVMBuildLoad2(b, tji_i32(c), p.flags, ""),
                                     zero, ""), a->valid);
-    tji_emit_barrier(k); /* the scratch is free again */
 }
 
 static bool

@@ -246,6 +246,7 @@ struct tj_kernel {
     unsigned serial_pushes;       /* stack pushes of one lane at a time (jit/compress_push.c) */
     size_t shared_bytes;          /* owned shared memory, SPEC 3 */
     size_t scratch_bytes;         /* shared scratch its builtins share */
+    size_t slot_off, slot_bytes;  /* tji_shared_slot: where, and how large (0: none yet) */
     LLVMValueRef layout_globals[2]; /* constants filled at seal: owned, callee arena base */
     size_t reg_tile_bytes;        /* per-lane bytes of register tiles (CPU fiber stacks) */
     unsigned mem_epoch;           /* bumped by every builder call that may write an array or

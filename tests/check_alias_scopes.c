@@ -172,8 +172,8 @@ START_TEST(test_scopes_of_arrays_and_shared_allocations)
 }
 END_TEST
 
-/* Accesses whose arena offset is not a constant (the builtins' scratch, here tile_reduce's)
- * are only shared. A width-1 kernel gets no scopes: its shared memory is a local of the
+/* Accesses whose arena offset is not a constant (the builtins' scratch, here tile_extract's
+ * from a register tile) are only shared. A width-1 kernel gets no scopes: its shared memory is a local of the
  * entry, which LLVM tells apart itself, and its body is a function of its own (taking the
  * arrays' pointers as parameters) until the pipeline inlines it. */
 START_TEST(test_scratch_is_only_shared_and_width1_tags_arrays)
@@ -189,7 +189,10 @@ START_TEST(test_scratch_is_only_shared_and_width1_tags_arrays)
         int shape = 64;
         tj_val *off = tj_binary(k, TJ_BIN_MUL, tid[0], tj_const_int(k, TJ_DTYPE_I32, 64));
         tj_val *t = tj_tile_load(k, x, 1, &shape, &off, TJ_STORAGE_SHARED);
-        tj_tile_store(k, y, tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, t), &tid[0]);
+        tj_tile_store(k, y, t, &off);
+        tj_val *r = tj_tile_load(k, x, 1, &shape, &off, TJ_STORAGE_REGISTER);
+        tj_val *at = tj_const_int(k, TJ_DTYPE_I32, 5);
+        ck_assert(tj_store(k, y, &tid[0], 1, tj_tile_extract(k, r, &at, 1)));
         tj_module *m = build(k, TJ_OPT_O0);
         const char *ir = tj_module_get_ir(m);
         int tagged = 0;

@@ -56,22 +56,31 @@ pow2_floor(size_t x)
 }
 
 /* tile_reduce(op, a) of a tile of 'size' elements: nothing at B = 1; on the CPU, whose
- * lanes take turns, one total and its flag, without the shuffle area; on the GPU a tile of
- * at most 32 elements smaller than the block publishes its elements, one partial each;
- * otherwise the lanes' partials combine through one partial per warp when the block has
- * more than one. */
+ * lanes take turns, no scratch (reduce_slot); on the GPU a tile of at most 32 elements
+ * smaller than the block publishes its elements, one partial each; otherwise the lanes'
+ * partials combine through one partial per warp when the block has more than one. */
 static size_t
 reduce_scratch(size_t esize, size_t size)
 {
     size_t B = (size_t)tt_B();
-    if (B == 1)
+    if (B == 1 || tt_target() == TJ_TARGET_CPU)
         return 0;
-    if (tt_target() == TJ_TARGET_CPU)
-        return r16(r16(esize) + 4);
     if (size < B && size <= 32)
         return partials_bytes(esize, size);
     size_t nwarps = (B + 31) / 32;
     return partials_bytes(esize, nwarps > 1 ? nwarps : 0);
+}
+
+/* On the CPU (B > 1) the lanes' total is handed to them past the reduction's last barrier
+ * in owned memory, which no builtin's scratch overlaps: the value, its int32 flag 4-aligned
+ * after it, rounded up to 16. Every reduction whose total fits the kernel's slot shares it;
+ * a larger one takes a larger slot (builtins/layout.c tji_shared_slot). */
+static size_t
+reduce_slot(size_t esize)
+{
+    if (tt_B() == 1 || tt_target() == TJ_TARGET_CUDA)
+        return 0;
+    return r16(((esize + 3) & ~(size_t)3) + 4);
 }
 
 /* tile_reduce(op, a, axis) with 'nout' outputs and slices of 'len': with fewer outputs than
@@ -472,7 +481,7 @@ m_reduce_f32(tj_kernel *k, tj_val *out)
     tj_val *r = tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, t);
     ck_assert_ptr_nonnull(r);
     tj_tile_store(k, out, r, NULL);
-    return reduce_scratch(4, 64);
+    return reduce_slot(4) + reduce_scratch(4, 64);
 }
 
 /* 7 float64, fewer than the lanes of most blocks: one published partial per element. */
@@ -482,7 +491,25 @@ m_reduce_f64(tj_kernel *k, tj_val *out)
     (void)out;
     tj_val *t = zeros1(k, TJ_DTYPE_F64, 7, REG);
     ck_assert_ptr_nonnull(tj_tile_reduce(k, TJ_REDUCE_MAX, NULL, t));
-    return reduce_scratch(8, 7);
+    return reduce_slot(8) + reduce_scratch(8, 7);
+}
+
+/* Whole-tile reductions of float32, then float64 and vec3 (whose totals fit the first's
+ * slot), then mat33d (a slot of its own on the CPU): the scratch is the largest request. */
+static size_t
+m_reduce_slots(tj_kernel *k, tj_val *out)
+{
+    (void)out;
+    ck_assert_ptr_nonnull(tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, zeros1(k, TJ_DTYPE_F32, 64, REG)));
+    size_t slots = reduce_slot(4), scratch = reduce_scratch(4, 64);
+    expect_budget(k, slots + scratch, "a float32 reduction");
+    ck_assert_ptr_nonnull(tj_tile_reduce(k, TJ_REDUCE_MAX, NULL, zeros1(k, TJ_DTYPE_F64, 64, REG)));
+    int n = 64;
+    ck_assert_ptr_nonnull(tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, zeros(k, vec3f(), 1, &n, REG)));
+    scratch = max2(scratch, max2(reduce_scratch(8, 64), reduce_scratch(12, 64)));
+    expect_budget(k, slots + scratch, "and float64 and vec3 reductions");
+    ck_assert_ptr_nonnull(tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, zeros(k, mat33d(), 1, &n, REG)));
+    return slots + reduce_slot(72) + max2(scratch, reduce_scratch(72, 64));
 }
 
 /* tile_reduce along axis 1 of a register (4, 8) float32 tile: the promoted input (128
@@ -539,7 +566,7 @@ m_reduce_and_extract(tj_kernel *k, tj_val *out)
     ck_assert_ptr_nonnull(tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, t));
     int n = 2;
     use_elem(k, out, zeros(k, mat33d(), 1, &n, REG), 1);
-    return max2(reduce_scratch(4, 40), extract_scratch(72));
+    return reduce_slot(4) + max2(reduce_scratch(4, 40), extract_scratch(72));
 }
 
 /* ---- functions ------------------------------------------------------------------------------- */
@@ -675,6 +702,7 @@ static const budget_row budget_rows[] = {
     {"extracts share the scratch", m_extracts_share_scratch},
     {"reduce float32", m_reduce_f32},
     {"reduce float64", m_reduce_f64},
+    {"reductions of four types", m_reduce_slots},
     {"reduce along axis 1", m_reduce_axis1},
     {"reduce along axis 0", m_reduce_axis0},
     {"reduce long slices along axis 1", m_reduce_axis_long},

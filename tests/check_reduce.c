@@ -954,6 +954,69 @@ START_TEST(test_reduce_of_lane_values_reaches_every_lane)
 }
 END_TEST
 
+/* A whole-tile total reaches every lane even when the builtin right after it publishes
+ * through the scratch at once: on the CPU lane 0, which runs first, reads the total and
+ * goes on to publish its own element for tile_extract before the other lanes read the
+ * total (which is why the total lives in a slot of its own, builtins/reduce.c). A sum of
+ * int64 (a neutral start) and a max of float32 (no neutral value: flags), each followed by
+ * an extract of lane 0's element of a register tile. */
+START_TEST(test_reduce_total_reaches_every_lane_past_the_next_builtin)
+{
+    g_where = _i / STRIDE;
+    uint32_t B = widths[_i % STRIDE];
+    tj_kernel_options o = opts_for(B, false);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "past", &o);
+    const tj_type *i64 = tjt_type(TJ_DTYPE_I64), *f32 = tjt_type(TJ_DTYPE_F32);
+    tj_val *out = tj_param_array(k, "out", i64, 1);
+    tj_val *g;
+    tj_tid(k, 1, &g);
+    tj_val *lane = tj_binary(k, TJ_BIN_MOD, g, tj_block_dim(k));
+    tj_val *v = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_MUL, lane, lane), ci(k, 7));
+    tj_val *vt = tj_tile(k, tj_cast(k, v, i64), false), *ft = tj_tile(k, tj_cast(k, v, f32), false);
+    tj_val *zero = ci(k, 0);
+    tj_val *got[4];
+    got[0] = tj_tile_extract(k, tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, vt), &zero, 1);
+    got[1] = tj_tile_extract(k, vt, &zero, 1);
+    got[2] = tj_cast(k, tj_tile_extract(k, tj_tile_reduce(k, TJ_REDUCE_MAX, NULL, ft), &zero, 1), i64);
+    got[3] = tj_cast(k, tj_tile_extract(k, ft, &zero, 1), i64);
+    for (int j = 0; j < 4; j++) {
+        tj_val *at = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_MUL, g, ci(k, 4)), ci(k, j));
+        tj_store(k, out, &at, 1, got[j]);
+    }
+    tj_module *m = build(k);
+    if (!runs())
+        return;
+    uint32_t W = width_of(B);
+    const int64_t counts[] = {3 * (int64_t)W, 2 * (int64_t)W + 1};
+    int64_t total = 3 * (int64_t)W;
+    int64_t *res = calloc((size_t)total * 4, sizeof *res);
+    ck_assert_ptr_nonnull(res);
+    tj_array *oa = tjt_array(device(), i64, total * 4, NULL);
+    tj_arg args[] = {tj_arg_array(oa)};
+    for (int c = 0; c < 2; c++) {
+        int64_t n = counts[c];
+        tjt_ok(device(), tj_array_zero(oa));
+        launch_n(m, "past", n, B, args, 1);
+        tjt_ok(device(), tj_array_copy_to_host(oa, res, (size_t)total * 4 * sizeof *res));
+        for (int64_t t = 0; t < n; t++) {
+            int64_t blk = t / W, active = n - blk * W < W ? n - blk * W : W;
+            int64_t want[4] = {0, 7, 0, 7};
+            for (int64_t l = 0; l < active; l++) {
+                want[0] += l * l + 7;
+                want[2] = l * l + 7;
+            }
+            for (int j = 0; j < 4; j++)
+                ck_assert_msg(res[4 * t + j] == want[j],
+                              "B = %u, %lld threads: thread %lld value %d is %lld, expected %lld",
+                              W, (long long)n, (long long)t, j, (long long)res[4 * t + j],
+                              (long long)want[j]);
+        }
+    }
+    free(res);
+    tj_array_destroy(oa);
+}
+END_TEST
+
 /* Adding -0.0 values gives -0.0 (IEEE 754): a sum starts from -0.0, the value that adding
  * leaves unchanged, not from +0.0 (+0.0 + -0.0 is +0.0). The whole 4 x 8 tile and each of
  * its rows, reduced in float32 and float64, keep the sign. */
@@ -1535,8 +1598,8 @@ START_TEST(test_reduce_build_errors_name_the_builtin_argument_and_reason)
 END_TEST
 
 /* Cooperative CPU lanes run one at a time, in order, so a whole-tile reduction folds the
- * lanes' partials into one total in shared scratch: 64 float32 over 64 lanes synchronise
- * twice (the total is complete, then read). With TILEJIT_CPU_REDUCE=butterfly (the case
+ * lanes' partials into one total in shared memory: 64 float32 over 64 lanes synchronise
+ * twice (the partials are final, then the total is). With TILEJIT_CPU_REDUCE=butterfly (the case
  * coop_butterfly) they run the GPU's algorithm: five emulated shuffles of one barrier each,
  * then the warps' partials are published and read, seven. In the IR each barrier is an
  * indirect call of the worker's barrier function, and a load and a store of the same tile
@@ -1641,6 +1704,8 @@ add_where(TCase *tc, int where)
     ADD_ROWS(test_reduce_whole_tile_of_structs_with_a_user_operator,
              where == ON_CPU1 ? 1 : NWIDTHS);
     ADD_ROWS(test_reduce_of_lane_values_reaches_every_lane, where == ON_CPU1 ? 1 : NWIDTHS);
+    ADD_ROWS(test_reduce_total_reaches_every_lane_past_the_next_builtin,
+             where == ON_CPU1 ? 1 : NWIDTHS);
     ADD_ROWS(test_reduce_sums_of_negative_zeros_are_negative_zero, 2 * NWIDTHS);
     ADD_ROWS(test_reduce_non_commutative_operator_builds_and_runs, where == ON_CPU1 ? 1 : 2);
     ADD_ROWS(test_reduce_axis_matches_reference_for_every_axis,
@@ -1692,6 +1757,7 @@ add_butterfly_case(Suite *s)
     ADD_ROWS(test_reduce_whole_tile_of_composites_matches_reference, NROWS(comp_rows) * 2);
     ADD_ROWS(test_reduce_whole_tile_of_structs_with_a_user_operator, NWIDTHS);
     ADD_ROWS(test_reduce_of_lane_values_reaches_every_lane, NWIDTHS);
+    ADD_ROWS(test_reduce_total_reaches_every_lane_past_the_next_builtin, NWIDTHS);
     ADD_ROWS(test_reduce_sums_of_negative_zeros_are_negative_zero, 2 * NWIDTHS);
 #undef ADD_ROWS
     tcase_add_test(tc, test_reduce_cpu_whole_tile_synchronises_twice);
