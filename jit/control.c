@@ -408,7 +408,7 @@ tj_for_begin(tj_kernel *k, tj_val *start, tj_val *stop, tj_val *step)
     LLVMValueRef lt = LLVMBuildICmp(b, sg ? LLVMIntSLT : LLVMIntULT, i, stop->ll, "");
     LLVMValueRef gt = LLVMBuildICmp(b, sg ? LLVMIntSGT : LLVMIntUGT, i, stop->ll, "");
     LLVMValueRef down = LLVMBuildICmp(b, LLVMIntSLT, step->ll, zero, "");
-    LLVMValueRef go = LLVMBuildSelect(b, up, lt, LLVMBuildAnd(b, down, gt, ""), "");
+    LLVMValueRef go = LLVMBuildSelect(b, up, lt, LLVMBuildAnd(b, down, gt, ""), TJI_MORE_FLAG);
     LLVMBuildCondBr(b, go, body, s->merge);
     LLVMPositionBuilderAtEnd(b, body);
     return tji_scalar(k, t, i);
@@ -440,7 +440,7 @@ tj_for_end(tj_kernel *k)
                                          s->step, "");
     LLVMValueRef more_down = LLVMBuildICmp(b, LLVMIntUGT, LLVMBuildSub(b, i, s->stop, ""),
                                            LLVMBuildNeg(b, s->step, ""), "");
-    LLVMValueRef more = LLVMBuildSelect(b, up, more_up, more_down, "");
+    LLVMValueRef more = LLVMBuildSelect(b, up, more_up, more_down, TJI_MORE_FLAG);
     LLVMBuildStore(b, LLVMBuildAdd(b, i, s->step, ""), s->counter);
     LLVMValueRef latch = LLVMBuildCondBr(b, more, s->other, s->merge);
     if (k->opts.target == TJ_TARGET_CUDA && k->barriers != s->barriers_at_start &&

@@ -666,6 +666,9 @@ TJI_HIDDEN void tji_scope_memory(tj_context *ctx, LLVMValueRef entry);
 /* The name of tile_load's, tile_store's and tile_atomic_add's test that the whole tile is
  * inside a dense array (builtins/memory.c); lane_loops.c splits uniform loops on it. */
 #define TJI_WHOLE_FLAG "tile.whole"
+/* The name of a for loop's tests to run its body (again) (control.c): true on every trip but
+ * the last, so lane_loops.c's copies for lanes that agree on the counter take them as true. */
+#define TJI_MORE_FLAG "loop.more"
 /* lane_loops.c: turns the cooperative block function 'fn' (ptr w, ptr args, i64 block,
  * i32 lane), whose barriers are calls of 'marker', into loops over its 'width' lanes;
  * false, with 'fn' still valid and its markers in place, when it cannot. */

@@ -26,9 +26,11 @@
  * resume points (region_stop). A barrier right after another is dropped first
  * (drop_repeated_barriers). Per-lane arrays whose elements are alike in every lane, or lane
  * 0's plus or minus the lane, which the entry tests, give a third copy that uses lane 0's
- * element (and the lane) instead of the loads (facts). A copy that may stop at several
- * points keeps the least and the greatest as its lanes stop, and decides without the scan
- * (decide_as_lanes_stop).
+ * element (and the lane) instead of the loads (facts); that copy also takes as true a for
+ * loop's tests to go on (TJI_MORE_FLAG) when its entry finds them true from lane 0's
+ * values, so that the loop's way out is only in the copies taken on the last trip. A copy
+ * that may stop at several points keeps the least and the greatest as its lanes stop, and
+ * decides without the scan (decide_as_lanes_stop).
  *
  * A value used on the far side of a barrier from where it was made (a path from its
  * definition to a use passes a barrier block) goes through an array with one element per
@@ -702,12 +704,34 @@ region_blocks(lanes *L, int t, LLVMBasicBlockRef *out, tji_vmap *in)
     return n;
 }
 
+/* Loads of per-lane integer arrays that a uniform copy takes from lane 0's element, where a
+ * test at its entry finds every lane's element alike (uniform: a loop counter every lane
+ * carries) or lane 0's plus the lane (affine: an index such as base + lane). A copy that
+ * knows them has uniform branches and consecutive addresses, which LLVM's vectoriser takes;
+ * as values every lane carries, they were loads it could only gather (half of the bench's
+ * cooperative compaction went to such a phase, each lane advancing its own copy of the
+ * loop counter). */
+enum { FACTS_MAX = 16 };
+typedef struct facts {
+    int n, narr;
+    LLVMValueRef load[FACTS_MAX];   /* in the region */
+    int arr_of[FACTS_MAX];          /* its array, an index into arr */
+    LLVMValueRef arr[FACTS_MAX];
+    int step[FACTS_MAX];            /* per array: the guess the entry tests, lane 0's element
+                                     * plus step * the lane (0: alike) */
+    LLVMValueRef a0[FACTS_MAX];     /* per array: lane 0's element, loaded at the entry */
+} facts;
+
 /* 'v' computed at the builder's position, before the lanes of a tiled phase (where tj_tid's
  * tests of a tiled launch are true, and a select on one is its first value), or NULL when
  * it needs something a lane computes or reads: constants, uniform values and the
- * arithmetic that hoistable() allows on them, each copied once ('memo'). */
+ * arithmetic that hoistable() allows on them, each copied once ('memo'). With facts 'f'
+ * (known to hold, the builder after their test), also a load they name alike in every
+ * lane (lane 0's element), and a phi of 'region' (a set of blocks) with one incoming
+ * value from there, the one a copy of the region keeps. */
 static LLVMValueRef
-before_lanes(lanes *L, LLVMValueRef v, tji_vmap *memo, int depth)
+before_lanes(lanes *L, LLVMValueRef v, tji_vmap *memo, const facts *f, const tji_vmap *region,
+             int depth)
 {
     for (int i = 0; i < L->ntiled; i++)
         if (v == L->tiled[i])
@@ -718,14 +742,28 @@ before_lanes(lanes *L, LLVMValueRef v, tji_vmap *memo, int depth)
         return NULL;
     if (tji_vmap_has(memo, v))
         return tji_vmap_get(memo, v);
+    for (int i = 0; f && i < f->n; i++)
+        if (f->load[i] == v && f->step[f->arr_of[i]] == 0)
+            return f->a0[f->arr_of[i]];
     if (tji_vmap_has(&L->reloads, v)) /* every lane stored the same value */
-        return before_lanes(L, tji_vmap_get(&L->reloads, v), memo, depth + 1);
+        return before_lanes(L, tji_vmap_get(&L->reloads, v), memo, f, region, depth + 1);
     LLVMOpcode op = LLVMGetInstructionOpcode(v);
+    if (op == LLVMPHI && f) {
+        LLVMValueRef only = NULL;
+        for (unsigned i = 0, n = LLVMCountIncoming(v); i < n; i++) {
+            if (!tji_vmap_has(region, LLVMBasicBlockAsValue(LLVMGetIncomingBlock(v, i))))
+                continue;
+            if (only && only != LLVMGetIncomingValue(v, i))
+                return NULL;
+            only = LLVMGetIncomingValue(v, i);
+        }
+        return only ? before_lanes(L, only, memo, f, region, depth + 1) : NULL;
+    }
     if (op == LLVMSelect) {
-        LLVMValueRef c = before_lanes(L, LLVMGetOperand(v, 0), memo, depth + 1);
+        LLVMValueRef c = before_lanes(L, LLVMGetOperand(v, 0), memo, f, region, depth + 1);
         if (c && LLVMIsAConstantInt(c))
             return before_lanes(L, LLVMGetOperand(v, LLVMConstIntGetZExtValue(c) ? 1 : 2), memo,
-                                depth + 1);
+                                f, region, depth + 1);
     }
     if (op == LLVMLoad || !hoistable_op(v))
         return NULL;
@@ -734,7 +772,7 @@ before_lanes(lanes *L, LLVMValueRef v, tji_vmap *memo, int depth)
     if (n > 8)
         return NULL;
     for (int i = 0; i < n; i++)
-        if (!(ops[i] = before_lanes(L, LLVMGetOperand(v, (unsigned)i), memo, depth + 1)))
+        if (!(ops[i] = before_lanes(L, LLVMGetOperand(v, (unsigned)i), memo, f, region, depth + 1)))
             return NULL;
     LLVMValueRef c = LLVMInstructionClone(v);
     LLVMInsertIntoBuilder(L->b, c);
@@ -910,23 +948,6 @@ pops(const LLVMBasicBlockRef *buf, int n)
     return false;
 }
 
-/* Loads of per-lane integer arrays that a uniform copy takes from lane 0's element, where a
- * test at its entry finds every lane's element alike (uniform: a loop counter every lane
- * carries) or lane 0's plus the lane (affine: an index such as base + lane). A copy that
- * knows them has uniform branches and consecutive addresses, which LLVM's vectoriser takes;
- * as values every lane carries, they were loads it could only gather (half of the bench's
- * cooperative compaction went to such a phase, each lane advancing its own copy of the
- * loop counter). */
-enum { FACTS_MAX = 16 };
-typedef struct facts {
-    int n, narr;
-    LLVMValueRef load[FACTS_MAX];   /* in the region */
-    int arr_of[FACTS_MAX];          /* its array, an index into arr */
-    LLVMValueRef arr[FACTS_MAX];
-    int step[FACTS_MAX];            /* per array: the guess the entry tests, lane 0's element
-                                     * plus step * the lane (0: alike) */
-    LLVMValueRef a0[FACTS_MAX];     /* per array: lane 0's element, loaded at the entry */
-} facts;
 
 /* The per-lane array (lane_array's, not the resume points) that 'p' is this lane's slot of,
  * or NULL. */
@@ -1301,7 +1322,7 @@ uniform_loop(lanes *L, int t, LLVMBasicBlockRef *buf, size_t count)
     LLVMContextRef c = L->ctx->llctx;
     LLVMValueRef yes = LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0);
     tji_vmap seen = {0}, memo = {0};
-    LLVMValueRef *fix = malloc(2 * count * sizeof *fix), whole[8];
+    LLVMValueRef *fix = malloc(2 * count * sizeof *fix), whole[8], more[8];
     if (!fix || !tji_vmap_init(&seen, (size_t)L->nblocks + 1) ||
         !tji_vmap_init(&memo, count)) {
         free(fix);
@@ -1323,7 +1344,7 @@ uniform_loop(lanes *L, int t, LLVMBasicBlockRef *buf, size_t count)
              in = LLVMGetNextInstruction(in)) {
             bool reload = tji_vmap_has(&L->reloads, in);
             bool test = !reload && nwhole < 8 && named(L, in, TJI_WHOLE_FLAG);
-            LLVMValueRef v = reload || test ? before_lanes(L, in, &memo, 0) : NULL;
+            LLVMValueRef v = reload || test ? before_lanes(L, in, &memo, NULL, NULL, 0) : NULL;
             if (v && reload && (size_t)nfix < count - 8) {
                 fix[nfix] = in;
                 to[nfix++] = v;
@@ -1336,6 +1357,23 @@ uniform_loop(lanes *L, int t, LLVMBasicBlockRef *buf, size_t count)
     find_facts(L, buf, n, fix, nfix, &f);
     LLVMValueRef known = NULL;
     LLVMBasicBlockRef last = f.narr > 0 && L->width > 1 ? test_facts(L, enter, &f, &known) : enter;
+    /* A loop's tests to go on that the facts make alike in every lane: the facts' copy takes
+     * them as true too, so that the loop's way out, taken once, is not in the copy that runs
+     * every other trip (with a tile_atomic_add's lane there, LLVM peeled lane 0 off the
+     * loop, and every vector access of the lanes then began one element past a line). */
+    int nmore = 0;
+    for (int i = 0; known && i < n; i++)
+        for (LLVMValueRef in = LLVMGetFirstInstruction(buf[i]); in && nmore < 8;
+             in = LLVMGetNextInstruction(in)) {
+            LLVMValueRef v = named(L, in, TJI_MORE_FLAG)
+                                 ? before_lanes(L, in, &memo, &f, &seen, 0) : NULL;
+            if (v && (size_t)(nfix + nwhole + nmore) < count - 8 &&
+                !(LLVMIsAConstantInt(v) && !LLVMConstIntGetZExtValue(v))) {
+                more[nmore++] = in;
+                if (!LLVMIsAConstantInt(v))
+                    known = LLVMBuildAnd(L->b, known, v, "");
+            }
+        }
     /* where the tiles are whole and the facts known: the facts' copy, else the whole tiles' */
     LLVMBasicBlockRef split =
         all && known ? LLVMAppendBasicBlockInContext(c, L->fn, "lanes.facts.whole") : last;
@@ -1347,8 +1385,12 @@ uniform_loop(lanes *L, int t, LLVMBasicBlockRef *buf, size_t count)
     }
     if (all)
         in = region_loop(L, buf, n, count, split, fix, to, nfix + nwhole, NULL);
+    for (int i = 0; i < nmore; i++) {
+        fix[nfix + nwhole + i] = more[i];
+        to[nfix + nwhole + i] = yes;
+    }
     if (known)
-        fast = region_loop(L, buf, n, count, split, fix, to, nfix + nwhole, &f);
+        fast = region_loop(L, buf, n, count, split, fix, to, nfix + nwhole + nmore, &f);
     LLVMBasicBlockRef other = head ? head : LLVMGetSwitchDefaultDest(L->pick);
     if (split != last) {
         LLVMPositionBuilderAtEnd(L->b, last);
