@@ -519,8 +519,9 @@ turn_combine(tj_kernel *k, const acc *a)
     LLVMBuilderRef b = k->llb;
     const tj_type *t = a->r->type;
     /* the total: the value, then its flag, 4-aligned after it */
-    LLVMValueRef flag_at = tji_const_i64(c, (int64_t)((t->size + 3) & ~(size_t)3));
-    LLVMValueRef slot = tji_shared_slot(k, ((t->size + 3) & ~(size_t)3) + 4);
+    size_t flag_off = (t->size + 3) & ~(size_t)3;
+    LLVMValueRef flag_at = tji_const_i64(c, (int64_t)flag_off);
+    LLVMValueRef slot = tji_shared_slot(k, flag_off + 4);
     partials p = {.vals = slot, .flags = LLVMBuildGEP2(b, tji_i8(c), slot, &flag_at, 1, "")};
     LLVMValueRef zero = tji_const_i32(c, 0), one = tji_const_i32(c, 1);
     tji_cond cond, inner;

@@ -948,7 +948,6 @@ pops(const LLVMBasicBlockRef *buf, int n)
     return false;
 }
 
-
 /* The per-lane array (lane_array's, not the resume points) that 'p' is this lane's slot of,
  * or NULL. */
 static LLVMValueRef

@@ -254,10 +254,10 @@ tji_copy_blocks(tj_context *ctx, LLVMBuilderRef b, const LLVMBasicBlockRef *bloc
                     tji_keep_rolled(ctx, c);
             }
             /* a loop's tests keep their name, by which lane_loops.c knows them */
-            size_t len;
+            size_t len, want = sizeof TJI_MORE_FLAG - 1;
             const char *nm = LLVMGetValueName2(in, &len);
-            if (len >= sizeof TJI_MORE_FLAG - 1 && !strncmp(nm, TJI_MORE_FLAG, sizeof TJI_MORE_FLAG - 1))
-                LLVMSetValueName2(c, TJI_MORE_FLAG, sizeof TJI_MORE_FLAG - 1);
+            if (len >= want && strncmp(nm, TJI_MORE_FLAG, want) == 0)
+                LLVMSetValueName2(c, TJI_MORE_FLAG, want);
             tji_vmap_put(map, in, c);
         }
     }

@@ -173,9 +173,9 @@ START_TEST(test_scopes_of_arrays_and_shared_allocations)
 END_TEST
 
 /* Accesses whose arena offset is not a constant (the builtins' scratch, here tile_extract's
- * from a register tile) are only shared. A width-1 kernel gets no scopes: its shared memory is a local of the
- * entry, which LLVM tells apart itself, and its body is a function of its own (taking the
- * arrays' pointers as parameters) until the pipeline inlines it. */
+ * from a register tile) are only shared. A width-1 kernel gets no scopes: its shared memory
+ * is a local of the entry, which LLVM tells apart itself, and its body is a function of its
+ * own (taking the arrays' pointers as parameters) until the pipeline inlines it. */
 START_TEST(test_scratch_is_only_shared_and_width1_tags_arrays)
 {
     const tj_type *f32 = tjt_type(TJ_DTYPE_F32);

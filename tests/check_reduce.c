@@ -917,7 +917,8 @@ START_TEST(test_reduce_of_lane_values_reaches_every_lane)
     tj_val *got[4];
     got[0] = tj_tile_extract(k, tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, vt), &zero, 1);
     got[1] = tj_tile_extract(k, vt, &zero, 1);
-    got[2] = tj_cast(k, tj_tile_extract(k, tj_tile_reduce(k, TJ_REDUCE_MAX, NULL, ft), &zero, 1), i64);
+    tj_val *mx = tj_tile_reduce(k, TJ_REDUCE_MAX, NULL, ft);
+    got[2] = tj_cast(k, tj_tile_extract(k, mx, &zero, 1), i64);
     got[3] = tj_cast(k, tj_tile_extract(k, ft, &zero, 1), i64);
     for (int j = 0; j < 4; j++) {
         tj_val *at = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_MUL, g, ci(k, 4)), ci(k, j));
