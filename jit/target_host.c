@@ -293,6 +293,56 @@ local_arena(tj_context *ctx, LLVMModuleRef m, LLVMValueRef fn, size_t bytes)
     LLVMDisposeBuilder(b);
 }
 
+/* A partial block starts with its shared memory cleared: fn (a block function) first runs
+ * if (n - block * B < B) memset(arena, 0, bytes), where n is the launch's thread count
+ * (the argument buffer's first field). Builtins read elements of other lanes from shared
+ * memory, and in a partial block those of the lanes that do not run hold what an earlier
+ * block left, or nothing (the local array of a lane-loop block is new for each block).
+ * The reads are harmless, the values discarded (an axis reduce folds an element only when
+ * its lane runs), but their bytes were undefined, and machine code may branch on them
+ * before discarding them (x86's cmov conversion turns a min into a branch): valgrind
+ * reported it. Zero bytes keep a CPU launch's results a function of its inputs. 'lane0':
+ * fn runs once for each lane (fibers), and lane 0, which starts the block before any other
+ * lane runs, clears it; lane loops run fn once for the block. Before local_arena, which
+ * turns the worker's arena that the memset clears into the local array. The test joins
+ * a new entry block, which takes the old one's allocas, so that they stay static. */
+static void
+clear_partial_arena(tj_context *ctx, LLVMValueRef fn, const tji_kdesc *kd, bool lane0)
+{
+    if (kd->shared_bytes == 0)
+        return;
+    LLVMBasicBlockRef old = LLVMGetEntryBasicBlock(fn);
+    LLVMBasicBlockRef top = LLVMInsertBasicBlockInContext(ctx->llctx, old, "arena.test");
+    LLVMBasicBlockRef clear = LLVMInsertBasicBlockInContext(ctx->llctx, old, "arena.clear");
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
+    LLVMPositionBuilderAtEnd(b, top);
+    for (LLVMValueRef in = LLVMGetFirstInstruction(old), next; in; in = next) {
+        next = LLVMGetNextInstruction(in);
+        if (!LLVMIsAAllocaInst(in))
+            continue;
+        size_t len;
+        const char *s = LLVMGetValueName2(in, &len);
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)len, s);
+        LLVMInstructionRemoveFromParent(in);
+        LLVMInsertIntoBuilderWithName(b, in, name);
+    }
+    LLVMValueRef n = LLVMBuildLoad2(b, tji_i64(ctx), LLVMGetParam(fn, 1), "n");
+    LLVMValueRef B = tji_const_i64(ctx, kd->block_width);
+    LLVMValueRef left = LLVMBuildSub(b, n, LLVMBuildMul(b, LLVMGetParam(fn, 2), B, ""), "");
+    LLVMValueRef partial = LLVMBuildICmp(b, LLVMIntULT, left, B, "block.partial");
+    if (lane0)
+        partial = LLVMBuildAnd(b, partial, LLVMBuildICmp(b, LLVMIntEQ, LLVMGetParam(fn, 3),
+                                                         tji_const_i32(ctx, 0), ""), "");
+    LLVMBuildCondBr(b, partial, clear, old);
+    LLVMPositionBuilderAtEnd(b, clear);
+    LLVMValueRef arena = load_worker_field(ctx, b, LLVMGetParam(fn, 0), W_ARENA);
+    LLVMBuildMemSet(b, arena, LLVMConstInt(tji_i8(ctx), 0, 0),
+                    tji_const_i64(ctx, (int64_t)kd->shared_bytes), ARENA_ALIGN);
+    LLVMBuildBr(b, old);
+    LLVMDisposeBuilder(b);
+}
+
 /* Cooperative blocks as loops over their lanes (lane_loops.c). The bodies and one-block
  * hooks are already inlined into the block functions. Where every barrier is in them, each
  * barrier call becomes a call of a marker of its own function; scalar replacement then
@@ -338,6 +388,7 @@ lower_lanes(tj_context *ctx, LLVMModuleRef m, LLVMValueRef const *fns, size_t n,
             continue;
         if (st == TJ_OK && marks[i])
             descs[i].lane_loops = tji_lane_loops(ctx, fns[i], marks[i], descs[i].block_width);
+        clear_partial_arena(ctx, fns[i], &descs[i], !descs[i].lane_loops);
         if (descs[i].lane_loops) {
             mark_invariant_params(ctx, LLVMGetNamedFunction(m, descs[i].entry), &descs[i]);
             local_arena(ctx, m, fns[i], descs[i].shared_bytes);

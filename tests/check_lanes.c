@@ -11,7 +11,8 @@
  * the uniform loops know before the lanes (a tiled launch's whole blocks, tid() across
  * barriers, the tiles' tests of lying inside their arrays) and that LLVM vectorises them.
  * Barriers outside loops on a partial block, a barrier in a loop of pushes, and a barrier
- * that tilejit flushes inside an `if` on the lane (some lanes pass it by). A kernel whose
+ * that tilejit flushes inside an `if` on the lane (some lanes pass it by). A partial block's
+ * shared memory reads as zero where no running lane wrote it. A kernel whose
  * per-lane arrays would pass 256 KiB keeps the fibers, and so does a module with a barrier
  * in a function its kernels call. The other suites' cooperative cases run every builtin
  * this way too, and four of them run again with fibers (tests/CMakeLists.txt).
@@ -137,6 +138,60 @@ START_TEST(test_lanes_barriers_outside_loops_run_without_fibers)
                           out[i], want);
         }
     }
+}
+END_TEST
+
+/* Shared memory that no running lane of a partial block wrote reads as zero on the CPU,
+ * not as what the block before left there (target_host.c, clear_partial_arena). Each block
+ * loads its S elements from x[block * B] (every element a lane's own) and each lane
+ * stores element B - 1, which lane B - 1 loaded: in the partial last block (4 lanes) no
+ * lane did. x[i] = i + 1, so the earlier blocks' values are never zero. S = B and S = 16384
+ * (64 KiB: lane loops take the worker's arena, not a local array), a shared tile, and a
+ * register tile, whose extract goes through the scratch. */
+START_TEST(test_lanes_partial_block_reads_zero_where_no_lane_wrote)
+{
+    static const struct {
+        int size;
+        tj_storage storage;
+    } rows[] = {{B, TJ_STORAGE_SHARED}, {16384, TJ_STORAGE_SHARED}, {B, TJ_STORAGE_REGISTER}};
+    for (form f = LOOPS; f < NFORMS; f++)
+        for (int r = 0; r < (int)(sizeof rows / sizeof rows[0]); r++) {
+            tj_context *ctx;
+            tj_device *cpu;
+            tj_kernel *k = coop_kernel(f, "unwritten", B, &ctx, &cpu);
+            const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
+            tj_val *x = tj_param_array(k, "x", i32, 1), *y = tj_param_array(k, "y", i32, 1);
+            tj_val *tid;
+            tj_tid(k, 1, &tid);
+            tj_val *bd = tj_const_int(k, TJ_DTYPE_I32, B);
+            tj_val *at = tj_binary(k, TJ_BIN_MUL, tj_binary(k, TJ_BIN_DIV, tid, bd), bd);
+            tj_val *t = tj_tile_load(k, x, 1, &rows[r].size, &at, rows[r].storage);
+            tj_val *last = tj_const_int(k, TJ_DTYPE_I32, B - 1);
+            tj_store(k, y, &tid, 1, tj_tile_extract(k, t, &last, 1));
+            tj_module *m = build(ctx, cpu, k);
+            check_switches(f, fiber_switches(m));
+            int nx = 3 * B + rows[r].size;
+            int32_t *xs = malloc((size_t)nx * sizeof *xs), out[NTHREADS];
+            ck_assert_ptr_nonnull(xs);
+            for (int i = 0; i < nx; i++)
+                xs[i] = i + 1;
+            tj_array *xa = tjt_array(cpu, i32, nx, xs), *ya = tjt_array(cpu, i32, NTHREADS, NULL);
+            tj_arg args[] = {tj_arg_array(xa), tj_arg_array(ya)};
+            int64_t n = NTHREADS;
+            tjt_ok(cpu, tj_launch(cpu, m, "unwritten", 1, &n, B, args, 2));
+            tjt_ok(cpu, tj_device_synchronize(cpu));
+            tjt_ok(cpu, tj_array_copy_to_host(ya, out, sizeof out));
+            for (int i = 0; i < NTHREADS; i++) {
+                int first = i / B * B;
+                int want = first + B <= NTHREADS ? first + B : 0; /* x[first + B - 1] */
+                ck_assert_msg(out[i] == want, "%s, %s tile of %d: y[%d] = %d, expected %d",
+                              form_name[f], rows[r].storage == TJ_STORAGE_SHARED ? "shared"
+                                                                                 : "register",
+                              rows[r].size, i, out[i], want);
+            }
+            free(xs);
+            tj_context_destroy(ctx);
+        }
 }
 END_TEST
 
@@ -644,9 +699,11 @@ START_TEST(test_lanes_tiled_copy_knows_tid_across_barriers)
             ck_assert_int_eq(direct, 2);
             /* Nothing reads the resume points after a copy that decides directly, nor at
              * the start, where every lane is at point 0: only the general loop's return
-             * stores one, and no memset clears them. */
+             * stores one, and no memset clears them (the one memset is the partial
+             * block's clear of its shared memory). */
             ck_assert_int_eq(resume_stores(ir0), 1);
-            ck_assert_int_eq(count_of(ir0, "@llvm.memset"), 0);
+            ck_assert_int_eq(count_of(ir0, "call void @llvm.memset"), 1);
+            ck_assert_int_eq(count_of(ir0, "call void @llvm.memset.p0.i64(ptr align 64 %tj.arena,"), 1);
             ck_assert_msg(strstr(tj_module_get_ir(m), "%tj.arena") == NULL,
                           "the optimised IR still uses shared memory");
         }
@@ -1014,6 +1071,7 @@ lanes_suite(void)
     TCase *tc = tcase_create("cpu");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_lanes_barriers_outside_loops_run_without_fibers);
+    tcase_add_test(tc, test_lanes_partial_block_reads_zero_where_no_lane_wrote);
     tcase_add_test(tc, test_lanes_a_barrier_in_a_loop);
     tcase_add_test(tc, test_lanes_a_barrier_that_some_lanes_pass_by);
     tcase_add_test(tc, test_lanes_past_the_storage_limit_keep_fibers);
