@@ -70,41 +70,67 @@ static const char *unoptimised_ir(tj_context *ctx, tj_device *cpu, tj_kernel *k)
  * loops' scan of the resume points (the kernel has no loop of its own). */
 static bool g_rolled;
 
+/* A cooperative kernel of B lanes named 'name' (coop_kernel) with int32 arrays x and y and
+ * a tid() of one coordinate. */
+typedef struct xy_kernel {
+    const char *name;
+    tj_context *ctx;
+    tj_device *cpu;
+    tj_kernel *k;
+    tj_val *x, *y, *tid;
+} xy_kernel;
+
+static xy_kernel
+xy_begin(form f, const char *name)
+{
+    xy_kernel r = {.name = name};
+    r.k = coop_kernel(f, name, B, &r.ctx, &r.cpu);
+    const tj_type *i32 = tj_context_get_type(r.ctx, TJ_DTYPE_I32);
+    r.x = tj_param_array(r.k, "x", i32, 1);
+    r.y = tj_param_array(r.k, "y", i32, 1);
+    tj_tid(r.k, 1, &r.tid);
+    return r;
+}
+
+/* Builds the kernel and launches NTHREADS threads (four blocks, the last partial) on x =
+ * 'xs' ('nx' elements); reads y into 'out' and returns the fiber switches in its IR. */
+static int
+xy_run(xy_kernel *r, const int32_t *xs, int nx, int32_t *out)
+{
+    tj_module *m = build(r->ctx, r->cpu, r->k);
+    const tj_type *i32 = tj_context_get_type(r->ctx, TJ_DTYPE_I32);
+    tj_array *xa = tjt_array(r->cpu, i32, nx, xs), *ya = tjt_array(r->cpu, i32, NTHREADS, NULL);
+    tj_arg args[] = {tj_arg_array(xa), tj_arg_array(ya)};
+    int64_t n = NTHREADS;
+    tjt_ok(r->cpu, tj_launch(r->cpu, m, r->name, 1, &n, B, args, 2));
+    tjt_ok(r->cpu, tj_device_synchronize(r->cpu));
+    tjt_ok(r->cpu, tj_array_copy_to_host(ya, out, NTHREADS * sizeof *out));
+    return fiber_switches(m);
+}
+
 /* out[i] = 1000 * (the active lanes of i's block) + (the sum of x over them) + 100000 * (i's
  * lane): two whole-tile reductions, so values cross three barriers. Builds and runs it on a
  * launch of NTHREADS threads; returns the fiber switches in its IR. */
 static int
 run_top_level(form f, int32_t *out)
 {
-    tj_context *ctx;
-    tj_device *cpu;
-    tj_kernel *k = coop_kernel(f, "top", B, &ctx, &cpu);
-    const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
-    tj_val *x = tj_param_array(k, "x", i32, 1), *y = tj_param_array(k, "y", i32, 1);
-    tj_val *tid;
-    tj_tid(k, 1, &tid);
-    tj_val *lane = tj_binary(k, TJ_BIN_MOD, tid, tj_block_dim(k));
-    tj_val *v = tj_load(k, x, &tid, 1);
+    xy_kernel r = xy_begin(f, "top");
+    tj_kernel *k = r.k;
+    tj_val *lane = tj_binary(k, TJ_BIN_MOD, r.tid, tj_block_dim(k));
+    tj_val *v = tj_load(k, r.x, &r.tid, 1);
     tj_val *count = tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, tj_tile(k, tj_const_int(k, TJ_DTYPE_I32, 1), false));
     tj_val *sum = tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, tj_tile(k, v, false));
     tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0);
     tj_val *c = tj_tile_extract(k, count, &zero, 1), *s = tj_tile_extract(k, sum, &zero, 1);
-    tj_val *r = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_MUL, c, tj_const_int(k, TJ_DTYPE_I32, 1000)),
-                          tj_binary(k, TJ_BIN_ADD, s, tj_binary(k, TJ_BIN_MUL, lane, tj_const_int(k, TJ_DTYPE_I32, 100000))));
-    tj_store(k, y, &tid, 1, r);
-    tj_module *m = build(ctx, cpu, k);
+    tj_val *res = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_MUL, c, tj_const_int(k, TJ_DTYPE_I32, 1000)),
+                            tj_binary(k, TJ_BIN_ADD, s, tj_binary(k, TJ_BIN_MUL, lane, tj_const_int(k, TJ_DTYPE_I32, 100000))));
+    tj_store(k, r.y, &r.tid, 1, res);
     int32_t xs[NTHREADS];
     for (int i = 0; i < NTHREADS; i++)
         xs[i] = i;
-    tj_array *xa = tjt_array(cpu, i32, NTHREADS, xs), *ya = tjt_array(cpu, i32, NTHREADS, NULL);
-    tj_arg args[] = {tj_arg_array(xa), tj_arg_array(ya)};
-    int64_t n = NTHREADS;
-    tjt_ok(cpu, tj_launch(cpu, m, "top", 1, &n, B, args, 2));
-    tjt_ok(cpu, tj_device_synchronize(cpu));
-    tjt_ok(cpu, tj_array_copy_to_host(ya, out, NTHREADS * sizeof *out));
-    int switches = fiber_switches(m);
-    g_rolled = strstr(unoptimised_ir(ctx, cpu, k), "llvm.loop.unroll.disable") != NULL;
-    tj_context_destroy(ctx);
+    int switches = xy_run(&r, xs, NTHREADS, out);
+    g_rolled = strstr(unoptimised_ir(r.ctx, r.cpu, k), "llvm.loop.unroll.disable") != NULL;
+    tj_context_destroy(r.ctx);
     return switches;
 }
 
@@ -155,42 +181,30 @@ START_TEST(test_lanes_partial_block_reads_zero_where_no_lane_wrote)
         tj_storage storage;
     } rows[] = {{B, TJ_STORAGE_SHARED}, {16384, TJ_STORAGE_SHARED}, {B, TJ_STORAGE_REGISTER}};
     for (form f = LOOPS; f < NFORMS; f++)
-        for (int r = 0; r < (int)(sizeof rows / sizeof rows[0]); r++) {
-            tj_context *ctx;
-            tj_device *cpu;
-            tj_kernel *k = coop_kernel(f, "unwritten", B, &ctx, &cpu);
-            const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
-            tj_val *x = tj_param_array(k, "x", i32, 1), *y = tj_param_array(k, "y", i32, 1);
-            tj_val *tid;
-            tj_tid(k, 1, &tid);
+        for (int row = 0; row < (int)(sizeof rows / sizeof rows[0]); row++) {
+            xy_kernel r = xy_begin(f, "unwritten");
+            tj_kernel *k = r.k;
             tj_val *bd = tj_const_int(k, TJ_DTYPE_I32, B);
-            tj_val *at = tj_binary(k, TJ_BIN_MUL, tj_binary(k, TJ_BIN_DIV, tid, bd), bd);
-            tj_val *t = tj_tile_load(k, x, 1, &rows[r].size, &at, rows[r].storage);
+            tj_val *at = tj_binary(k, TJ_BIN_MUL, tj_binary(k, TJ_BIN_DIV, r.tid, bd), bd);
+            tj_val *t = tj_tile_load(k, r.x, 1, &rows[row].size, &at, rows[row].storage);
             tj_val *last = tj_const_int(k, TJ_DTYPE_I32, B - 1);
-            tj_store(k, y, &tid, 1, tj_tile_extract(k, t, &last, 1));
-            tj_module *m = build(ctx, cpu, k);
-            check_switches(f, fiber_switches(m));
-            int nx = 3 * B + rows[r].size;
+            tj_store(k, r.y, &r.tid, 1, tj_tile_extract(k, t, &last, 1));
+            int nx = 3 * B + rows[row].size;
             int32_t *xs = malloc((size_t)nx * sizeof *xs), out[NTHREADS];
             ck_assert_ptr_nonnull(xs);
             for (int i = 0; i < nx; i++)
                 xs[i] = i + 1;
-            tj_array *xa = tjt_array(cpu, i32, nx, xs), *ya = tjt_array(cpu, i32, NTHREADS, NULL);
-            tj_arg args[] = {tj_arg_array(xa), tj_arg_array(ya)};
-            int64_t n = NTHREADS;
-            tjt_ok(cpu, tj_launch(cpu, m, "unwritten", 1, &n, B, args, 2));
-            tjt_ok(cpu, tj_device_synchronize(cpu));
-            tjt_ok(cpu, tj_array_copy_to_host(ya, out, sizeof out));
+            check_switches(f, xy_run(&r, xs, nx, out));
             for (int i = 0; i < NTHREADS; i++) {
                 int first = i / B * B;
                 int want = first + B <= NTHREADS ? first + B : 0; /* x[first + B - 1] */
                 ck_assert_msg(out[i] == want, "%s, %s tile of %d: y[%d] = %d, expected %d",
-                              form_name[f], rows[r].storage == TJ_STORAGE_SHARED ? "shared"
-                                                                                 : "register",
-                              rows[r].size, i, out[i], want);
+                              form_name[f], rows[row].storage == TJ_STORAGE_SHARED ? "shared"
+                                                                                   : "register",
+                              rows[row].size, i, out[i], want);
             }
             free(xs);
-            tj_context_destroy(ctx);
+            tj_context_destroy(r.ctx);
         }
 }
 END_TEST
