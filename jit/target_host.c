@@ -412,6 +412,56 @@ lower_lanes(tj_context *ctx, LLVMModuleRef m, LLVMValueRef const *fns, size_t n,
     return st;
 }
 
+/* Half-precision min and max in float. x86 has no half min or max below AVX512-FP16, and
+ * LLVM 19 lowers llvm.minnum.f16 and llvm.maxnum.f16 (and their vectors, element by
+ * element) to calls of libm's fminf and fmaxf: eight calls for a vector of eight, where
+ * float gets one vminps and a blend. The calls also branch on their arguments, which
+ * valgrind reported where LLVM computes a min before the test that discards it (the GPU's
+ * butterfly run on the CPU, reading a partner's not yet written word). In float the result
+ * is the same: extending a half is exact, and the min or max of two values is one of them,
+ * so truncating it back is exact too (a NaN stays a NaN). After the pipeline: InstCombine
+ * folds the widened form back into the half one. */
+static void
+widen_half_minmax(tj_context *ctx, LLVMModuleRef m)
+{
+    static const char *const names[] = {"llvm.minnum.", "llvm.maxnum."};
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
+    LLVMTypeRef half = LLVMHalfTypeInContext(ctx->llctx);
+    for (LLVMValueRef f = LLVMGetFirstFunction(m), next; f; f = next) {
+        next = LLVMGetNextFunction(f);
+        size_t len;
+        const char *name = LLVMGetValueName2(f, &len);
+        int which = -1;
+        for (int i = 0; i < 2; i++)
+            if (strncmp(name, names[i], strlen(names[i])) == 0)
+                which = i;
+        LLVMTypeRef ty = LLVMGetReturnType(LLVMGlobalGetValueType(f));
+        bool vec = LLVMGetTypeKind(ty) == LLVMVectorTypeKind;
+        if (which < 0 || (vec ? LLVMGetElementType(ty) : ty) != half)
+            continue;
+        LLVMTypeRef wide = vec ? LLVMVectorType(LLVMFloatTypeInContext(ctx->llctx),
+                                                LLVMGetVectorSize(ty))
+                               : LLVMFloatTypeInContext(ctx->llctx);
+        unsigned id = LLVMLookupIntrinsicID(names[which], strlen(names[which]) - 1);
+        for (LLVMUseRef u = LLVMGetFirstUse(f), unext; u; u = unext) {
+            unext = LLVMGetNextUse(u);
+            LLVMValueRef call = LLVMGetUser(u);
+            if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != f)
+                continue;
+            LLVMPositionBuilderBefore(b, call);
+            LLVMValueRef args[] = {LLVMBuildFPExt(b, LLVMGetOperand(call, 0), wide, ""),
+                                   LLVMBuildFPExt(b, LLVMGetOperand(call, 1), wide, "")};
+            LLVMValueRef r = tji_build_intrinsic(m, b, id, &wide, 1, args, 2);
+            LLVMSetFastMathFlags(r, LLVMGetFastMathFlags(call));
+            LLVMReplaceAllUsesWith(call, LLVMBuildFPTrunc(b, r, ty, ""));
+            LLVMInstructionEraseFromParent(call);
+        }
+        if (!LLVMGetFirstUse(f))
+            LLVMDeleteFunction(f);
+    }
+    LLVMDisposeBuilder(b);
+}
+
 static tj_status
 lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdesc *descs,
       LLVMTargetMachineRef tm)
@@ -471,6 +521,7 @@ finish(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *descs, int n, LLVMTarg
     tji_compress_pushes(ctx, m);
     tji_vectorise_pops(ctx, m);
     tji_interchange_lanes(ctx, m);
+    widen_half_minmax(ctx, m);
     return TJ_OK;
 }
 

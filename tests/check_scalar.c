@@ -24,8 +24,9 @@
  *       zeros match each other; infinities must match exactly;
  *   fma: exact on float32 and float64; float16 within 1 ULP (the reference rounds twice).
  *
- * Test cases: cpu1 (CPU, width-1), ptx (the same kernels built for CUDA and assembled by
- * ptxas when present; some rows also check the PTX opcode), cuda (launched on the GPU).
+ * Test cases: cpu1 (CPU, width-1; also: float16 min and max run in float32 there), ptx
+ * (the same kernels built for CUDA and assembled by ptxas when present; some rows also
+ * check the PTX opcode), cuda (launched on the GPU).
  * Under valgrind only every 16th row of the table runs ($TJ_TEST_SAMPLE=n sets the step;
  * see tjt_sample_stride).
  */
@@ -949,6 +950,77 @@ START_TEST(test_gpu_float32_to_int32_casts_are_one_cvt)
 }
 END_TEST
 
+/* The first call in optimised IR 'ir' of a half-precision llvm.minnum or llvm.maxnum,
+ * scalar or vector (".f16", ".v16f16"), or NULL. */
+static const char *
+half_minmax_call(const char *ir)
+{
+    static const char *const names[] = {"@llvm.minnum.", "@llvm.maxnum."};
+    for (int i = 0; i < 2; i++)
+        for (const char *p = ir; (p = strstr(p, names[i])); p++) {
+            size_t n = strcspn(p, "(");
+            if (n >= 3 && strncmp(p + n - 3, "f16", 3) == 0)
+                return p;
+        }
+    return NULL;
+}
+
+/* On the CPU, float16 min and max run in float32 (target_host.c, widen_half_minmax): x86
+ * below AVX512-FP16 has no half min, and LLVM makes each element a call of libm's fminf or
+ * fmaxf. A loop over N elements, which LLVM vectorises (the calls were per element there
+ * too), computes out[j] = min(a[j], b[j]) and out[N + j] = max(a[j], b[j]); the values
+ * include NaN (ignored), infinities and signed zeros. */
+START_TEST(test_cpu_half_min_max_compute_in_float)
+{
+    enum { N = 64 };
+    const tj_type *h = tjt_type(TJ_DTYPE_F16);
+    tj_kernel_options o = {.target = TJ_TARGET_CPU};
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "half_minmax", &o);
+    tj_val *a = tj_param_array(k, "a", h, 1), *b = tj_param_array(k, "b", h, 1);
+    tj_val *out = tj_param_array(k, "out", h, 1);
+    tj_val *j = tj_for_begin(k, tj_const_int(k, TJ_DTYPE_I32, 0), tj_const_int(k, TJ_DTYPE_I32, N),
+                             tj_const_int(k, TJ_DTYPE_I32, 1));
+    tj_val *x = tj_load(k, a, &j, 1), *y = tj_load(k, b, &j, 1);
+    tj_store(k, out, &j, 1, tj_binary(k, TJ_BIN_MIN, x, y));
+    tj_val *j2 = tj_binary(k, TJ_BIN_ADD, j, tj_const_int(k, TJ_DTYPE_I32, N));
+    tj_store(k, out, &j2, 1, tj_binary(k, TJ_BIN_MAX, x, y));
+    tj_for_end(k);
+    tj_module *m = NULL;
+    tj_build_options bo = {.keep_ir = true};
+    ck_assert_msg(tj_kernel_build(k, &bo, &m) == TJ_OK, "%s", tj_context_error(tjt.ctx));
+    const char *ir = tj_module_get_ir(m);
+    const char *left = half_minmax_call(ir);
+    ck_assert_msg(!left, "a half min or max is left in the CPU IR: %.60s", left);
+    ck_assert_msg(strstr(ir, "@llvm.minnum.") && strstr(ir, "@llvm.maxnum."),
+                  "no float min or max in the CPU IR");
+    const double v[] = {NAN, -INFINITY, -65504, -1.5, -0.0, 0.0, 0.25, 3, 65504, INFINITY};
+    enum { NV = sizeof v / sizeof v[0] };
+    uint16_t ha[N], hb[N], got[2 * N];
+    for (int i = 0; i < N; i++) {
+        ha[i] = (uint16_t)fbits(TJ_DTYPE_F16, v[i % NV]);
+        hb[i] = (uint16_t)fbits(TJ_DTYPE_F16, v[(i / NV + 3 * i) % NV]);
+    }
+    tj_array *aa = tjt_array(tjt.cpu, h, N, ha), *ab = tjt_array(tjt.cpu, h, N, hb);
+    tj_array *ao = tjt_array(tjt.cpu, h, 2 * N, NULL);
+    tj_arg args[] = {tj_arg_array(aa), tj_arg_array(ab), tj_arg_array(ao)};
+    int64_t one = 1;
+    tjt_ok(tjt.cpu, tj_launch(tjt.cpu, m, "half_minmax", 1, &one, 1, args, 3));
+    tjt_ok(tjt.cpu, tj_array_copy_to_host(ao, got, sizeof got));
+    for (int i = 0; i < 2 * N; i++) {
+        double x = fval(TJ_DTYPE_F16, ha[i % N]), y = fval(TJ_DTYPE_F16, hb[i % N]);
+        double want = i < N ? fmin(x, y) : fmax(x, y), g = fval(TJ_DTYPE_F16, got[i]);
+        /* -0 and +0 are interchangeable (LLVM minnum and maxnum) */
+        ck_assert_msg(g == want || (isnan(g) && isnan(want)),
+                      "%s(%g, %g) gave %g, expected %g", i < N ? "min" : "max", x, y, g, want);
+    }
+    tj_array_destroy(aa);
+    tj_array_destroy(ab);
+    tj_array_destroy(ao);
+    tj_module_destroy(m);
+    tj_kernel_destroy(k);
+}
+END_TEST
+
 static TCase *
 make_case(const char *name, void (*setup)(void))
 {
@@ -970,7 +1042,9 @@ main(int argc, char **argv)
 {
     make_rows();
     Suite *s = suite_create("scalar");
-    suite_add_tcase(s, make_case("cpu1", setup_cpu1));
+    TCase *cpu1 = make_case("cpu1", setup_cpu1);
+    tcase_add_test(cpu1, test_cpu_half_min_max_compute_in_float);
+    suite_add_tcase(s, cpu1);
     TCase *ptx = make_case("ptx", setup_ptx);
     tcase_add_test(ptx, test_gpu_float32_to_int32_casts_are_one_cvt);
     suite_add_tcase(s, ptx);
