@@ -424,25 +424,20 @@ lower_lanes(tj_context *ctx, LLVMModuleRef m, LLVMValueRef const *fns, size_t n,
 static void
 widen_half_minmax(tj_context *ctx, LLVMModuleRef m)
 {
-    static const char *const names[] = {"llvm.minnum.", "llvm.maxnum."};
+    const unsigned ids[] = {LLVMLookupIntrinsicID("llvm.minnum", 11),
+                            LLVMLookupIntrinsicID("llvm.maxnum", 11)};
     LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
     LLVMTypeRef half = LLVMHalfTypeInContext(ctx->llctx);
     for (LLVMValueRef f = LLVMGetFirstFunction(m), next; f; f = next) {
         next = LLVMGetNextFunction(f);
-        size_t len;
-        const char *name = LLVMGetValueName2(f, &len);
-        int which = -1;
-        for (int i = 0; i < 2; i++)
-            if (strncmp(name, names[i], strlen(names[i])) == 0)
-                which = i;
+        unsigned id = LLVMGetIntrinsicID(f);
         LLVMTypeRef ty = LLVMGetReturnType(LLVMGlobalGetValueType(f));
         bool vec = LLVMGetTypeKind(ty) == LLVMVectorTypeKind;
-        if (which < 0 || (vec ? LLVMGetElementType(ty) : ty) != half)
+        if ((id != ids[0] && id != ids[1]) || (vec ? LLVMGetElementType(ty) : ty) != half)
             continue;
         LLVMTypeRef wide = vec ? LLVMVectorType(LLVMFloatTypeInContext(ctx->llctx),
                                                 LLVMGetVectorSize(ty))
                                : LLVMFloatTypeInContext(ctx->llctx);
-        unsigned id = LLVMLookupIntrinsicID(names[which], strlen(names[which]) - 1);
         for (LLVMUseRef u = LLVMGetFirstUse(f), unext; u; u = unext) {
             unext = LLVMGetNextUse(u);
             LLVMValueRef call = LLVMGetUser(u);
