@@ -544,6 +544,15 @@ has_loop_copy(tj_kernel *k)
     return strstr(ir, "loop.copy") != NULL;
 }
 
+static int
+occurrences(const char *text, const char *what)
+{
+    int n = 0;
+    for (const char *at = text; (at = strstr(at, what)) != NULL; at += strlen(what))
+        n++;
+    return n;
+}
+
 static tj_kernel *
 check_loop_kernel(const struct check_row *r)
 {
@@ -587,9 +596,11 @@ START_TEST(test_loops_with_range_checks_match_c_where_the_check_holds_in_part_or
     const struct check_row *r = &check_rows[_i % NROWS(check_rows)];
     use_target(_i / NROWS(check_rows));
     tj_kernel *k = check_loop_kernel(r);
-    /* The copy is the CPU's: the GPU keeps one loop (and its PTX stays as it was). */
-    ck_assert_msg(has_loop_copy(k) == (g_where == ON_CPU1),
-                  "the loop should be copied on the CPU only");
+    /* Copied everywhere: on the CPU with the test made true, on the GPU for the unit stride
+     * of 'out' alone (a test of the lane's own index is not the block's), so that both of
+     * its copies still compare with n. */
+    ck_assert_msg(has_loop_copy(k), "the loop was not copied");
+    ck_assert_int_eq(occurrences(tj_kernel_get_ir(k), ", %n\n"), g_where == ON_CPU1 ? 1 : 2);
     tj_module *m = tjt_build(k);
     if (g_where != ON_PTX) {
         enum { MAX = 64 };
@@ -795,7 +806,7 @@ START_TEST(test_loops_without_range_checks_or_with_a_return_are_not_copied)
 }
 END_TEST
 
-/* A while loop that indexes an array is copied on the CPU with the array's stride the element
+/* A while loop that indexes an array is copied (CPU and GPU) with the array's stride the element
  * size, entered when the array's stride is that (the copy stores contiguously: compaction's
  * drain vectorises instead of scattering); one that indexes no array is not. Both count down
  * from n: out[i] = 3 i + 1 for i < n, and a variable sums i. */
@@ -819,8 +830,7 @@ START_TEST(test_while_loops_indexing_arrays_are_copied_for_unit_strides)
         put(k, out, n, tj_var_get(k, sum));
         bool copied = has_loop_copy(k);
         /* The sum's store after the loop indexes 'out' outside it: only 'stores' copies. */
-        ck_assert_msg(copied == (stores && g_where == ON_CPU1), "stores %d: copied %d", stores,
-                      copied);
+        ck_assert_msg(copied == stores, "stores %d: copied %d", stores, copied);
         tj_module *m = tjt_build(k);
         if (g_where != ON_PTX) {
             enum { M = 37 };
@@ -837,6 +847,54 @@ START_TEST(test_while_loops_indexing_arrays_are_copied_for_unit_strides)
         tj_module_destroy(m);
         tj_kernel_destroy(k);
     }
+}
+END_TEST
+
+/* On the GPU a for loop that indexes an array is copied for its unit stride unless it calls
+ * something: a function or a cooperative builtin may hold barriers, votes or shuffles, which
+ * must not be copied into two paths. out[j] = j, 2 j + 1 (a function) or j + the sum of a
+ * register tile of four ones (a reduce), for j < 8; the CPU copies none of them (no range
+ * check in them). */
+START_TEST(test_gpu_loops_are_copied_for_unit_strides_unless_they_call)
+{
+    use_target(_i);
+    tj_func *f = tj_func_create(tjt.ctx, "odd", I32, &g_opts);
+    tj_val *a = tj_param(f, "a", I32);
+    ck_assert(tj_return(f, bin(f, TJ_BIN_ADD, bin(f, TJ_BIN_MUL, a, ci(f, 2)), ci(f, 1))));
+    for (int form = 0; form < 3; form++) {
+        tj_kernel *k = tj_kernel_create(tjt.ctx, "unit", &g_opts);
+        tj_val *out = tj_param_array(k, "out", I32, 1);
+        tj_val *j = tj_for_begin(k, ci(k, 0), ci(k, 8), ci(k, 1));
+        tj_val *v = j;
+        if (form == 1) {
+            v = tj_call(k, f, &j, 1);
+        } else if (form == 2) {
+            int four = 4;
+            tj_val *zero = ci(k, 0);
+            tj_val *ones = tj_tile_ones(k, I32, 1, &four, TJ_STORAGE_REGISTER);
+            tj_val *sum = tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, ones);
+            v = bin(k, TJ_BIN_ADD, j, tj_tile_extract(k, sum, &zero, 1));
+        }
+        put(k, out, j, v);
+        ck_assert(tj_for_end(k));
+        ck_assert_msg(tj_kernel_error(k) == NULL, "%s", tj_kernel_error(k));
+        ck_assert_msg(has_loop_copy(k) == (form == 0 && g_where != ON_CPU1), "form %d: copied %d",
+                      form, has_loop_copy(k));
+        tj_module *m = tjt_build(k);
+        if (g_where != ON_PTX) {
+            tj_array *arr = tjt_array(device(), I32, 8, NULL);
+            tj_arg args[] = {tj_arg_array(arr)};
+            launch_1d(m, "unit", block_dim(), args, 1);
+            int32_t got[8];
+            tjt_ok(device(), tj_array_copy_to_host(arr, got, sizeof got));
+            for (int e = 0; e < 8; e++)
+                ck_assert_int_eq(got[e], form == 0 ? e : form == 1 ? 2 * e + 1 : e + 4);
+            tj_array_destroy(arr);
+        }
+        tj_module_destroy(m);
+        tj_kernel_destroy(k);
+    }
+    tj_func_destroy(f);
 }
 END_TEST
 
@@ -1587,6 +1645,7 @@ add_all(TCase *tc, int where)
     }
     ADD(test_while_loop_runs_until_its_condition_fails);
     ADD(test_while_loops_indexing_arrays_are_copied_for_unit_strides);
+    ADD(test_gpu_loops_are_copied_for_unit_strides_unless_they_call);
     ADD(test_while_condition_false_at_start_runs_no_iteration);
     ADD(test_break_leaves_only_the_innermost_loop);
     ADD(test_break_leaves_a_while_true_loop);
