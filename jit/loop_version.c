@@ -23,10 +23,11 @@
  * array gets the unit-stride copy alone.
  *
  * Only where it pays and is safe to copy: a loop left only through its exit (no tj_return
- * inside), at most VERSION_MAX_INSTS instructions. On the GPU the copy is for unit strides
- * alone, whose 64-bit multiplies it saves (the bench histogram's loop of 4 elements a lane:
- * 85 SASS instructions to 69, ptxas 11.8 for sm_90); a range check's test is the lane's,
- * and a branch on it would send a block's lanes to different copies. And only a loop that
+ * inside), at most VERSION_MAX_INSTS instructions (VERSION_MAX_INSTS_GPU on the GPU). On
+ * the GPU the copy is for unit strides alone, whose 64-bit multiplies it saves (the bench
+ * histogram's loop of 4 elements a lane: 85 SASS instructions to 69, ptxas 11.8 for sm_90);
+ * a range check's test is the lane's, and a branch on it would send a block's lanes to
+ * different copies. And only a loop that
  * calls nothing: a function or a cooperative builtin's hook may hold barriers, votes or
  * shuffles, which LLVM's rules for convergent calls keep from being copied into two paths
  * (the stride's test is the same in every lane, but what is not copied costs no build time
@@ -38,6 +39,8 @@
 
 enum {
     VERSION_MAX_INSTS = 2000, /* instructions in the loop, nested loops (and copies) included */
+    VERSION_MAX_INSTS_GPU = 500, /* the same on the GPU, where a build's time is a bar (the
+                                  * bench histogram's loop of 8 loads a lane: 145) */
     VERSION_MAX_CHECKS = 16,  /* range checks made constant */
     AFFINE_MAX_NODES = 32,    /* values in an index's tree (a shared one counts each time) */
 };
@@ -54,7 +57,7 @@ typedef struct loop {
 /* Collects the blocks reachable from 'head' without passing 'exit'. False when one leaves
  * the loop another way (tj_return) or the loop is too large. */
 static bool
-collect(loop *l, LLVMBasicBlockRef head, LLVMBasicBlockRef exit, int max_blocks)
+collect(loop *l, LLVMBasicBlockRef head, LLVMBasicBlockRef exit, int max_blocks, size_t max_insts)
 {
     l->blocks[l->nblocks++] = head;
     tji_vmap_put(&l->in, LLVMBasicBlockAsValue(head), LLVMBasicBlockAsValue(head));
@@ -68,7 +71,7 @@ collect(loop *l, LLVMBasicBlockRef head, LLVMBasicBlockRef exit, int max_blocks)
             return false;
         for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
             l->ninsts++;
-        if (l->ninsts > VERSION_MAX_INSTS)
+        if (l->ninsts > max_insts)
             return false;
         for (unsigned s = 0, ns = LLVMGetNumSuccessors(term); s < ns; s++) {
             LLVMBasicBlockRef to = LLVMGetSuccessor(term, s);
@@ -441,7 +444,9 @@ tji_version_loop(tj_kernel *k, const tji_scope *s)
     enum { MAX_BLOCKS = 512 };
     loop l = {.blocks = malloc(MAX_BLOCKS * sizeof *l.blocks)};
     tji_vmap map = {0};
-    if (!l.blocks || !tji_vmap_init(&l.in, MAX_BLOCKS) || !collect(&l, head, s->merge, MAX_BLOCKS) ||
+    size_t max_insts = checks_too ? VERSION_MAX_INSTS : VERSION_MAX_INSTS_GPU;
+    if (!l.blocks || !tji_vmap_init(&l.in, MAX_BLOCKS) ||
+        !collect(&l, head, s->merge, MAX_BLOCKS, max_insts) ||
         (!checks_too && has_convergent_call(&l)) ||
         !tji_vmap_init(&map, l.ninsts + MAX_BLOCKS + (size_t)k->nparams))
         goto done;

@@ -851,17 +851,18 @@ START_TEST(test_while_loops_indexing_arrays_are_copied_for_unit_strides)
 END_TEST
 
 /* On the GPU a for loop that indexes an array is copied for its unit stride unless it calls
- * something: a function or a cooperative builtin may hold barriers, votes or shuffles, which
- * must not be copied into two paths. out[j] = j, 2 j + 1 (a function) or j + the sum of a
- * register tile of four ones (a reduce), for j < 8; the CPU copies none of them (no range
- * check in them). */
-START_TEST(test_gpu_loops_are_copied_for_unit_strides_unless_they_call)
+ * something (a function or a cooperative builtin may hold barriers, votes or shuffles, which
+ * must not be copied into two paths) or is long (over 500 instructions: a GPU build's time
+ * counts). out[j] = j, 2 j + 1 (a function), j + the sum of a register tile of four ones (a
+ * reduce) or j after 300 adds and subtractions of 1, for j < 8; the CPU copies none of
+ * them (no range check in them). */
+START_TEST(test_gpu_loops_are_copied_for_unit_strides_unless_they_call_or_are_long)
 {
     use_target(_i);
     tj_func *f = tj_func_create(tjt.ctx, "odd", I32, &g_opts);
     tj_val *a = tj_param(f, "a", I32);
     ck_assert(tj_return(f, bin(f, TJ_BIN_ADD, bin(f, TJ_BIN_MUL, a, ci(f, 2)), ci(f, 1))));
-    for (int form = 0; form < 3; form++) {
+    for (int form = 0; form < 4; form++) {
         tj_kernel *k = tj_kernel_create(tjt.ctx, "unit", &g_opts);
         tj_val *out = tj_param_array(k, "out", I32, 1);
         tj_val *j = tj_for_begin(k, ci(k, 0), ci(k, 8), ci(k, 1));
@@ -874,6 +875,12 @@ START_TEST(test_gpu_loops_are_copied_for_unit_strides_unless_they_call)
             tj_val *ones = tj_tile_ones(k, I32, 1, &four, TJ_STORAGE_REGISTER);
             tj_val *sum = tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, ones);
             v = bin(k, TJ_BIN_ADD, j, tj_tile_extract(k, sum, &zero, 1));
+        } else if (form == 3) {
+            tj_val *t = tj_var_new(k, j);
+            for (int step = 0; step < 300; step++)
+                tj_var_set(k, t, bin(k, step % 2 ? TJ_BIN_SUB : TJ_BIN_ADD, tj_var_get(k, t),
+                                     ci(k, 1)));
+            v = tj_var_get(k, t);
         }
         put(k, out, j, v);
         ck_assert(tj_for_end(k));
@@ -888,7 +895,7 @@ START_TEST(test_gpu_loops_are_copied_for_unit_strides_unless_they_call)
             int32_t got[8];
             tjt_ok(device(), tj_array_copy_to_host(arr, got, sizeof got));
             for (int e = 0; e < 8; e++)
-                ck_assert_int_eq(got[e], form == 0 ? e : form == 1 ? 2 * e + 1 : e + 4);
+                ck_assert_int_eq(got[e], form == 1 ? 2 * e + 1 : form == 2 ? e + 4 : e);
             tj_array_destroy(arr);
         }
         tj_module_destroy(m);
@@ -1645,7 +1652,7 @@ add_all(TCase *tc, int where)
     }
     ADD(test_while_loop_runs_until_its_condition_fails);
     ADD(test_while_loops_indexing_arrays_are_copied_for_unit_strides);
-    ADD(test_gpu_loops_are_copied_for_unit_strides_unless_they_call);
+    ADD(test_gpu_loops_are_copied_for_unit_strides_unless_they_call_or_are_long);
     ADD(test_while_condition_false_at_start_runs_no_iteration);
     ADD(test_break_leaves_only_the_innermost_loop);
     ADD(test_break_leaves_a_while_true_loop);
