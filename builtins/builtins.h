@@ -75,6 +75,9 @@ TJI_HIDDEN LLVMValueRef tji_shared_alloc(tj_kernel *k, size_t bytes);
  * more than the first: for a value that one builtin call hands its lanes past its last
  * barrier, which no other builtin's scratch may overwrite before they read it. */
 TJI_HIDDEN LLVMValueRef tji_shared_slot(tj_kernel *k, size_t bytes);
+/* 16 bytes of owned shared memory that nothing reads, the same for every call of the
+ * kernel: where atomics of lanes that add nothing go (builtins/scatter_add.c). */
+TJI_HIDDEN LLVMValueRef tji_shared_sink(tj_kernel *k);
 /* Before writing fresh shared memory: a barrier when the code may run again (inside a loop,
  * or in a function) while other lanes still read the previous contents. */
 TJI_HIDDEN void tji_shared_write_fence(tj_kernel *k);

@@ -173,6 +173,17 @@ tji_shared_slot(tj_kernel *k, size_t bytes)
     return arena_at(k, tji_const_i64(k->ctx, (int64_t)k->slot_off));
 }
 
+LLVMValueRef
+tji_shared_sink(tj_kernel *k)
+{
+    if (!k->sink_bytes) {
+        k->sink_off = k->shared_bytes;
+        k->sink_bytes = 16;
+        k->shared_bytes += k->sink_bytes;
+    }
+    return arena_at(k, tji_const_i64(k->ctx, (int64_t)k->sink_off));
+}
+
 bool
 tji_in_loop(const tj_kernel *k)
 {

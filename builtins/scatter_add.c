@@ -77,19 +77,27 @@ accumulate(tj_kernel *k, const tj_type *t, LLVMValueRef ptr, LLVMValueRef v, boo
     }
 }
 
-/* An atomic add of an integer without a branch: a lane that adds nothing (!ok) adds 0 at
- * index 0, which every tile has. On the GPU the branch around each atomic cost more than
- * the atomic: ptxas's convergence marks around it, and the shared window's base computed
- * again in each branch (the bench histogram's loop of 4 elements a lane: 69 SASS
- * instructions with the branches, 53 without; ptxas 11.8 for sm_90).
- * Integers only: PTX does not promise that a float atomic add of -0.0 leaves every value's
- * bits as they were (subnormals, NaN payloads); and a plain add at index 0 could lose
- * another lane's update. */
+/* An atomic add of an integer without a branch. On the GPU the branch around each atomic
+ * cost more than the atomic: ptxas's convergence marks around it, and the shared window's
+ * base computed again in each branch (the bench histogram's loop of 4 elements a lane: 69
+ * SASS instructions with the branches, 53 without; ptxas 11.8 for sm_90). A constant
+ * addend stays a constant, which ptxas's ATOMS.POPC.INC needs (one pass for a warp's lanes
+ * that add 1 at one address, where ATOMS.ADD of a register takes one per lane: skewed
+ * histograms), and a lane that adds nothing adds it to the kernel's sink word; any other
+ * addend becomes 0 there, at index 0, which every tile has. Integers only: PTX does not
+ * promise that a float atomic add of -0.0 leaves every value's bits as they were
+ * (subnormals, NaN payloads); and a plain add at index 0 could lose another lane's update. */
 static void
 add_unbranched(tj_kernel *k, const tj_val *a, LLVMValueRef *coords, int nidx, LLVMValueRef ok,
                LLVMValueRef v)
 {
     LLVMBuilderRef b = k->llb;
+    if (LLVMIsAConstant(v)) {
+        LLVMValueRef elem = tji_tile_elem_ptr(k, a, coords);
+        add_scalar(k, a->type->dtype, LLVMBuildSelect(b, ok, elem, tji_shared_sink(k), ""), v,
+                   true);
+        return;
+    }
     for (int d = 0; d < nidx; d++)
         coords[d] = LLVMBuildSelect(b, ok, coords[d], tji_const_i32(k->ctx, 0), "");
     add_scalar(k, a->type->dtype, tji_tile_elem_ptr(k, a, coords),

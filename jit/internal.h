@@ -247,6 +247,8 @@ struct tj_kernel {
     size_t shared_bytes;          /* owned shared memory, SPEC 3 */
     size_t scratch_bytes;         /* shared scratch its builtins share */
     size_t slot_off, slot_bytes;  /* tji_shared_slot: where, and how large (0: none yet) */
+    size_t sink_off;              /* tji_shared_sink: where (sink_bytes 0: none yet) */
+    size_t sink_bytes;
     LLVMValueRef layout_globals[2]; /* constants filled at seal: owned, callee arena base */
     size_t reg_tile_bytes;        /* per-lane bytes of register tiles (CPU fiber stacks) */
     unsigned mem_epoch;           /* bumped by every builder call that may write an array or

@@ -1223,10 +1223,11 @@ ptx_cond_branches(tj_module *m)
     return n;
 }
 
-/* Lane l adds l + 1 at index l % 11 - 1 of a tile of 8 when l % 4 != 3: indices -1, 8 and 9
- * and the lanes without has_value add nothing. The tile's element type: int32 or float32. */
+/* Lane l adds l + 1 (or 1: 'one') at index l % 11 - 1 of a tile of 8 when l % 4 != 3:
+ * indices -1, 8 and 9 and the lanes without has_value add nothing. The tile's element type:
+ * int32 or float32. */
 static tj_kernel *
-dropping_kernel(tj_dtype dt, uint32_t B)
+dropping_kernel(tj_dtype dt, uint32_t B, bool one)
 {
     tj_kernel_options o = opts_for(B, false);
     const tj_type *t = tjt_type(dt);
@@ -1238,7 +1239,7 @@ dropping_kernel(tj_dtype dt, uint32_t B)
     tj_val *tile = tj_tile_zeros(k, t, 1, &eight, TJ_STORAGE_SHARED);
     tj_val *idx = bin(k, TJ_BIN_SUB, bin(k, TJ_BIN_MOD, lane, ci(k, 11)), ci(k, 1));
     tj_val *has = tj_compare(k, TJ_CMP_NE, bin(k, TJ_BIN_MOD, lane, ci(k, 4)), ci(k, 3));
-    tj_val *v = tj_cast(k, bin(k, TJ_BIN_ADD, lane, ci(k, 1)), t);
+    tj_val *v = one ? tj_cast(k, ci(k, 1), t) : tj_cast(k, bin(k, TJ_BIN_ADD, lane, ci(k, 1)), t);
     ck_assert(tj_tile_scatter_add(k, tile, &idx, 1, v, has, NULL));
     tj_val *off = bin(k, TJ_BIN_MUL, blk, ci(k, 8));
     tj_tile_store(k, out, tile, &off);
@@ -1246,20 +1247,26 @@ dropping_kernel(tj_dtype dt, uint32_t B)
 }
 
 /* On the GPU an atomic integer add into a shared tile takes no branch: a lane without
- * has_value or with an index out of range adds 0 at index 0 (one conditional branch fewer in
- * the PTX than the float32 kernel's, which keeps it). Everywhere, those lanes change nothing. */
+ * has_value or with an index out of range adds 0 at index 0, or, when the addend is a
+ * constant (kept an immediate, "], 1;"), adds it to the kernel's sink word. Either way one
+ * conditional branch fewer in the PTX than the float32 kernel's, which keeps it. Everywhere,
+ * those lanes change nothing. Rows: the widths, each with an addend of l + 1, then 1. */
 START_TEST(test_scatter_add_lanes_that_add_nothing_change_nothing)
 {
     g_where = _i / STRIDE;
-    uint32_t B = widths[_i % STRIDE];
-    tj_kernel *k = dropping_kernel(TJ_DTYPE_I32, B);
+    int local = _i % STRIDE;
+    uint32_t B = widths[local % NWIDTHS];
+    bool one = local >= NWIDTHS;
+    tj_kernel *k = dropping_kernel(TJ_DTYPE_I32, B, one);
     tj_module *m = build(k);
     tj_kernel_destroy(k);
     if (g_where == ON_PTX || g_where == ON_CUDA) {
-        tj_kernel *kf = dropping_kernel(TJ_DTYPE_F32, B);
+        tj_kernel *kf = dropping_kernel(TJ_DTYPE_F32, B, one);
         tj_module *mf = build(kf);
         tj_kernel_destroy(kf);
         ck_assert_int_eq(ptx_cond_branches(m), ptx_cond_branches(mf) - 1);
+        ptx_has(m, "atom.shared.add.u32", true);
+        ptx_has(m, "], 1;", one);
         tj_module_destroy(mf);
     }
     if (runs()) {
@@ -1275,7 +1282,7 @@ START_TEST(test_scatter_add_lanes_that_add_nothing_change_nothing)
             for (int e = 0; e < 8; e++) {
                 int32_t want = 0;
                 for (int64_t l = 0; l < active_in(n, W, b); l++)
-                    want += l % 4 != 3 && l % 11 - 1 == e ? (int32_t)(l + 1) : 0;
+                    want += l % 4 != 3 && l % 11 - 1 == e ? (one ? 1 : (int32_t)(l + 1)) : 0;
                 ck_assert_msg(got[b * 8 + e] == want, "B = %u, block %lld element %d is %d, "
                               "expected %d", W, (long long)b, e, got[b * 8 + e], want);
             }
@@ -1400,7 +1407,7 @@ add_where(TCase *tc, int where)
     ADD_ROWS(test_scatter_add_structs_with_half_int64_uint32_and_matrix_fields,
              where == ON_CPU1 || where == ON_PTX ? 1 : NWIDTHS);
     ADD_ROWS(test_scatter_add_histogram_seed, 1);
-    ADD_ROWS(test_scatter_add_lanes_that_add_nothing_change_nothing, all ? NWIDTHS : 1);
+    ADD_ROWS(test_scatter_add_lanes_that_add_nothing_change_nothing, 2 * NWIDTHS);
     ADD_ROWS(test_scatter_add_index_out_of_range_is_a_debug_kernel_error,
              where == ON_PTX ? 1 : NROWS(index_rows));
 #undef ADD_ROWS
