@@ -27,11 +27,11 @@
  * the GPU the copy is for unit strides alone, whose 64-bit multiplies it saves (the bench
  * histogram's loop of 4 elements a lane: 85 SASS instructions to 69, ptxas 11.8 for sm_90);
  * a range check's test is the lane's, and a branch on it would send a block's lanes to
- * different copies. And only a loop that
- * calls nothing: a function or a cooperative builtin's hook may hold barriers, votes or
- * shuffles, which LLVM's rules for convergent calls keep from being copied into two paths
- * (the stride's test is the same in every lane, but what is not copied costs no build time
- * either: a push in compact_values' loop took its builder -> PTX from 2.6 to 3.4 ms).
+ * different copies. And only a loop that calls nothing: a function or a cooperative
+ * builtin's hook may hold barriers, votes or shuffles, which LLVM's rules for convergent
+ * calls keep from being copied into two paths (the stride's test is the same in every
+ * lane, but what is not copied costs no build time either: a push in compact_values' loop
+ * took its builder -> PTX from 2.6 to 3.4 ms).
  */
 #include <stdlib.h>
 
@@ -379,11 +379,12 @@ unit_strides(tj_kernel *k, const loop *l, tji_vmap *map, LLVMValueRef all)
     return all;
 }
 
-/* Whether the loop calls anything but LLVM intrinsics that are not convergent: the
- * builtins' barriers, votes and shuffles are calls of the target's hooks (tj.hook.*),
- * defined only when the kernel is finished; a user function may hold them too. */
+/* Whether the loop may synchronise lanes: whether it calls anything but LLVM intrinsics
+ * that are not convergent. The builtins' barriers, votes and shuffles are calls of the
+ * target's hooks (tj.hook.*), defined only when the kernel is finished; a user function may
+ * hold them too. */
 static bool
-has_convergent_call(const loop *l)
+may_synchronise(const loop *l)
 {
     unsigned convergent = LLVMGetEnumAttributeKindForName("convergent", 10);
     for (int i = 0; i < l->nblocks; i++)
@@ -434,8 +435,7 @@ void
 tji_version_loop(tj_kernel *k, const tji_scope *s)
 {
     bool is_for = s->kind == TJI_SCOPE_FOR;
-    /* On the GPU the copy is for unit strides alone: their test reads kernel parameters, the
-     * same in every lane, so both copies may hold barriers; a range check's is the lane's. */
+    /* On the GPU the copy is for unit strides alone (a range check's test is the lane's). */
     bool checks_too = k->opts.target == TJ_TARGET_CPU;
     int64_t step = 0;
     if (!s->enter || (checks_too && is_for && !countable(s, &step)))
@@ -447,7 +447,7 @@ tji_version_loop(tj_kernel *k, const tji_scope *s)
     size_t max_insts = checks_too ? VERSION_MAX_INSTS : VERSION_MAX_INSTS_GPU;
     if (!l.blocks || !tji_vmap_init(&l.in, MAX_BLOCKS) ||
         !collect(&l, head, s->merge, MAX_BLOCKS, max_insts) ||
-        (!checks_too && has_convergent_call(&l)) ||
+        (!checks_too && may_synchronise(&l)) ||
         !tji_vmap_init(&map, l.ninsts + MAX_BLOCKS + (size_t)k->nparams))
         goto done;
     check checks[VERSION_MAX_CHECKS];
