@@ -13,7 +13,8 @@
  *   pop:  the running lanes take the top min(count, running) slots, lane 0 the topmost;
  *         the counter drops by that many. So values of a later push come out first, and
  *         draining hands out the slots 0..count-1 once each. On the CPU each lane takes
- *         its slot and lowers the counter in its turn: two barriers, not three.
+ *         its slot and lowers the counter in its turn: two barriers, not three. On the
+ *         GPU under TILEJIT_GPU_POP=warp, one atomic per warp and two barriers too.
  * In CPU cooperative mode lanes run in order, so slots are deterministic there.
  */
 #include <stdio.h>
@@ -159,36 +160,63 @@ push_one_at_a_time(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
  * that stayed within the capacity (one that passed it is followed by its own min); and
  * once it reaches the capacity it never drops below, so no slot under the capacity is
  * handed out twice. This takes the place of a clamp in lane 0 between two more barriers. */
+/* A warp's vote on 'want' (every running lane of the warp must reach it): this lane's rank
+ * among the lanes that want, their number, and the first of them (32 when none). */
+typedef struct warp_vote {
+    LLVMValueRef rank, total, leader;
+} warp_vote;
+
+static warp_vote
+vote(tj_kernel *k, LLVMValueRef want)
+{
+    LLVMBuilderRef b = k->llb;
+    LLVMTypeRef i32t = tji_i32(k->ctx);
+    LLVMValueRef ballot = tji_emit_ballot(k, want);
+    LLVMValueRef below = LLVMBuildAnd(b, ballot, tji_emit_lanemask_lt(k), "");
+    LLVMValueRef cttz_args[] = {ballot, LLVMConstInt(tji_i1(k->ctx), 0, 0)};
+    return (warp_vote){
+        .rank = tji_emit_intrinsic(k, "llvm.ctpop", &i32t, 1, &below, 1),
+        .total = tji_emit_intrinsic(k, "llvm.ctpop", &i32t, 1, &ballot, 1),
+        .leader = tji_emit_intrinsic(k, "llvm.cttz", &i32t, 1, cttz_args, 2),
+    };
+}
+
+/* The counter's value before the warp's leader added 'delta' to it (an atomic add), in
+ * every lane of the warp; 'bound' (an atomic min or max with 'limit') runs in the leader
+ * when its new value passed 'limit'. */
 static LLVMValueRef
-reserve_per_warp(tj_kernel *k, const tj_val *s, LLVMValueRef want)
+add_per_warp(tj_kernel *k, const tj_val *s, const warp_vote *v, LLVMValueRef delta,
+             tji_atom_op bound, int32_t limit)
 {
     tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
     LLVMTypeRef i32t = tji_i32(c);
-    LLVMValueRef ballot = tji_emit_ballot(k, want);
-    LLVMValueRef below = LLVMBuildAnd(b, ballot, tji_emit_lanemask_lt(k), "");
-    LLVMValueRef rank = tji_emit_intrinsic(k, "llvm.ctpop", &i32t, 1, &below, 1);
-    LLVMValueRef total = tji_emit_intrinsic(k, "llvm.ctpop", &i32t, 1, &ballot, 1);
-    LLVMValueRef cttz_args[] = {ballot, LLVMConstInt(tji_i1(c), 0, 0)};
-    LLVMValueRef leader = tji_emit_intrinsic(k, "llvm.cttz", &i32t, 1, cttz_args, 2);
     LLVMValueRef lane_in_warp = LLVMBuildAnd(b, tji_lane(k), i32c(k, 31), "");
-    LLVMValueRef basev = tji_alloca(k, i32t, "push.base");
+    LLVMValueRef basev = tji_alloca(k, i32t, "warp.base");
     tji_cond lead;
-    tji_emit_cond_begin(k, LLVMBuildICmp(b, LLVMIntEQ, lane_in_warp, leader, ""), &lead);
+    tji_emit_cond_begin(k, LLVMBuildICmp(b, LLVMIntEQ, lane_in_warp, v->leader, ""), &lead);
     const tj_type *i32 = tji_type_scalar(c, TJ_DTYPE_I32);
-    LLVMValueRef old = tji_emit_atomic(k, TJI_ATOM_ADD, i32, s->u.stack.count, total);
+    LLVMValueRef old = tji_emit_atomic(k, TJI_ATOM_ADD, i32, s->u.stack.count, delta);
     LLVMBuildStore(b, old, basev);
-    LLVMValueRef cap = i32c(k, s->u.stack.capacity);
-    tji_cond over;
-    tji_emit_cond_begin(k, LLVMBuildICmp(b, LLVMIntSGT, LLVMBuildAdd(b, old, total, ""), cap, ""),
-                        &over);
-    tji_emit_atomic(k, TJI_ATOM_MIN, i32, s->u.stack.count, cap);
-    tji_emit_cond_end(k, &over);
+    LLVMValueRef after = LLVMBuildAdd(b, old, delta, "");
+    tji_cond past;
+    tji_emit_cond_begin(k, LLVMBuildICmp(b, bound == TJI_ATOM_MIN ? LLVMIntSGT : LLVMIntSLT,
+                                         after, i32c(k, limit), ""),
+                        &past);
+    tji_emit_atomic(k, bound, i32, s->u.stack.count, i32c(k, limit));
+    tji_emit_cond_end(k, &past);
     tji_emit_cond_end(k, &lead);
-    /* no lane pushes: leader is 32, the shuffle reads lane 0 and nobody uses the result */
-    LLVMValueRef src = LLVMBuildAnd(b, leader, i32c(k, 31), "");
-    LLVMValueRef base = tji_emit_shfl_idx32(k, LLVMBuildLoad2(b, i32t, basev, ""), src);
-    return LLVMBuildAdd(b, base, rank, "slot");
+    /* no lane voted: leader is 32, the shuffle reads lane 0 and nobody uses the result */
+    LLVMValueRef src = LLVMBuildAnd(b, v->leader, i32c(k, 31), "");
+    return tji_emit_shfl_idx32(k, LLVMBuildLoad2(b, i32t, basev, ""), src);
+}
+
+static LLVMValueRef
+reserve_per_warp(tj_kernel *k, const tj_val *s, LLVMValueRef want)
+{
+    warp_vote v = vote(k, want);
+    LLVMValueRef base = add_per_warp(k, s, &v, v.total, TJI_ATOM_MIN, s->u.stack.capacity);
+    return LLVMBuildAdd(k->llb, base, v.rank, "slot");
 }
 
 tj_val *
@@ -273,6 +301,40 @@ pop_one_at_a_time(tj_kernel *k, tj_val *s, tj_val **slot_out)
     return tji_scalar(k, s->type, value);
 }
 
+/* Pop with one atomic per warp (the GPU, under TILEJIT_GPU_POP=warp; not yet timed on the
+ * GPU, bench/RESULTS.md): the warp's leader subtracts the number of its running lanes from
+ * the counter, and lane r of them takes slot old - 1 - r when that is not negative. A
+ * leader whose subtraction took the counter below 0 raises it to 0 with an atomic max.
+ * Once every warp is done the counter is max(count - running lanes, 0): the last
+ * subtraction in the counter's order either stayed at 0 or above, or went below and is
+ * followed by its own max; a max only runs when the value went below 0, when every slot
+ * down to 0 has been handed out, and no later subtraction starts above 0; so the warps
+ * share out the top min(count, running) slots, once each. Two barriers, where the lane 0
+ * update of the default pop needs three. */
+static tj_val *
+pop_per_warp(tj_kernel *k, tj_val *s, tj_val **slot_out)
+{
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    tji_emit_barrier(k);
+    warp_vote v = vote(k, LLVMConstInt(tji_i1(c), 1, 0));
+    LLVMValueRef old = add_per_warp(k, s, &v, LLVMBuildNeg(b, v.total, ""), TJI_ATOM_MAX, 0);
+    LLVMValueRef mine = LLVMBuildSub(b, LLVMBuildSub(b, old, i32c(k, 1), ""), v.rank, "");
+    LLVMValueRef got = LLVMBuildICmp(b, LLVMIntSGE, mine, i32c(k, 0), "");
+    LLVMValueRef slot = LLVMBuildSelect(b, got, mine, i32c(k, -1), "slot");
+    LLVMValueRef vslot = tji_alloca(k, s->type->llreg, "popped");
+    LLVMBuildStore(b, LLVMConstNull(s->type->llreg), vslot);
+    tji_cond cond;
+    tji_emit_cond_begin(k, got, &cond);
+    LLVMBuildStore(b, tji_emit_load(k, s->type, slot_ptr(k, s, slot)), vslot);
+    tji_emit_cond_end(k, &cond);
+    LLVMValueRef value = LLVMBuildLoad2(b, s->type->llreg, vslot, "value");
+    tji_emit_barrier(k);
+    if (slot_out)
+        *slot_out = tji_scalar(k, tji_type_scalar(c, TJ_DTYPE_I32), slot);
+    return tji_scalar(k, s->type, value);
+}
+
 tj_val *
 tj_tile_stack_pop(tj_kernel *k, tj_val *s, tj_val **slot_out)
 {
@@ -281,6 +343,8 @@ tj_tile_stack_pop(tj_kernel *k, tj_val *s, tj_val **slot_out)
         return NULL;
     if (!tji_lanes_run_concurrently(k))
         return pop_one_at_a_time(k, s, slot_out);
+    if (k->ctx->gpu_warp_pop)
+        return pop_per_warp(k, s, slot_out);
     tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
     tji_emit_barrier(k);

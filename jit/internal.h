@@ -66,6 +66,8 @@ struct tj_context {
                                            their uniform copies (lane_loops.c) */
     bool cpu_butterfly;                 /* TILEJIT_CPU_REDUCE=butterfly: cooperative CPU
                                            reductions run the GPU's algorithm (reduce.c) */
+    bool gpu_warp_pop;                  /* TILEJIT_GPU_POP=warp: GPU stack pops reserve
+                                           their slots per warp (stack.c) */
     bool perf_map;                      /* TILEJIT_PERF_MAP=1: CPU entries are listed in
                                            /tmp/perf-<pid>.map for perf (cache.c) */
     tj_type *types;                     /* interned types (a list) */

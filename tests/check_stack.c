@@ -1329,6 +1329,61 @@ START_TEST(test_stack_gpu_pushes_in_a_run_synchronise_once_each)
 }
 END_TEST
 
+/* The bar.sync of a GPU kernel that pushes its thread index then pops (with a pop) or not,
+ * in a context made under TILEJIT_GPU_POP='pop' (NULL: unset); whether its PTX has an
+ * atom.shared.max.s32. */
+static int
+gpu_pop_barriers(const char *pop, bool with, bool *has_max)
+{
+    if (pop)
+        ck_assert_int_eq(setenv("TILEJIT_GPU_POP", pop, 1), 0);
+    tj_context *ctx = NULL;
+    ck_assert_int_eq(tj_context_create(&ctx), TJ_OK);
+    unsetenv("TILEJIT_GPU_POP");
+    tj_kernel_options o = {.target = TJ_TARGET_CUDA, .block_dim = 256};
+    tj_kernel *k = tj_kernel_create(ctx, "pops", &o);
+    const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
+    tj_val *out = tj_param_array(k, "out", i32, 1);
+    tj_val *tid;
+    ck_assert(tj_tid(k, 1, &tid));
+    tj_val *s = tj_tile_stack(k, 512, i32);
+    ck_assert_ptr_nonnull(tj_tile_stack_push(k, s, tid, tj_const_bool(k, true)));
+    tj_val *v = with ? tj_tile_stack_pop(k, s, NULL) : tid;
+    ck_assert(tj_store(k, out, &tid, 1, v));
+    ck_assert_msg(tj_kernel_error(k) == NULL, "builder error: %s", tj_kernel_error(k));
+    tj_module *m = NULL;
+    ck_assert_msg(tj_kernel_build(k, NULL, &m) == TJ_OK, "%s", tj_context_error(ctx));
+    const char *ptx = tj_module_get_ptx(m);
+    tjt_check_ptx(ptx);
+    int n = 0;
+    for (const char *p = ptx; (p = strstr(p, "bar.sync")); p++)
+        n++;
+    *has_max = strstr(ptx, "atom.shared.max.s32") != NULL;
+    tj_kernel_destroy(k);
+    tj_context_destroy(ctx);
+    return n;
+}
+
+/* A GPU pop synchronises three times: before it (lanes may still read the count), after the
+ * lanes read their slots (lane 0 then lowers the counter) and after that. Under
+ * TILEJIT_GPU_POP=warp twice: each warp's leader takes its lanes' slots with an atomic
+ * subtraction, and one that took the counter below 0 raises it with an atomic max. Right
+ * after a push the first is the push's own last barrier (drop_repeated_barriers): a pop
+ * adds two bar.sync to the kernel, or one. */
+START_TEST(test_stack_gpu_pop_synchronises_three_times_or_twice_per_warp)
+{
+    bool has_max = false;
+    int base = gpu_pop_barriers(NULL, false, &has_max);
+    int lane0 = gpu_pop_barriers(NULL, true, &has_max);
+    ck_assert_msg(!has_max, "an atomic max in the default pop");
+    int warp = gpu_pop_barriers("warp", true, &has_max);
+    ck_assert_msg(has_max, "no atom.shared.max.s32 in the per-warp pop");
+    ck_assert_msg(lane0 - base == 2 && warp - base == 1,
+                  "a pop adds %d bar.sync (per warp: %d), expected 2 (1)", lane0 - base,
+                  warp - base);
+}
+END_TEST
+
 /* ---- suite ----------------------------------------------------------------------------------- */
 
 static TCase *
@@ -1356,6 +1411,8 @@ add_where(TCase *tc, int where)
         tcase_add_test(tc, test_stack_cpu_pop_synchronises_twice);
     if (where == ON_PTX)
         tcase_add_test(tc, test_stack_gpu_pushes_in_a_run_synchronise_once_each);
+    if (where == ON_PTX)
+        tcase_add_test(tc, test_stack_gpu_pop_synchronises_three_times_or_twice_per_warp);
     if (where == ON_CPU1 || where == ON_COOP)
         ADD_ROWS(test_stack_push_loops_keep_order_and_capacity,
                  NROWS(push_rows) * NROWS(push_dtypes) * NROWS(push_forms));
