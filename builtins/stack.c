@@ -301,6 +301,21 @@ pop_one_at_a_time(tj_kernel *k, tj_val *s, tj_val **slot_out)
     return tji_scalar(k, s->type, value);
 }
 
+/* The value at 'slot' for a lane that 'got' one, the zero value for the others. */
+static LLVMValueRef
+read_slot(tj_kernel *k, const tj_val *s, LLVMValueRef got, LLVMValueRef slot)
+{
+    LLVMBuilderRef b = k->llb;
+    LLVMValueRef vslot = tji_alloca(k, s->type->llreg, "popped");
+    /* zeroed here, not only at entry: a pop in a loop must not hand out an earlier value */
+    LLVMBuildStore(b, LLVMConstNull(s->type->llreg), vslot);
+    tji_cond cond;
+    tji_emit_cond_begin(k, got, &cond);
+    LLVMBuildStore(b, tji_emit_load(k, s->type, slot_ptr(k, s, slot)), vslot);
+    tji_emit_cond_end(k, &cond);
+    return LLVMBuildLoad2(b, s->type->llreg, vslot, "value");
+}
+
 /* Pop with one atomic per warp (the GPU, under TILEJIT_GPU_POP=warp; not yet timed on the
  * GPU, bench/RESULTS.md): the warp's leader subtracts the number of its running lanes from
  * the counter, and lane r of them takes slot old - 1 - r when that is not negative. A
@@ -322,13 +337,7 @@ pop_per_warp(tj_kernel *k, tj_val *s, tj_val **slot_out)
     LLVMValueRef mine = LLVMBuildSub(b, LLVMBuildSub(b, old, i32c(k, 1), ""), v.rank, "");
     LLVMValueRef got = LLVMBuildICmp(b, LLVMIntSGE, mine, i32c(k, 0), "");
     LLVMValueRef slot = LLVMBuildSelect(b, got, mine, i32c(k, -1), "slot");
-    LLVMValueRef vslot = tji_alloca(k, s->type->llreg, "popped");
-    LLVMBuildStore(b, LLVMConstNull(s->type->llreg), vslot);
-    tji_cond cond;
-    tji_emit_cond_begin(k, got, &cond);
-    LLVMBuildStore(b, tji_emit_load(k, s->type, slot_ptr(k, s, slot)), vslot);
-    tji_emit_cond_end(k, &cond);
-    LLVMValueRef value = LLVMBuildLoad2(b, s->type->llreg, vslot, "value");
+    LLVMValueRef value = read_slot(k, s, got, slot);
     tji_emit_barrier(k);
     if (slot_out)
         *slot_out = tji_scalar(k, tji_type_scalar(c, TJ_DTYPE_I32), slot);
@@ -355,14 +364,7 @@ tj_tile_stack_pop(tj_kernel *k, tj_val *s, tj_val **slot_out)
     LLVMValueRef slot = LLVMBuildSelect(b, got, LLVMBuildSub(b, LLVMBuildSub(b, n, i32c(k, 1), ""),
                                                              lane, ""),
                                         i32c(k, -1), "slot");
-    LLVMValueRef vslot = tji_alloca(k, s->type->llreg, "popped");
-    /* zeroed here, not only at entry: a pop in a loop must not hand out an earlier value */
-    LLVMBuildStore(b, LLVMConstNull(s->type->llreg), vslot);
-    tji_cond cond;
-    tji_emit_cond_begin(k, got, &cond);
-    LLVMBuildStore(b, tji_emit_load(k, s->type, slot_ptr(k, s, slot)), vslot);
-    tji_emit_cond_end(k, &cond);
-    LLVMValueRef value = LLVMBuildLoad2(b, s->type->llreg, vslot, "value");
+    LLVMValueRef value = read_slot(k, s, got, slot);
     tji_emit_barrier(k);
     tji_cond l0;
     lane0_begin(k, &l0);

@@ -544,15 +544,6 @@ has_loop_copy(tj_kernel *k)
     return strstr(ir, "loop.copy") != NULL;
 }
 
-static int
-occurrences(const char *text, const char *what)
-{
-    int n = 0;
-    for (const char *at = text; (at = strstr(at, what)) != NULL; at += strlen(what))
-        n++;
-    return n;
-}
-
 static tj_kernel *
 check_loop_kernel(const struct check_row *r)
 {
@@ -600,7 +591,7 @@ START_TEST(test_loops_with_range_checks_match_c_where_the_check_holds_in_part_or
      * of 'out' alone (a test of the lane's own index is not the block's), so that both of
      * its copies still compare with n. */
     ck_assert_msg(has_loop_copy(k), "the loop was not copied");
-    ck_assert_int_eq(occurrences(tj_kernel_get_ir(k), ", %n\n"), g_where == ON_CPU1 ? 1 : 2);
+    ck_assert_int_eq(tjt_occurrences(tj_kernel_get_ir(k), ", %n\n"), g_where == ON_CPU1 ? 1 : 2);
     tj_module *m = tjt_build(k);
     if (g_where != ON_PTX) {
         enum { MAX = 64 };

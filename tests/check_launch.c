@@ -238,16 +238,6 @@ gpu_kernel_of_two_arrays(const char *name, uint32_t block_dim, const tj_type *el
     return k;
 }
 
-/* How often 'what' occurs in 'text'. */
-static int
-occurrences(const char *text, const char *what)
-{
-    int n = 0;
-    for (const char *p = text; (p = strstr(p, what)); p += strlen(what))
-        n++;
-    return n;
-}
-
 /* Every build of the GPU, the default (NVPTX codegen at level None, passes.c) and an explicit
  * O3 (LLVM's full codegen), addresses arrays as global and tiles as shared memory, and
  * divides tid() by 32 bits when the values fit (GPUs have no 64-bit divider). */
@@ -274,7 +264,7 @@ START_TEST(test_gpu_builds_use_global_and_shared_accesses_and_32_bit_tid_divisio
         check_ptx_has(m, "div.u32");
         /* one test whether the index and the launch's dimensions fit, for both divisions */
         if (levels[i] == TJ_OPT_DEFAULT)
-            ck_assert_int_eq(occurrences(ptx, "4294967295"), 1);
+            ck_assert_int_eq(tjt_occurrences(ptx, "4294967295"), 1);
         ck_assert_msg(!has_generic_access(ptx), "opt level %d: a generic access in the PTX",
                       (int)levels[i]);
         tj_module_destroy(m);
@@ -508,7 +498,7 @@ START_TEST(test_gpu_loops_that_synchronise_the_block_stay_rolled)
     put(k, b, tid[1], tj_tile_stack_count(k, s));
     tj_module *m = tjt_build(k);
     const char *ptx = tj_module_get_ptx(m);
-    ck_assert_int_eq(occurrences(ptx, "vote.sync.ballot"), 1);
+    ck_assert_int_eq(tjt_occurrences(ptx, "vote.sync.ballot"), 1);
     ck_assert_msg(!strstr(ptx, "nounroll"), "the PTX tells ptxas not to unroll");
     tj_module_destroy(m);
     tj_kernel_destroy(k);
@@ -522,7 +512,7 @@ START_TEST(test_gpu_loops_that_synchronise_the_block_stay_rolled)
     ck_assert(tj_for_end(k));
     put(k, b, tid[1], tj_var_get(k, sum));
     m = tjt_build(k);
-    ck_assert_int_eq(occurrences(tj_module_get_ptx(m), "ld.global"), 8);
+    ck_assert_int_eq(tjt_occurrences(tj_module_get_ptx(m), "ld.global"), 8);
     tj_module_destroy(m);
     tj_kernel_destroy(k);
 }
@@ -623,8 +613,8 @@ START_TEST(test_gpu_tile_accesses_have_a_fast_path_only_where_it_pays)
         ck_assert(tj_tile_store(k, b, t, NULL));
         tj_module *m = tjt_build(k);
         const char *ptx = tj_module_get_ptx(m);
-        ck_assert_msg(occurrences(ptx, "ld.global") == rows[r].loads,
-                      "row %zu: %d loads, expected %d", r, occurrences(ptx, "ld.global"),
+        ck_assert_msg(tjt_occurrences(ptx, "ld.global") == rows[r].loads,
+                      "row %zu: %d loads, expected %d", r, tjt_occurrences(ptx, "ld.global"),
                       rows[r].loads);
         tj_module_destroy(m);
         tj_kernel_destroy(k);

@@ -1274,9 +1274,7 @@ START_TEST(test_stack_cpu_pop_synchronises_twice)
         tj_build_options bo = {.keep_ir = true, .opt_level = TJ_OPT_O1};
         tj_module *m = NULL;
         ck_assert_msg(tj_kernel_build(k, &bo, &m) == TJ_OK, "%s", tj_context_error(ctx));
-        calls[with] = 0;
-        for (const char *p = tj_module_get_ir(m); (p = strstr(p, "call void %")); p++)
-            calls[with]++;
+        calls[with] = tjt_occurrences(tj_module_get_ir(m), "call void %");
         tj_kernel_destroy(k);
     }
     ck_assert_msg(calls[1] - calls[0] == 2, "a pop synchronises %d times, expected 2",
@@ -1306,9 +1304,7 @@ gpu_push_barriers(int pushes, bool *has_min)
     }
     ck_assert(tj_store(k, out, &tid, 1, tj_tile_stack_count(k, s)));
     tj_module *m = tjt_build(k);
-    int n = 0;
-    for (const char *p = tj_module_get_ptx(m); (p = strstr(p, "bar.sync")); p++)
-        n++;
+    int n = tjt_occurrences(tj_module_get_ptx(m), "bar.sync");
     *has_min = strstr(tj_module_get_ptx(m), "atom.shared.min.s32") != NULL;
     tj_module_destroy(m);
     tj_kernel_destroy(k);
@@ -1355,9 +1351,7 @@ gpu_pop_barriers(const char *pop, bool with, bool *has_max)
     ck_assert_msg(tj_kernel_build(k, NULL, &m) == TJ_OK, "%s", tj_context_error(ctx));
     const char *ptx = tj_module_get_ptx(m);
     tjt_check_ptx(ptx);
-    int n = 0;
-    for (const char *p = ptx; (p = strstr(p, "bar.sync")); p++)
-        n++;
+    int n = tjt_occurrences(ptx, "bar.sync");
     *has_max = strstr(ptx, "atom.shared.max.s32") != NULL;
     tj_kernel_destroy(k);
     tj_context_destroy(ctx);

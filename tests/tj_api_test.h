@@ -112,6 +112,16 @@ tjt_sample_stride(void)
     return pre && strstr(pre, "vgpreload") ? 16 : 1;
 }
 
+/* How often 'what' occurs in 'text' (occurrences that do not overlap). */
+static inline int
+tjt_occurrences(const char *text, const char *what)
+{
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, what)) != NULL; p += strlen(what))
+        n++;
+    return n;
+}
+
 /* A struct type of the test context whose size must equal the C struct's ('c_size'). */
 static inline const tj_type *
 tjt_struct_type(const char *name, const tj_field *fields, size_t n, size_t c_size)
