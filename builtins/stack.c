@@ -151,15 +151,6 @@ push_one_at_a_time(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
     return tji_scalar(k, tji_type_scalar(c, TJ_DTYPE_I32), slot);
 }
 
-/* Slots for the lanes whose 'want' holds, with one atomic per warp: a ballot counts the
- * warp's lanes that push, the first of them reserves that many slots, and each takes the
- * base plus its rank among them. Every running lane of the warp must reach it.
- * A leader whose reservation passes the capacity then lowers the counter to it with an
- * atomic min, after its own add. So once every warp is done the counter is exactly
- * min(count + pushed, capacity): the last operation on it is either such a min, or an add
- * that stayed within the capacity (one that passed it is followed by its own min); and
- * once it reaches the capacity it never drops below, so no slot under the capacity is
- * handed out twice. This takes the place of a clamp in lane 0 between two more barriers. */
 /* A warp's vote on 'want' (every running lane of the warp must reach it): this lane's rank
  * among the lanes that want, their number, and the first of them (32 when none). */
 typedef struct warp_vote {
@@ -211,6 +202,15 @@ add_per_warp(tj_kernel *k, const tj_val *s, const warp_vote *v, LLVMValueRef del
     return tji_emit_shfl_idx32(k, LLVMBuildLoad2(b, i32t, basev, ""), src);
 }
 
+/* Slots for the lanes whose 'want' holds, with one atomic per warp: a ballot counts the
+ * warp's lanes that push, the first of them reserves that many slots, and each takes the
+ * base plus its rank among them. Every running lane of the warp must reach it.
+ * A leader whose reservation passes the capacity then lowers the counter to it with an
+ * atomic min, after its own add. So once every warp is done the counter is exactly
+ * min(count + pushed, capacity): the last operation on it is either such a min, or an add
+ * that stayed within the capacity (one that passed it is followed by its own min); and
+ * once it reaches the capacity it never drops below, so no slot under the capacity is
+ * handed out twice. This takes the place of a clamp in lane 0 between two more barriers. */
 static LLVMValueRef
 reserve_per_warp(tj_kernel *k, const tj_val *s, LLVMValueRef want)
 {
