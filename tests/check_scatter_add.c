@@ -9,7 +9,10 @@
  *   unique indices with atomic = false, 1-D and 2-D, 3-D, 4-D; 2-D, 3-D and 4-D indices
  *   with collisions; struct elements (the float16/32/64, 32/64-bit integer and vector or
  *   matrix fields accumulate, bool, int8, int16, uint8 and uint16 fields are left as they
- *   were); the histogram seed; index errors in debug builds (SPEC 5); build errors.
+ *   were); the histogram seed; lanes that add nothing (has_value false, an index out of
+ *   range) with an addend of l + 1 and the constant 1, and on the GPU the integer kernel's
+ *   PTX without the float kernel's branch; index errors in debug builds (SPEC 5); build
+ *   errors.
  *
  * Which lanes add: in width-1 mode a block has one lane (lane 0); in cooperative mode and
  * on the GPU every lane of the block; in a partial block (a launch whose thread count is

@@ -21,7 +21,9 @@
  * them one function that pops through a call to another (passing its stack parameter on),
  * counts in every lane and clears, and functions on each of two stacks. Every script runs
  * with full blocks and with a partial last block (only the lanes of the launch run).
- * Separate tests cover vec3 and struct elements, the compaction seed, the build errors, and
+ * Separate tests cover vec3 and struct elements, the compaction seed, the build errors, the
+ * barriers of GPU pushes and pops (ptx; a pop per warp under TILEJIT_GPU_POP=warp, which
+ * CTest also runs the whole ptx and cuda cases with), and
  * (cpu1) loops of pushes over f32, i32, f64 and i64 against a C model, exactly: half kept,
  * all kept past the capacity (a shared tile after the stack must stay intact), none kept, a
  * trip count not a multiple of the vector width, a loop from 5, max(v, 300) + 1 pushed, and
