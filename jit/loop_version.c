@@ -27,7 +27,10 @@
  * the GPU the copy is for unit strides alone, whose 64-bit multiplies it saves (the bench
  * histogram's loop of 4 elements a lane: 85 SASS instructions to 69, ptxas 11.8 for sm_90);
  * a range check's test is the lane's, and a branch on it would send a block's lanes to
- * different copies. And only a loop that calls nothing: a function or a cooperative
+ * different copies. There the copy also computes each sign-extended affine index in 64
+ * bits, '(I + c * j) + K', when its values over the range fit its type (tested before the
+ * loop, as the checks are): accesses at constant distances then share one address (the
+ * same loop, 53 to 36 instructions; find_wides). And only a loop that calls nothing: a function or a cooperative
  * builtin's hook may hold barriers, votes or shuffles, which LLVM's rules for convergent
  * calls keep from being copied into two paths (the stride's test is the same in every
  * lane, but what is not copied costs no build time either: a push in compact_values' loop
@@ -42,6 +45,7 @@ enum {
     VERSION_MAX_INSTS_GPU = 500, /* the same on the GPU, where a build's time is a bar (the
                                   * bench histogram's loop of 8 loads a lane: 145) */
     VERSION_MAX_CHECKS = 16,  /* range checks made constant */
+    VERSION_MAX_WIDE = 16,    /* indices computed in 64 bits (GPU) */
     AFFINE_MAX_NODES = 32,    /* values in an index's tree (a shared one counts each time) */
 };
 
@@ -340,6 +344,133 @@ emit_holds(LLVMBuilderRef b, const loop *l, const range *r, const check *ck, LLV
     return all;
 }
 
+/* ---- 64-bit indices (GPU) ---------------------------------------------------------------- */
+
+/* A sign extension to i64, in the loop, of an affine 'x' = I + K + c * j (I of values
+ * defined before the loop, K a constant), which the copy computes exactly in 64 bits as
+ * '(I + c * j) + K'. Tested before the loop: x's least and greatest values over the range
+ * are values of its type, and then the extension of the wrapping 32-bit x is that sum.
+ * The elements a lane reads at 'i + e * block_dim' then share one address and differ by
+ * constant offsets, which the addressing mode takes (SeparateConstOffsetFromGEP splits
+ * them off): the bench histogram's loop of 4 elements a lane, 53 SASS instructions to 37,
+ * where each element had its own extension, shift and 64-bit add. */
+typedef struct wide {
+    LLVMValueRef ext, x;
+    LLVMValueRef inv; /* i64 before the loop: I, or NULL for 0 */
+    int64_t k, c;
+} wide;
+
+static LLVMValueRef
+add_or_one(LLVMBuilderRef b, LLVMValueRef x, LLVMValueRef y)
+{
+    return !x ? y : !y ? x : LLVMBuildAdd(b, x, y, "");
+}
+
+/* I of an affine 'v' (affine() said yes), as an i64 emitted before the loop (NULL for 0):
+ * the leaves sign-extended, its constants left out and added, times 'f', to '*k'. */
+static LLVMValueRef
+emit_split(LLVMBuilderRef b, const loop *l, LLVMValueRef ivar, LLVMValueRef v, LLVMTypeRef i64,
+           int64_t f, int64_t *k)
+{
+    if (v == ivar)
+        return NULL;
+    if (LLVMIsAConstantInt(v)) {
+        *k += f * LLVMConstIntGetSExtValue(v);
+        return NULL;
+    }
+    if (invariant(l, v))
+        return LLVMBuildSExt(b, v, i64, "");
+    LLVMValueRef a = LLVMGetOperand(v, 0), bo = LLVMGetOperand(v, 1);
+    switch (LLVMGetInstructionOpcode(v)) {
+    case LLVMAdd:
+        return add_or_one(b, emit_split(b, l, ivar, a, i64, f, k),
+                          emit_split(b, l, ivar, bo, i64, f, k));
+    case LLVMSub: {
+        LLVMValueRef x = emit_split(b, l, ivar, a, i64, f, k);
+        LLVMValueRef y = emit_split(b, l, ivar, bo, i64, -f, k);
+        return !y ? x : !x ? LLVMBuildNeg(b, y, "") : LLVMBuildSub(b, x, y, "");
+    }
+    default: { /* LLVMMul by a constant */
+        int64_t g = 0;
+        split_mul(v, &a, &g);
+        LLVMValueRef x = emit_split(b, l, ivar, a, i64, f * g, k);
+        return x ? LLVMBuildMul(b, x, LLVMConstInt(i64, (unsigned long long)g, true), "") : NULL;
+    }
+    }
+}
+
+/* The sign extensions to i64 of affine values of the loop variable (not of the variable
+ * itself), at most 'max'. */
+static int
+find_wides(const loop *l, LLVMValueRef ivar, wide *w, int max)
+{
+    int n = 0;
+    for (int i = 0; i < l->nblocks && n < max; i++)
+        for (LLVMValueRef in = LLVMGetFirstInstruction(l->blocks[i]); in && n < max;
+             in = LLVMGetNextInstruction(in)) {
+            if (LLVMGetInstructionOpcode(in) != LLVMSExt ||
+                LLVMGetTypeKind(LLVMTypeOf(in)) != LLVMIntegerTypeKind || /* not a vector */
+                LLVMGetIntTypeWidth(LLVMTypeOf(in)) != 64)
+                continue;
+            LLVMValueRef x = LLVMGetOperand(in, 0);
+            int64_t c;
+            double mag;
+            int budget = AFFINE_MAX_NODES;
+            if (x == ivar || LLVMGetIntTypeWidth(LLVMTypeOf(x)) > 32 ||
+                !affine(l, ivar, x, &budget, &c, &mag) || c == 0)
+                continue;
+            w[n++] = (wide){.ext = in, .x = x, .c = c};
+        }
+    return n;
+}
+
+/* Emits, before the loop, each index's I and K and the test that its values fit its type
+ * over the range; returns the test. */
+static LLVMValueRef
+emit_wides(LLVMBuilderRef b, const loop *l, const range *r, wide *w, int n, LLVMTypeRef i64)
+{
+    LLVMValueRef all = NULL;
+    for (int i = 0; i < n; i++) {
+        w[i].k = 0;
+        w[i].inv = emit_split(b, l, r->ivar, w[i].x, i64, 1, &w[i].k);
+        LLVMValueRef off = add_or_one(b, w[i].inv, w[i].k ? LLVMConstInt(i64,
+                                                                        (unsigned long long)w[i].k,
+                                                                        true)
+                                                           : NULL);
+        if (!off)
+            off = LLVMConstInt(i64, 0, false);
+        LLVMValueRef cv = LLVMConstInt(i64, (unsigned long long)w[i].c, true);
+        LLVMValueRef at_lo = LLVMBuildMul(b, cv, r->lo, ""), at_hi = LLVMBuildMul(b, cv, r->hi, "");
+        LLVMValueRef lo = LLVMBuildAdd(b, off, w[i].c > 0 ? at_lo : at_hi, "");
+        LLVMValueRef hi = LLVMBuildAdd(b, off, w[i].c > 0 ? at_hi : at_lo, "");
+        LLVMValueRef fits = emit_fits(b, lo, hi, LLVMGetIntTypeWidth(LLVMTypeOf(w[i].x)), true, i64);
+        all = all ? LLVMBuildAnd(b, all, fits, "") : fits;
+    }
+    return all;
+}
+
+/* In the copy ('map'), each extension becomes '(I + c * j) + K' in 64 bits, with no signed
+ * wrap (|I| <= 2^60 and |c * j| <= 2^52: affine()'s bounds). */
+static void
+rewrite_wides(LLVMBuilderRef b, const range *r, const wide *w, int n, tji_vmap *map)
+{
+    for (int i = 0; i < n; i++) {
+        LLVMValueRef ce = tji_vmap_get(map, w[i].ext);
+        LLVMTypeRef i64 = LLVMTypeOf(ce);
+        LLVMPositionBuilderBefore(b, ce);
+        LLVMValueRef j = tji_vmap_get(map, r->ivar);
+        LLVMValueRef v = r->sg ? LLVMBuildSExt(b, j, i64, "") : LLVMBuildZExt(b, j, i64, "");
+        if (w[i].c != 1)
+            v = LLVMBuildNSWMul(b, v, LLVMConstInt(i64, (unsigned long long)w[i].c, true), "");
+        if (w[i].inv)
+            v = LLVMBuildNSWAdd(b, w[i].inv, v, "");
+        if (w[i].k)
+            v = LLVMBuildNSWAdd(b, v, LLVMConstInt(i64, (unsigned long long)w[i].k, true), "");
+        LLVMReplaceAllUsesWith(ce, v);
+        LLVMInstructionEraseFromParent(ce);
+    }
+}
+
 /* ---- copying the loop --------------------------------------------------------------------- */
 
 /* Copies the loop's blocks before 'exit' (the copy branches to 'exit' as the loop does);
@@ -417,6 +548,33 @@ find_checks(const loop *l, const tji_scope *s, check *checks)
     return n;
 }
 
+/* The loop variable's range for loop 's' of constant 'step', as i64s emitted before the loop.
+ * step > 0: j in [start, last], last = start + (stop - 1 - start) / step * step, the last j
+ * the loop takes (stop - 1 when step is 1); step < 0: j in [last, start], last = start -
+ * (start - stop - 1) / -step * -step. With the exact end a lane's column of a block's last
+ * tile (j stepping by block_dim) passes its checks. The 64-bit arithmetic on 32-bit
+ * counters does not wrap; the divisor is a constant. A loop that runs no iteration leaves
+ * either copy at its head's test: the ends of an empty range need no meaning. */
+static range
+emit_range(LLVMBuilderRef b, const tji_scope *s, int64_t step, LLVMTypeRef i64)
+{
+    bool sg = tji_dtype_is_signed(s->counter_type->dtype);
+    LLVMValueRef start = sg ? LLVMBuildSExt(b, s->start, i64, "") : LLVMBuildZExt(b, s->start, i64, "");
+    LLVMValueRef stop = sg ? LLVMBuildSExt(b, s->stop, i64, "") : LLVMBuildZExt(b, s->stop, i64, "");
+    LLVMValueRef one = LLVMConstInt(i64, 1, false);
+    LLVMValueRef near = step > 0 ? LLVMBuildSub(b, stop, one, "") : LLVMBuildAdd(b, stop, one, "");
+    LLVMValueRef last = near;
+    if (step > 1 || step < -1) {
+        uint64_t m = (uint64_t)(step > 0 ? step : -step);
+        LLVMValueRef mag = LLVMConstInt(i64, m, false);
+        LLVMValueRef span = step > 0 ? LLVMBuildSub(b, near, start, "")
+                                     : LLVMBuildSub(b, start, near, "");
+        LLVMValueRef whole = LLVMBuildMul(b, LLVMBuildSDiv(b, span, mag, ""), mag, "");
+        last = step > 0 ? LLVMBuildAdd(b, start, whole, "") : LLVMBuildSub(b, start, whole, "");
+    }
+    return step > 0 ? (range){start, last, s->ivar, sg} : (range){last, start, s->ivar, sg};
+}
+
 /* Whether for loop 's' is one find_checks can work on: a constant step and a counter of at
  * most 32 bits. An unsigned counter only counts up (tj_for_begin). */
 static bool
@@ -438,7 +596,8 @@ tji_version_loop(tj_kernel *k, const tji_scope *s)
     /* On the GPU the copy is for unit strides alone (a range check's test is the lane's). */
     bool checks_too = k->opts.target == TJ_TARGET_CPU;
     int64_t step = 0;
-    if (!s->enter || (checks_too && is_for && !countable(s, &step)))
+    bool ranged = is_for && countable(s, &step);
+    if (!s->enter || (checks_too && is_for && !ranged))
         return;
     LLVMBasicBlockRef head = is_for ? s->other : s->cont;
     enum { MAX_BLOCKS = 512 };
@@ -454,6 +613,8 @@ tji_version_loop(tj_kernel *k, const tji_scope *s)
     int nchecks = is_for && checks_too ? find_checks(&l, s, checks) : 0;
     if (checks_too && is_for && !nchecks)
         goto done;
+    wide wides[VERSION_MAX_WIDE];
+    int nwides = !checks_too && ranged ? find_wides(&l, s->ivar, wides, VERSION_MAX_WIDE) : 0;
 
     /* Before the loop: whether each check holds throughout. */
     LLVMBuilderRef b = k->llb;
@@ -463,42 +624,21 @@ tji_version_loop(tj_kernel *k, const tji_scope *s)
     LLVMValueRef all = NULL;
     rewrite rw[VERSION_MAX_CHECKS];
     int nrw = 0;
-    if (nchecks) {
-        bool sg = tji_dtype_is_signed(s->counter_type->dtype);
-        LLVMValueRef start = sg ? LLVMBuildSExt(b, s->start, i64, "")
-                                : LLVMBuildZExt(b, s->start, i64, "");
-        LLVMValueRef stop = sg ? LLVMBuildSExt(b, s->stop, i64, "")
-                               : LLVMBuildZExt(b, s->stop, i64, "");
-        LLVMValueRef one = LLVMConstInt(i64, 1, false);
-        /* step > 0: j in [start, last], last = start + (stop - 1 - start) / step * step, the
-         * last j the loop takes (stop - 1 when step is 1); step < 0: j in [last, start],
-         * last = start - (start - stop - 1) / -step * -step. With the exact end a lane's
-         * column of a block's last tile (j stepping by block_dim) passes its checks. The
-         * 64-bit arithmetic on 32-bit counters does not wrap; the divisor is a constant. */
-        LLVMValueRef near = step > 0 ? LLVMBuildSub(b, stop, one, "")
-                                     : LLVMBuildAdd(b, stop, one, "");
-        LLVMValueRef last = near;
-        if (step > 1 || step < -1) {
-            uint64_t m = (uint64_t)(step > 0 ? step : -step);
-            LLVMValueRef mag = LLVMConstInt(i64, m, false);
-            LLVMValueRef span = step > 0 ? LLVMBuildSub(b, near, start, "")
-                                         : LLVMBuildSub(b, start, near, "");
-            LLVMValueRef whole = LLVMBuildMul(b, LLVMBuildSDiv(b, span, mag, ""), mag, "");
-            last = step > 0 ? LLVMBuildAdd(b, start, whole, "")
-                            : LLVMBuildSub(b, start, whole, "");
-        }
-        range r = step > 0 ? (range){start, last, s->ivar, sg}
-                           : (range){last, start, s->ivar, sg};
-        /* A loop that runs no iteration leaves either copy at its head's test: the ends of
-         * an empty range need no meaning. */
-        for (int i = 0; i < nchecks; i++) {
-            LLVMValueRef h = emit_holds(b, &l, &r, &checks[i], i64, rw, &nrw);
-            all = all ? LLVMBuildAnd(b, all, h, "") : h;
-        }
+    range r = {0};
+    if (nchecks)
+        r = emit_range(b, s, step, i64);
+    for (int i = 0; i < nchecks; i++) {
+        LLVMValueRef h = emit_holds(b, &l, &r, &checks[i], i64, rw, &nrw);
+        all = all ? LLVMBuildAnd(b, all, h, "") : h;
     }
     all = unit_strides(k, &l, &map, all);
     if (!all)
         goto done; /* no range check, and the loop indexes no array */
+    if (nwides) {
+        if (!nchecks)
+            r = emit_range(b, s, step, i64);
+        all = LLVMBuildAnd(b, all, emit_wides(b, &l, &r, wides, nwides, i64), "");
+    }
     copy_loop(k, &l, s->merge, &map);
     LLVMValueRef yes = LLVMConstInt(LLVMInt1TypeInContext(k->ctx->llctx), 1, false);
     for (int i = 0; i < nchecks; i++) {
@@ -517,6 +657,7 @@ tji_version_loop(tj_kernel *k, const tji_scope *s)
                                                     true), "");
         LLVMReplaceAllUsesWith(cx, LLVMBuildNSWAdd(b, rw[i].inv, cj, ""));
     }
+    rewrite_wides(b, &r, wides, nwides, &map);
     LLVMInstructionEraseFromParent(s->enter);
     LLVMPositionBuilderAtEnd(b, pre);
     LLVMBuildCondBr(b, all, LLVMValueAsBasicBlock(tji_vmap_get(&map, LLVMBasicBlockAsValue(head))),

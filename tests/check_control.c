@@ -920,6 +920,74 @@ ref_identity(const int32_t *in, int n, int i)
     return in[i];
 }
 
+/* GPU loop copies compute the indices of their array accesses in 64 bits when the 32-bit
+ * index cannot wrap over the loop's range (jit/loop_version.c, find_wides): in[i] and
+ * in[i + 8] then share one address, 32 bytes apart. Indices whose exact sum leaves the
+ * 32-bit range (a + b + c = 2^32 or -2^32, which wraps to 0) must take the original loop,
+ * where the wrapping arithmetic reads in[j]. */
+static const struct wide_row {
+    int32_t start, stop, step, coef, a, b, c;
+} wide_rows[] = {
+    {0, 8, 1, 1, 1, 2, 3},                       /* fits */
+    {0, 8, 1, 1, INT32_MAX, INT32_MAX, 2},       /* 2^32 + j: wraps to j */
+    {0, 8, 1, 1, INT32_MIN, INT32_MIN, 0},       /* -2^32 + j: wraps to j */
+    {7, -1, -1, -1, 10, 0, 0},                   /* counts down, 10 - j */
+    {0, 16, 2, 1, 1, 0, 0},                      /* steps by 2 */
+    {0, 8, 1, 3, 0, 0, 1},                       /* 3 j + 1 */
+};
+
+START_TEST(test_gpu_loop_copies_index_in_64_bits_where_the_index_cannot_wrap)
+{
+    const struct wide_row *r = &wide_rows[_i % NROWS(wide_rows)];
+    use_target(_i / NROWS(wide_rows));
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "wide", &g_opts);
+    tj_val *out = tj_param_array(k, "out", I32, 1);
+    tj_val *in = tj_param_array(k, "in", I32, 1);
+    tj_val *a = tj_param(k, "a", I32), *b = tj_param(k, "b", I32), *c = tj_param(k, "c", I32);
+    tj_val *slot = tj_var_new(k, ci(k, 0));
+    tj_val *j = tj_for_begin(k, ci(k, r->start), ci(k, r->stop), ci(k, r->step));
+    tj_val *i = bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_ADD, a, b), c),
+                    bin(k, TJ_BIN_MUL, ci(k, r->coef), j));
+    tj_val *i8 = bin(k, TJ_BIN_ADD, i, ci(k, 8));
+    tj_val *s = tj_var_get(k, slot);
+    put(k, out, s, bin(k, TJ_BIN_ADD, tj_load(k, in, &i, 1), tj_load(k, in, &i8, 1)));
+    tj_var_set(k, slot, bin(k, TJ_BIN_ADD, s, ci(k, 1)));
+    ck_assert(tj_for_end(k));
+    ck_assert_msg(tj_kernel_error(k) == NULL, "%s", tj_kernel_error(k));
+    tj_module *m = tjt_build(k);
+    if (g_where != ON_CPU1) {
+        const char *ptx = tj_module_get_ptx(m);
+        ck_assert_msg(strstr(ptx, "+32];"), "row %d: no load 32 bytes after another",
+                      _i % NROWS(wide_rows));
+    }
+    if (g_where != ON_PTX) {
+        enum { LEN = 32, MAX = 8 };
+        int32_t data[LEN], got[MAX], want[MAX];
+        for (int e = 0; e < LEN; e++)
+            data[e] = input(e);
+        int nw = 0;
+        for (int32_t jj = r->start; r->step > 0 ? jj < r->stop : jj > r->stop; jj += r->step) {
+            int32_t x = (int32_t)((uint32_t)r->a + (uint32_t)r->b + (uint32_t)r->c +
+                                  (uint32_t)r->coef * (uint32_t)jj);
+            want[nw++] = data[x] + data[x + 8];
+        }
+        tj_array *ain = tjt_array(device(), I32, LEN, data);
+        tj_array *aout = tjt_array(device(), I32, MAX, NULL);
+        tj_arg args[] = {tj_arg_array(aout), tj_arg_array(ain), tj_arg_int(r->a),
+                         tj_arg_int(r->b), tj_arg_int(r->c)};
+        launch_1d(m, "wide", 1, args, 5);
+        tjt_ok(device(), tj_array_copy_to_host(aout, got, sizeof got));
+        for (int e = 0; e < nw; e++)
+            ck_assert_msg(got[e] == want[e], "row %d: iteration %d gave %d, expected %d",
+                          _i % NROWS(wide_rows), e, got[e], want[e]);
+        tj_array_destroy(ain);
+        tj_array_destroy(aout);
+    }
+    tj_module_destroy(m);
+    tj_kernel_destroy(k);
+}
+END_TEST
+
 START_TEST(test_while_condition_false_at_start_runs_no_iteration)
 {
     use_target(_i);
@@ -1644,6 +1712,7 @@ add_all(TCase *tc, int where)
     ADD(test_while_loop_runs_until_its_condition_fails);
     ADD(test_while_loops_indexing_arrays_are_copied_for_unit_strides);
     ADD(test_gpu_loops_are_copied_for_unit_strides_unless_they_call_or_are_long);
+    ADD_ROWS(test_gpu_loop_copies_index_in_64_bits_where_the_index_cannot_wrap, wide_rows);
     ADD(test_while_condition_false_at_start_runs_no_iteration);
     ADD(test_break_leaves_only_the_innermost_loop);
     ADD(test_break_leaves_a_while_true_loop);
