@@ -266,44 +266,25 @@ running_mask(tj_context *ctx, LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef ts
 }
 
 /* Calls the warp intrinsic 'name' with the running mask as its first argument (args[0] is
- * filled in): with the constant full mask when the whole warp runs (the common case, where
- * ptxas emits a plain SHFL or VOTE; a mask in a register costs it about 14 instructions
- * more per call), else with the mask. The branch is uniform across the warp. Where no
- * kernel of the module has a block of 32 lanes or more ('full_warps' false), no warp is
- * ever whole: the call takes the mask alone, without the dead branch, whose three blocks
- * cost instruction selection more than their instructions. */
+ * filled in). The mask stays in a register even when the whole warp runs: ptxas then emits
+ * WARPSYNC R and the SHFL or VOTE, where a branch to a copy with the constant full mask
+ * (which this used to make) cost a convergence region (BSSY, BSYNC), the branch, and ptxas'
+ * divergence check before the constant-mask call (UMOV, BRA.DIV): a bench sum's butterfly
+ * took 2 SASS instructions a shuffle instead of 7, and the bench compaction's kernel 880
+ * instead of 1352 (ptxas 11.8; 13.0: 1000 instead of 1304). */
 static LLVMValueRef
-call_warp(tj_context *ctx, LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef hook, bool full_warps,
+call_warp(tj_context *ctx, LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef hook,
           const char *name, LLVMValueRef *args, unsigned nargs)
 {
     unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
     LLVMValueRef fn = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
-    LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
-    LLVMValueRef mask = running_mask(ctx, m, b, LLVMGetParam(hook, 0));
-    if (!full_warps) {
-        args[0] = mask;
-        return LLVMBuildCall2(b, fty, fn, args, nargs, "");
-    }
-    LLVMValueRef all = tji_const_i32(ctx, -1);
-    LLVMBasicBlockRef whole = LLVMAppendBasicBlockInContext(ctx->llctx, hook, "warp.whole");
-    LLVMBasicBlockRef part = LLVMAppendBasicBlockInContext(ctx->llctx, hook, "warp.part");
-    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(ctx->llctx, hook, "warp.done");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, mask, all, ""), whole, part);
-    LLVMPositionBuilderAtEnd(b, whole);
-    args[0] = all;
-    LLVMValueRef r_whole = LLVMBuildCall2(b, fty, fn, args, nargs, "");
-    LLVMBuildBr(b, done);
-    LLVMPositionBuilderAtEnd(b, part);
-    args[0] = mask;
-    LLVMValueRef r_part = LLVMBuildCall2(b, fty, fn, args, nargs, "");
-    LLVMBuildBr(b, done);
-    LLVMPositionBuilderAtEnd(b, done);
-    return tji_emit_phi2(b, r_whole, whole, r_part, part);
+    args[0] = running_mask(ctx, m, b, LLVMGetParam(hook, 0));
+    return LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, args, nargs, "");
 }
 
 /* tj.hook.shfl_xor(ts, scratch, v, mask): shfl.sync.bfly among the warp's running lanes. */
 static void
-define_shuffle(tj_context *ctx, LLVMModuleRef m, bool full_warps)
+define_shuffle(tj_context *ctx, LLVMModuleRef m)
 {
     LLVMValueRef hook;
     LLVMBuilderRef b = tji_hook_begin(ctx, m, "tj.hook.shfl_xor", &hook);
@@ -312,13 +293,13 @@ define_shuffle(tj_context *ctx, LLVMModuleRef m, bool full_warps)
     LLVMValueRef args[] = {NULL, LLVMGetParam(hook, 2), LLVMGetParam(hook, 3),
                            tji_const_i32(ctx, 31)};
     LLVMBuildRet(b,
-                 call_warp(ctx, m, b, hook, full_warps, "llvm.nvvm.shfl.sync.bfly.i32", args, 4));
+                 call_warp(ctx, m, b, hook, "llvm.nvvm.shfl.sync.bfly.i32", args, 4));
     tji_hook_end(b, hook);
 }
 
 /* Warp votes (tji_emit_ballot and friends), over the warp's running lanes. */
 static void
-define_votes(tj_context *ctx, LLVMModuleRef m, bool full_warps)
+define_votes(tj_context *ctx, LLVMModuleRef m)
 {
     LLVMValueRef hook;
     LLVMBuilderRef b = tji_hook_begin(ctx, m, "tj.hook.ballot", &hook);
@@ -326,7 +307,7 @@ define_votes(tj_context *ctx, LLVMModuleRef m, bool full_warps)
         LLVMValueRef args[] = {NULL, LLVMBuildICmp(b, LLVMIntNE, LLVMGetParam(hook, 1),
                                                    tji_const_i32(ctx, 0), "")};
         LLVMBuildRet(
-            b, call_warp(ctx, m, b, hook, full_warps, "llvm.nvvm.vote.ballot.sync", args, 2));
+            b, call_warp(ctx, m, b, hook, "llvm.nvvm.vote.ballot.sync", args, 2));
         tji_hook_end(b, hook);
     }
     if ((b = tji_hook_begin(ctx, m, "tj.hook.lanemask_lt", &hook))) {
@@ -337,7 +318,7 @@ define_votes(tj_context *ctx, LLVMModuleRef m, bool full_warps)
         LLVMValueRef args[] = {NULL, LLVMGetParam(hook, 1), LLVMGetParam(hook, 2),
                                tji_const_i32(ctx, 31)};
         LLVMBuildRet(
-            b, call_warp(ctx, m, b, hook, full_warps, "llvm.nvvm.shfl.sync.idx.i32", args, 4));
+            b, call_warp(ctx, m, b, hook, "llvm.nvvm.shfl.sync.idx.i32", args, 4));
         tji_hook_end(b, hook);
     }
 }
@@ -379,12 +360,9 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
     LLVMSetAlignment(err, 8);
     for (size_t i = 0; i < n; i++)
         make_entry(ctx, m, &descs[i], smem, err);
-    bool full_warps = false;
-    for (size_t i = 0; i < n; i++)
-        full_warps = full_warps || descs[i].block_width >= 32;
     define_barrier(ctx, m);
-    define_shuffle(ctx, m, full_warps);
-    define_votes(ctx, m, full_warps);
+    define_shuffle(ctx, m);
+    define_votes(ctx, m);
     tji_inline_simple(ctx, m);
     for (size_t i = 0; i < n; i++) /* once the hooks read it inline */
         forward_ts(ctx, LLVMGetNamedFunction(m, descs[i].entry));
