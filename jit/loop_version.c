@@ -267,10 +267,9 @@ typedef struct ends {
 } ends;
 
 static ends
-emit_ends(LLVMBuilderRef b, const loop *l, const range *r, LLVMValueRef v, int64_t c,
-          bool sg, LLVMTypeRef i64)
+ends_of(LLVMBuilderRef b, const range *r, LLVMValueRef off, int64_t c, LLVMTypeRef i64)
 {
-    ends e = {.off = emit_offset(b, l, r->ivar, v, i64, sg)};
+    ends e = {.off = off};
     LLVMValueRef cv = LLVMConstInt(i64, (unsigned long long)c, true);
     LLVMValueRef at_lo = LLVMBuildMul(b, cv, r->lo, ""), at_hi = LLVMBuildMul(b, cv, r->hi, "");
     e.cj_lo = c >= 0 ? at_lo : at_hi;
@@ -278,6 +277,13 @@ emit_ends(LLVMBuilderRef b, const loop *l, const range *r, LLVMValueRef v, int64
     e.lo = LLVMBuildAdd(b, e.off, e.cj_lo, "");
     e.hi = LLVMBuildAdd(b, e.off, e.cj_hi, "");
     return e;
+}
+
+static ends
+emit_ends(LLVMBuilderRef b, const loop *l, const range *r, LLVMValueRef v, int64_t c,
+          bool sg, LLVMTypeRef i64)
+{
+    return ends_of(b, r, emit_offset(b, l, r->ivar, v, i64, sg), c, i64);
 }
 
 /* The least and greatest value of the w-bit type read as signed ('sg') or unsigned. */
@@ -437,13 +443,9 @@ emit_wides(LLVMBuilderRef b, const loop *l, const range *r, wide *w, int n, LLVM
                                                                         (unsigned long long)w[i].k,
                                                                         true)
                                                            : NULL);
-        if (!off)
-            off = LLVMConstInt(i64, 0, false);
-        LLVMValueRef cv = LLVMConstInt(i64, (unsigned long long)w[i].c, true);
-        LLVMValueRef at_lo = LLVMBuildMul(b, cv, r->lo, ""), at_hi = LLVMBuildMul(b, cv, r->hi, "");
-        LLVMValueRef lo = LLVMBuildAdd(b, off, w[i].c > 0 ? at_lo : at_hi, "");
-        LLVMValueRef hi = LLVMBuildAdd(b, off, w[i].c > 0 ? at_hi : at_lo, "");
-        LLVMValueRef fits = emit_fits(b, lo, hi, LLVMGetIntTypeWidth(LLVMTypeOf(w[i].x)), true, i64);
+        ends e = ends_of(b, r, off ? off : LLVMConstInt(i64, 0, false), w[i].c, i64);
+        LLVMValueRef fits =
+            emit_fits(b, e.lo, e.hi, LLVMGetIntTypeWidth(LLVMTypeOf(w[i].x)), true, i64);
         all = all ? LLVMBuildAnd(b, all, fits, "") : fits;
     }
     return all;
