@@ -152,7 +152,9 @@ push_one_at_a_time(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
 }
 
 /* A warp's vote on 'want' (every running lane of the warp must reach it): this lane's rank
- * among the lanes that want, their number, and the first of them (32 when none). */
+ * among the lanes that want, their number, and the last of them (-1 when none): 31 minus
+ * the ballot's leading zeros, one FLO in SASS, where the first (its trailing zeros) took
+ * three instructions. */
 typedef struct warp_vote {
     LLVMValueRef rank, total, leader;
 } warp_vote;
@@ -164,11 +166,12 @@ vote(tj_kernel *k, LLVMValueRef want)
     LLVMTypeRef i32t = tji_i32(k->ctx);
     LLVMValueRef ballot = tji_emit_ballot(k, want);
     LLVMValueRef below = LLVMBuildAnd(b, ballot, tji_emit_lanemask_lt(k), "");
-    LLVMValueRef cttz_args[] = {ballot, LLVMConstInt(tji_i1(k->ctx), 0, 0)};
+    LLVMValueRef ctlz_args[] = {ballot, LLVMConstInt(tji_i1(k->ctx), 0, 0)};
+    LLVMValueRef lz = tji_emit_intrinsic(k, "llvm.ctlz", &i32t, 1, ctlz_args, 2);
     return (warp_vote){
         .rank = tji_emit_intrinsic(k, "llvm.ctpop", &i32t, 1, &below, 1),
         .total = tji_emit_intrinsic(k, "llvm.ctpop", &i32t, 1, &ballot, 1),
-        .leader = tji_emit_intrinsic(k, "llvm.cttz", &i32t, 1, cttz_args, 2),
+        .leader = LLVMBuildSub(b, i32c(k, 31), lz, ""),
     };
 }
 
@@ -197,7 +200,8 @@ add_per_warp(tj_kernel *k, const tj_val *s, const warp_vote *v, LLVMValueRef del
     tji_emit_atomic(k, bound, i32, s->u.stack.count, i32c(k, limit));
     tji_emit_cond_end(k, &past);
     tji_emit_cond_end(k, &lead);
-    /* no lane voted: leader is 32, the shuffle reads lane 0 and nobody uses the result */
+    /* no lane voted: leader is -1, the shuffle reads lane 31, which may not run (an
+     * undefined value then), and nobody uses the result */
     LLVMValueRef src = LLVMBuildAnd(b, v->leader, i32c(k, 31), "");
     return tji_emit_shfl_idx32(k, LLVMBuildLoad2(b, i32t, basev, ""), src);
 }
