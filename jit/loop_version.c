@@ -30,11 +30,12 @@
  * different copies. There the copy also computes each sign-extended affine index in 64
  * bits, '(I + c * j) + K', when its values over the range fit its type (tested before the
  * loop, as the checks are): accesses at constant distances then share one address (the
- * same loop, 53 to 36 instructions; find_wides). And only a loop that calls nothing: a function or a cooperative
- * builtin's hook may hold barriers, votes or shuffles, which LLVM's rules for convergent
- * calls keep from being copied into two paths (the stride's test is the same in every
- * lane, but what is not copied costs no build time either: a push in compact_values' loop
- * took its builder -> PTX from 2.6 to 3.4 ms).
+ * same loop, 53 to 36 instructions; find_wides). And only a loop that calls nothing: a
+ * function or a cooperative builtin's hook may hold barriers, votes or shuffles, which
+ * LLVM's rules for convergent calls keep from being copied into two paths (the stride's
+ * test is the same in every lane, but what is not copied costs no build time either: a
+ * push in compact_values' loop took its builder -> PTX from 2.6 to 3.4 ms; 3.8 at
+ * 4f5c712, whose bench compaction grew from 863 to 1486 SASS instructions).
  */
 #include <stdlib.h>
 
@@ -358,7 +359,7 @@ emit_holds(LLVMBuilderRef b, const loop *l, const range *r, const check *ck, LLV
  * are values of its type, and then the extension of the wrapping 32-bit x is that sum.
  * The elements a lane reads at 'i + e * block_dim' then share one address and differ by
  * constant offsets, which the addressing mode takes (SeparateConstOffsetFromGEP splits
- * them off): the bench histogram's loop of 4 elements a lane, 53 SASS instructions to 37,
+ * them off): the bench histogram's loop of 4 elements a lane, 53 SASS instructions to 36,
  * where each element had its own extension, shift and 64-bit add. */
 typedef struct wide {
     LLVMValueRef ext, x;
@@ -439,11 +440,9 @@ emit_wides(LLVMBuilderRef b, const loop *l, const range *r, wide *w, int n, LLVM
     for (int i = 0; i < n; i++) {
         w[i].k = 0;
         w[i].inv = emit_split(b, l, r->ivar, w[i].x, i64, 1, &w[i].k);
-        LLVMValueRef off = add_or_one(b, w[i].inv, w[i].k ? LLVMConstInt(i64,
-                                                                        (unsigned long long)w[i].k,
-                                                                        true)
-                                                           : NULL);
-        ends e = ends_of(b, r, off ? off : LLVMConstInt(i64, 0, false), w[i].c, i64);
+        LLVMValueRef k = LLVMConstInt(i64, (unsigned long long)w[i].k, true);
+        LLVMValueRef off = w[i].inv ? LLVMBuildAdd(b, w[i].inv, k, "") : k;
+        ends e = ends_of(b, r, off, w[i].c, i64);
         LLVMValueRef fits =
             emit_fits(b, e.lo, e.hi, LLVMGetIntTypeWidth(LLVMTypeOf(w[i].x)), true, i64);
         all = all ? LLVMBuildAnd(b, all, fits, "") : fits;
@@ -561,8 +560,10 @@ static range
 emit_range(LLVMBuilderRef b, const tji_scope *s, int64_t step, LLVMTypeRef i64)
 {
     bool sg = tji_dtype_is_signed(s->counter_type->dtype);
-    LLVMValueRef start = sg ? LLVMBuildSExt(b, s->start, i64, "") : LLVMBuildZExt(b, s->start, i64, "");
-    LLVMValueRef stop = sg ? LLVMBuildSExt(b, s->stop, i64, "") : LLVMBuildZExt(b, s->stop, i64, "");
+    LLVMValueRef start = sg ? LLVMBuildSExt(b, s->start, i64, "")
+                            : LLVMBuildZExt(b, s->start, i64, "");
+    LLVMValueRef stop = sg ? LLVMBuildSExt(b, s->stop, i64, "")
+                           : LLVMBuildZExt(b, s->stop, i64, "");
     LLVMValueRef one = LLVMConstInt(i64, 1, false);
     LLVMValueRef near = step > 0 ? LLVMBuildSub(b, stop, one, "") : LLVMBuildAdd(b, stop, one, "");
     LLVMValueRef last = near;
