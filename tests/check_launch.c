@@ -389,6 +389,40 @@ START_TEST(test_gpu_warp_calls_take_the_running_lanes_mask_in_a_register)
 }
 END_TEST
 
+/* A GPU kernel takes the shared arena's address once (target_nvptx.c's one_smem_base):
+ * code generation at level None would materialise the symbol in each block that uses it
+ * ('mov.u64 %rd, __tj_smem'), and ptxas then computes the shared window's base again for
+ * each. A loop of pushes, a drain of pops and a count use the arena in many blocks. (Only
+ * kernels use it: other functions are inlined, or recursive and without shared memory.) */
+START_TEST(test_gpu_kernels_take_the_shared_arena_address_once)
+{
+    tj_kernel_options o = opts_for(ON_PTX, 64);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "arena_once", &o);
+    tj_val *out = tj_param_array(k, "out", I32, 1);
+    tj_val *tid[2];
+    ck_assert(tj_tid(k, 2, tid));
+    tj_val *s = tj_tile_stack(k, 256, I32);
+    tj_val *j = tj_for_begin(k, ci(k, 0), ci(k, 4), ci(k, 1));
+    tj_tile_stack_push(k, s, j, tj_compare(k, TJ_CMP_LT, tid[1], j));
+    ck_assert(tj_for_end(k));
+    ck_assert(tj_while_begin(k));
+    ck_assert(tj_while_cond(k, tj_compare(k, TJ_CMP_GT, tj_tile_stack_count(k, s), ci(k, 0))));
+    tj_val *slot = NULL;
+    tj_val *v = tj_tile_stack_pop(k, s, &slot);
+    ck_assert(tj_if_begin(k, tj_compare(k, TJ_CMP_GE, slot, ci(k, 0))));
+    put(k, out, slot, v);
+    ck_assert(tj_if_end(k));
+    ck_assert(tj_while_end(k));
+    tj_module *m = NULL;
+    ck_assert_msg(tj_kernel_build(k, NULL, &m) == TJ_OK, "%s", tj_context_error(tjt.ctx));
+    const char *ptx = tj_module_get_ptx(m);
+    tjt_check_ptx(ptx);
+    ck_assert_int_eq(tjt_occurrences(ptx, ", __tj_smem;"), 1);
+    tj_module_destroy(m);
+    tj_kernel_destroy(k);
+}
+END_TEST
+
 /* The number of bar.sync instructions of 'ptx' that directly follow another. */
 static int
 repeated_barriers(const char *ptx)
@@ -1506,6 +1540,7 @@ launch_suite(void)
             tcase_add_test(tc, test_gpu_builds_use_global_and_shared_accesses_and_32_bit_tid_divisions);
             tcase_add_test(tc, test_gpu_kernels_are_one_function_however_large);
             tcase_add_test(tc, test_gpu_warp_calls_take_the_running_lanes_mask_in_a_register);
+            tcase_add_test(tc, test_gpu_kernels_take_the_shared_arena_address_once);
             tcase_add_test(tc, test_gpu_view_copies_keep_the_barriers_other_lanes_need);
             tcase_add_test(tc, test_gpu_entries_hand_the_body_its_parameters_without_local_memory);
             tcase_add_test(tc, test_gpu_loops_that_synchronise_the_block_stay_rolled);
