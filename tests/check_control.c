@@ -567,6 +567,15 @@ check_loop_kernel(const struct check_row *r)
     return k;
 }
 
+/* Each of a row's 'n' iterations gave what C did. */
+static void
+check_iterations(const int32_t *got, const int32_t *want, int n, int row)
+{
+    for (int s = 0; s < n; s++)
+        ck_assert_msg(got[s] == want[s], "row %d: iteration %d gave %d, expected %d", row, s,
+                      got[s], want[s]);
+}
+
 /* The test in C, with the kernel's 32-bit wrapping arithmetic. */
 static int32_t
 check_ref(const struct check_row *r, int64_t j)
@@ -605,9 +614,7 @@ START_TEST(test_loops_with_range_checks_match_c_where_the_check_holds_in_part_or
                          tj_arg_int(r->start), tj_arg_int(r->stop)};
         launch_1d(m, "range_check", 1, args, 5);
         tjt_ok(device(), tj_array_copy_to_host(a, got, sizeof got));
-        for (int s = 0; s < nw; s++)
-            ck_assert_msg(got[s] == want[s], "row %d: iteration %d gave %d, expected %d",
-                          _i % NROWS(check_rows), s, got[s], want[s]);
+        check_iterations(got, want, nw, _i % NROWS(check_rows));
         tj_array_destroy(a);
     }
     tj_module_destroy(m);
@@ -977,9 +984,7 @@ START_TEST(test_gpu_loop_copies_index_in_64_bits_where_the_index_cannot_wrap)
                          tj_arg_int(r->b), tj_arg_int(r->c)};
         launch_1d(m, "wide", 1, args, 5);
         tjt_ok(device(), tj_array_copy_to_host(aout, got, sizeof got));
-        for (int e = 0; e < nw; e++)
-            ck_assert_msg(got[e] == want[e], "row %d: iteration %d gave %d, expected %d",
-                          _i % NROWS(wide_rows), e, got[e], want[e]);
+        check_iterations(got, want, nw, _i % NROWS(wide_rows));
         tj_array_destroy(ain);
         tj_array_destroy(aout);
     }
