@@ -207,7 +207,7 @@ add_per_warp(tj_kernel *k, const tj_val *s, const warp_vote *v, LLVMValueRef del
 }
 
 /* Slots for the lanes whose 'want' holds, with one atomic per warp: a ballot counts the
- * warp's lanes that push, the first of them reserves that many slots, and each takes the
+ * warp's lanes that push, the last of them reserves that many slots, and each takes the
  * base plus its rank among them. Every running lane of the warp must reach it.
  * A leader whose reservation passes the capacity then lowers the counter to it with an
  * atomic min, after its own add. So once every warp is done the counter is exactly

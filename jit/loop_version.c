@@ -362,7 +362,7 @@ emit_holds(LLVMBuilderRef b, const loop *l, const range *r, const check *ck, LLV
  * them off): the bench histogram's loop of 4 elements a lane, 53 SASS instructions to 36,
  * where each element had its own extension, shift and 64-bit add. */
 typedef struct wide {
-    LLVMValueRef ext, x;
+    LLVMValueRef ext; /* the extension; x is its operand */
     LLVMValueRef inv; /* i64 before the loop: I, or NULL for 0 */
     int64_t k, c;
 } wide;
@@ -426,7 +426,7 @@ find_wides(const loop *l, LLVMValueRef ivar, wide *w, int max)
             if (x == ivar || LLVMGetIntTypeWidth(LLVMTypeOf(x)) > 32 ||
                 !affine(l, ivar, x, &budget, &c, &mag) || c == 0)
                 continue;
-            w[n++] = (wide){.ext = in, .x = x, .c = c};
+            w[n++] = (wide){.ext = in, .c = c};
         }
     return n;
 }
@@ -438,13 +438,14 @@ emit_wides(LLVMBuilderRef b, const loop *l, const range *r, wide *w, int n, LLVM
 {
     LLVMValueRef all = NULL;
     for (int i = 0; i < n; i++) {
+        LLVMValueRef x = LLVMGetOperand(w[i].ext, 0);
         w[i].k = 0;
-        w[i].inv = emit_split(b, l, r->ivar, w[i].x, i64, 1, &w[i].k);
+        w[i].inv = emit_split(b, l, r->ivar, x, i64, 1, &w[i].k);
         LLVMValueRef k = LLVMConstInt(i64, (unsigned long long)w[i].k, true);
         LLVMValueRef off = w[i].inv ? LLVMBuildAdd(b, w[i].inv, k, "") : k;
         ends e = ends_of(b, r, off, w[i].c, i64);
         LLVMValueRef fits =
-            emit_fits(b, e.lo, e.hi, LLVMGetIntTypeWidth(LLVMTypeOf(w[i].x)), true, i64);
+            emit_fits(b, e.lo, e.hi, LLVMGetIntTypeWidth(LLVMTypeOf(x)), true, i64);
         all = all ? LLVMBuildAnd(b, all, fits, "") : fits;
     }
     return all;
