@@ -1074,6 +1074,8 @@ static const arow axis_rows[] = {
     {1, {40}, 0, TJ_REDUCE_BIT_AND, TJ_DTYPE_U64},
     {2, {3, 5}, 0, TJ_REDUCE_ADD, TJ_DTYPE_F32},
     {2, {3, 5}, 1, TJ_REDUCE_MUL, TJ_DTYPE_I32},
+    {2, {4, 8}, 1, TJ_REDUCE_MUL, TJ_DTYPE_F32}, /* the longest slice folded without a loop */
+    {2, {4, 9}, 1, TJ_REDUCE_ADD, TJ_DTYPE_I32}, /* the shortest folded in one */
     {2, {4, 1024}, 0, TJ_REDUCE_MAX, TJ_DTYPE_F64},
     {2, {4, 1024}, 1, TJ_REDUCE_ADD, TJ_DTYPE_F32},
     {2, {4, 1024}, 1, TJ_REDUCE_MIN, TJ_DTYPE_I64},
@@ -1277,6 +1279,28 @@ START_TEST(test_reduce_axis_matches_reference_for_every_axis)
     uint32_t B = all ? widths[local % NWIDTHS] : g_where == ON_CPU1 ? 64 : widths[local % NWIDTHS];
     uint32_t W = width_of(B);
     run_axis(r, B, W > 2 ? W / 2 + 1 : 1);
+}
+END_TEST
+
+/* On the GPU a lane folding a whole slice of at most 8 elements gets them written out, not
+ * a loop (reduce.c, UNROLL_SLICE: LLVM unrolled those loops anyway, at a cost in build
+ * time); a longer slice, and any on the CPU, keeps its loop. The rows above check both
+ * results. */
+START_TEST(test_reduce_axis_folds_short_slices_without_a_loop)
+{
+    g_where = _i;
+    for (int len = 8; len <= 9; len++) {
+        arow r = {2, {4, len}, 1, TJ_REDUCE_ADD, TJ_DTYPE_F32};
+        tj_kernel_options o = opts_for(4, false);
+        tj_kernel *k = axis_kernel("short_slices", &r, &o);
+        const char *ir = tj_kernel_get_ir(k);
+        ck_assert_ptr_nonnull(ir);
+        bool loop = len > 8 || o.target == TJ_TARGET_CPU;
+        ck_assert_msg((strstr(ir, "slice.head") != NULL) == loop,
+                      "a slice of %d elements was folded %s", len,
+                      loop ? "without a loop" : "in a loop");
+        tj_kernel_destroy(k);
+    }
 }
 END_TEST
 
@@ -1662,6 +1686,7 @@ add_where(TCase *tc, int where)
                  2 * NROWS(empty_rows));
     }
     ADD_ROWS(test_reduce_seeds_give_their_printed_output, 1);
+    tcase_add_loop_test(tc, test_reduce_axis_folds_short_slices_without_a_loop, where, where + 1);
     if (where == ON_COOP) {
         tcase_add_test(tc, test_reduce_cpu_whole_tile_synchronises_twice);
         tcase_add_test(tc, test_reduce_cpu_axis_groups_exchange_flags_only_without_a_neutral_value);
