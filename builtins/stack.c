@@ -2,8 +2,9 @@
  * builtins/stack.c: tile_stack(capacity, dtype) and push, pop, count, clear (SPEC 4).
  * A stack is 'capacity' elements plus a 16-byte counter in shared memory (on the CPU a
  * local of the kernel when a block has one lane: width-1 mode, or block_dim 1). Every lane must
- * reach the declaration, push, pop and clear, which start and end with a barrier (other
- * lanes may still be reading the count or the data); count may be called from one lane.
+ * reach the declaration, push, pop and clear, which end with a barrier, and but for the
+ * GPU's default pop start with one (other lanes may still be reading the count or the
+ * data); count may be called from one lane.
  *   push: each lane with a value reserves a slot (on the GPU one atomic add on the counter
  *         per warp, the lanes ranked by a ballot); slots past the capacity are dropped
  *         (-1), and a warp that passed it lowers the counter to it with an atomic min
@@ -12,9 +13,11 @@
  *         jit/compress_push.c (loops of them vectorised where the host has AVX-512 or AVX2).
  *   pop:  the running lanes take the top min(count, running) slots, lane 0 the topmost;
  *         the counter drops by that many. So values of a later push come out first, and
- *         draining hands out the slots 0..count-1 once each. On the CPU each lane takes
- *         its slot and lowers the counter in its turn: two barriers, not three. On the
- *         GPU under TILEJIT_GPU_POP=warp, one atomic per warp and two barriers too.
+ *         draining hands out the slots 0..count-1 once each. On the GPU lane 0 lowers the
+ *         counter between two barriers, after every lane read it; on the CPU each lane
+ *         takes its slot and lowers the counter in its turn, after a leading barrier; on
+ *         the GPU under TILEJIT_GPU_POP=warp, one atomic per warp after a leading barrier.
+ *         Two barriers each.
  * In CPU cooperative mode lanes run in order, so slots are deterministic there.
  */
 #include <stdio.h>
@@ -328,8 +331,8 @@ read_slot(tj_kernel *k, const tj_val *s, LLVMValueRef got, LLVMValueRef slot)
  * subtraction in the counter's order either stayed at 0 or above, or went below and is
  * followed by its own max; a max only runs when the value went below 0, when every slot
  * down to 0 has been handed out, and no later subtraction starts above 0; so the warps
- * share out the top min(count, running) slots, once each. Two barriers, where the lane 0
- * update of the default pop needs three. */
+ * share out the top min(count, running) slots, once each. Two barriers, as the default
+ * pop has, and atomics it does without. */
 static tj_val *
 pop_per_warp(tj_kernel *k, tj_val *s, tj_val **slot_out)
 {
@@ -358,9 +361,13 @@ tj_tile_stack_pop(tj_kernel *k, tj_val *s, tj_val **slot_out)
         return pop_one_at_a_time(k, s, slot_out);
     if (k->ctx->gpu_warp_pop)
         return pop_per_warp(k, s, slot_out);
+    /* No leading barrier: every write of the counter and the data (the declaration, a
+     * push, pop or clear) is followed by a barrier of every lane, so the reads below see
+     * it, and the only write here, lane 0's, waits for the barrier after every lane's read
+     * of the counter and of its slot, here or before the call (a loop's test of the
+     * count). The drain of the bench's compaction: two barriers a pop, from three. */
     tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
-    tji_emit_barrier(k);
     LLVMValueRef n = LLVMBuildLoad2(b, tji_i32(c), s->u.stack.count, "count");
     LLVMValueRef lane = tji_lane(k);
     /* lane L takes slot n - 1 - L when L < n */

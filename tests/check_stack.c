@@ -1327,11 +1327,11 @@ START_TEST(test_stack_gpu_pushes_in_a_run_synchronise_once_each)
 }
 END_TEST
 
-/* The bar.sync of a GPU kernel that pushes its thread index then pops (with a pop) or not,
- * in a context made under TILEJIT_GPU_POP='pop' (NULL: unset); whether its PTX has an
- * atom.shared.max.s32. */
+/* The bar.sync of a GPU kernel that pushes its thread index then pops 'pops' times (0-2),
+ * storing each popped value (with none, the index), in a context made under TILEJIT_GPU_POP='pop' (NULL: unset);
+ * whether its PTX has an atom.shared.max.s32. */
 static int
-gpu_pop_barriers(const char *pop, bool with, bool *has_max)
+gpu_pop_barriers(const char *pop, int pops, bool *has_max)
 {
     if (pop)
         ck_assert_int_eq(setenv("TILEJIT_GPU_POP", pop, 1), 0);
@@ -1346,8 +1346,10 @@ gpu_pop_barriers(const char *pop, bool with, bool *has_max)
     ck_assert(tj_tid(k, 1, &tid));
     tj_val *s = tj_tile_stack(k, 512, i32);
     ck_assert_ptr_nonnull(tj_tile_stack_push(k, s, tid, tj_const_bool(k, true)));
-    tj_val *v = with ? tj_tile_stack_pop(k, s, NULL) : tid;
-    ck_assert(tj_store(k, out, &tid, 1, v));
+    for (int p = 0; p < pops; p++)
+        ck_assert(tj_store(k, out, &tid, 1, tj_tile_stack_pop(k, s, NULL)));
+    if (pops == 0)
+        ck_assert(tj_store(k, out, &tid, 1, tid));
     ck_assert_msg(tj_kernel_error(k) == NULL, "builder error: %s", tj_kernel_error(k));
     tj_module *m = NULL;
     ck_assert_msg(tj_kernel_build(k, NULL, &m) == TJ_OK, "%s", tj_context_error(ctx));
@@ -1360,23 +1362,29 @@ gpu_pop_barriers(const char *pop, bool with, bool *has_max)
     return n;
 }
 
-/* A GPU pop synchronises three times: before it (lanes may still read the count), after the
- * lanes read their slots (lane 0 then lowers the counter) and after that. Under
- * TILEJIT_GPU_POP=warp twice: each warp's leader takes its lanes' slots with an atomic
- * subtraction, and one that took the counter below 0 raises it with an atomic max. Right
- * after a push the first is the push's own last barrier (drop_repeated_barriers): a pop
- * adds two bar.sync to the kernel, or one. */
-START_TEST(test_stack_gpu_pop_synchronises_three_times_or_twice_per_warp)
+/* A GPU pop synchronises twice: after the lanes read the counter and their slots (lane 0
+ * then lowers the counter) and after that; it needs no barrier before it, as whatever wrote
+ * the stack last ended with one (stack.c). Under TILEJIT_GPU_POP=warp twice too, but one
+ * is before it: each warp's leader takes its lanes' slots with an atomic subtraction (and
+ * one that took the counter below 0 raises it with an atomic max), which lanes still
+ * reading the counter must not see; right after a push that one is the push's own last
+ * barrier (drop_repeated_barriers). So each of two pops after a push adds two bar.sync;
+ * per warp the first adds one and the second, after a store, two. */
+START_TEST(test_stack_gpu_pop_synchronises_twice)
 {
     bool has_max = false;
-    int base = gpu_pop_barriers(NULL, false, &has_max);
-    int lane0 = gpu_pop_barriers(NULL, true, &has_max);
+    int base = gpu_pop_barriers(NULL, 0, &has_max);
+    int one = gpu_pop_barriers(NULL, 1, &has_max), two = gpu_pop_barriers(NULL, 2, &has_max);
     ck_assert_msg(!has_max, "an atomic max in the default pop");
-    int warp = gpu_pop_barriers("warp", true, &has_max);
+    ck_assert_msg(one - base == 2 && two - one == 2,
+                  "the first pop adds %d bar.sync, the second %d, expected 2 and 2",
+                  one - base, two - one);
+    int wone = gpu_pop_barriers("warp", 1, &has_max);
     ck_assert_msg(has_max, "no atom.shared.max.s32 in the per-warp pop");
-    ck_assert_msg(lane0 - base == 2 && warp - base == 1,
-                  "a pop adds %d bar.sync (per warp: %d), expected 2 (1)", lane0 - base,
-                  warp - base);
+    int wtwo = gpu_pop_barriers("warp", 2, &has_max);
+    ck_assert_msg(wone - base == 1 && wtwo - wone == 2,
+                  "per warp the first pop adds %d bar.sync, the second %d, expected 1 and 2",
+                  wone - base, wtwo - wone);
 }
 END_TEST
 
@@ -1408,7 +1416,7 @@ add_where(TCase *tc, int where)
     if (where == ON_PTX)
         tcase_add_test(tc, test_stack_gpu_pushes_in_a_run_synchronise_once_each);
     if (where == ON_PTX)
-        tcase_add_test(tc, test_stack_gpu_pop_synchronises_three_times_or_twice_per_warp);
+        tcase_add_test(tc, test_stack_gpu_pop_synchronises_twice);
     if (where == ON_CPU1 || where == ON_COOP)
         ADD_ROWS(test_stack_push_loops_keep_order_and_capacity,
                  NROWS(push_rows) * NROWS(push_dtypes) * NROWS(push_forms));
