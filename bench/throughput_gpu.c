@@ -51,6 +51,10 @@ static const gpu_shape hist_shapes[] = {
     {HIST_ITEMS, 4, true, NULL},
     {HIST_ITEMS, 4, false, "4 loads per lane and step, every block tested"},
     {HIST_ITEMS, 8, true, "8 loads per lane and step"},
+    /* fewer blocks, each zeroing and adding up its 256 bins once: the reference's grid-stride
+     * loop runs one block per resident slot (1056 on the H200) */
+    {HIST_ITEMS * 4, 4, true, "131072 elements per block"},
+    {HIST_ITEMS * 16, 4, true, "524288 elements per block"},
     {HIST_ITEMS, 1, false, "1 load per lane and step, every block tested"}};
 static const gpu_shape compact_shapes[] = {
     {COMPACT_ITEMS, 4, true, NULL},
