@@ -154,6 +154,34 @@ push_one_at_a_time(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
     return tji_scalar(k, tji_type_scalar(c, TJ_DTYPE_I32), slot);
 }
 
+/* The GPU push's leading barrier under TILEJIT_GPU_PUSH=fence. It keeps the push's updates
+ * from lanes that may still read the stack (a count, a pop's slots) and from an earlier
+ * push's reservations (values of a later push go above). Both are done by any barrier
+ * after the last read of the stack, as the previous push's trailing one is when the code
+ * between only loads from global memory and computes (the next values in a loop of
+ * pushes): so it stays a call of TJI_PUSH_FENCE through the pipeline (convergent and
+ * opaque, as a barrier is), and target_nvptx.c's finish makes it a barrier only where a
+ * path from the last barrier may touch shared memory. Only the push's own code follows it
+ * before its trailing barrier, so user code keeps the barriers it had around it. Not the
+ * default: without a barrier before its vote ptxas no longer knows the warp converged
+ * there and adds divergence checks (the bench compaction's loop of 4 pushes: 5 BAR.SYNC and
+ * 251 SASS instructions, 4 and 263 with it); only the GPU can tell which is faster. */
+static void
+push_fence(tj_kernel *k)
+{
+    tj_context *c = k->ctx;
+    LLVMTypeRef fty = LLVMFunctionType(tji_void(c), NULL, 0, 0);
+    LLVMValueRef fn = LLVMGetNamedFunction(k->llmod, TJI_PUSH_FENCE);
+    if (!fn) {
+        fn = LLVMAddFunction(k->llmod, TJI_PUSH_FENCE, fty);
+        tji_add_fn_attr(c, fn, "convergent");
+        tji_add_fn_attr(c, fn, "nocallback");
+        tji_add_fn_attr(c, fn, "nounwind");
+    }
+    LLVMBuildCall2(k->llb, fty, fn, NULL, 0, "");
+    k->barriers++;
+}
+
 /* A warp's vote on 'want' (every running lane of the warp must reach it): this lane's rank
  * among the lanes that want, their number, and the last of them (-1 when none): 31 minus
  * the ballot's leading zeros, one FLO in SASS, where the first (its trailing zeros) took
@@ -254,7 +282,10 @@ tj_tile_stack_push(tj_kernel *k, tj_val *s, tj_val *value, tj_val *has_value)
     const tj_type *i32 = tji_type_scalar(c, TJ_DTYPE_I32);
     LLVMValueRef slotv = tji_alloca(k, tji_i32(c), "slot");
     LLVMBuildStore(b, i32c(k, -1), slotv);
-    tji_emit_barrier(k);
+    if (k->ctx->gpu_push_fence)
+        push_fence(k);
+    else
+        tji_emit_barrier(k);
     LLVMValueRef slot = reserve_per_warp(k, s, has_value->ll);
     tji_cond cond;
     tji_emit_cond_begin(k, has_value->ll, &cond);

@@ -68,6 +68,8 @@ struct tj_context {
                                            reductions run the GPU's algorithm (reduce.c) */
     bool gpu_warp_pop;                  /* TILEJIT_GPU_POP=warp: GPU stack pops reserve
                                            their slots per warp (stack.c) */
+    bool gpu_push_fence;                /* TILEJIT_GPU_PUSH=fence: a GPU push's leading
+                                           barrier only where needed (stack.c) */
     bool perf_map;                      /* TILEJIT_PERF_MAP=1: CPU entries are listed in
                                            /tmp/perf-<pid>.map for perf (cache.c) */
     tj_type *types;                     /* interned types (a list) */
@@ -661,6 +663,10 @@ TJI_HIDDEN tj_status tji_run_pipeline(tj_context *ctx, LLVMModuleRef m, LLVMTarg
 /* The name of the CPU entry's test whether a lane is inside the launch (module.c): under a
  * tiled launch every block is whole, so lane_loops.c's tiled copies take it as true. */
 #define TJI_LIVE_FLAG "lane.live"
+/* The GPU stack push's leading barrier under TILEJIT_GPU_PUSH=fence (builtins/stack.c): a
+ * call of this convergent function through the pipeline, which target_nvptx.c's finish
+ * makes a barrier only where shared memory may have been touched since the last barrier. */
+#define TJI_PUSH_FENCE "tj.push.fence"
 /* The name of the CPU entry's load of the worker's shared-memory arena (target_host.c), by
  * which alias_scopes.c knows shared accesses. */
 #define TJI_ARENA_NAME "tj.arena"

@@ -444,6 +444,137 @@ drop_repeated_barriers(LLVMModuleRef m)
         }
 }
 
+/* ---- the stack push's leading barrier -------------------------------------------------- */
+
+enum { FENCE_MAX_BLOCKS = 512 };
+
+typedef struct fence_scan {
+    LLVMValueRef bar, fence;
+    unsigned memory_kind; /* the enum attribute "memory" */
+    LLVMBasicBlockRef seen[FENCE_MAX_BLOCKS], work[FENCE_MAX_BLOCKS];
+    int nseen, nwork;
+} fence_scan;
+
+/* Whether 'i' may touch shared memory: an access not known to be global, constant or local
+ * (address spaces 1, 4, 5), an atomic, a fence, or a call, but of another push fence or of
+ * an intrinsic that touches no memory but what LLVM calls inaccessible (the warp's votes
+ * and shuffles, the special registers). */
+static bool
+may_touch_shared(const fence_scan *s, LLVMValueRef i)
+{
+    LLVMValueRef ptr = NULL;
+    if (LLVMIsALoadInst(i))
+        ptr = LLVMGetOperand(i, 0);
+    else if (LLVMIsAStoreInst(i))
+        ptr = LLVMGetOperand(i, 1);
+    else if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i) || LLVMIsAFenceInst(i) ||
+             LLVMIsAVAArgInst(i))
+        return true;
+    else if (LLVMIsACallInst(i)) {
+        LLVMValueRef fn = LLVMGetCalledValue(i);
+        if (fn == s->fence)
+            return false;
+        if (!LLVMIsAFunction(fn) || !LLVMGetIntrinsicID(fn))
+            return true;
+        LLVMAttributeRef a = LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                                                         s->memory_kind);
+        /* two bits a location: argument memory, inaccessible memory (bits 2-3), the rest */
+        return !a || (LLVMGetEnumAttributeValue(a) & ~(uint64_t)0xc) != 0;
+    }
+    if (!ptr)
+        return false;
+    unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(ptr));
+    return as != 1 && as != 4 && as != 5;
+}
+
+/* From 'i' backwards in its block: 1 when a barrier comes first, -1 when something that
+ * may touch shared memory does, 0 at the block's start. */
+static int
+scan_back(const fence_scan *s, LLVMValueRef i)
+{
+    for (; i; i = LLVMGetPreviousInstruction(i)) {
+        if (LLVMIsACallInst(i) && LLVMGetCalledValue(i) == s->bar)
+            return 1;
+        if (may_touch_shared(s, i))
+            return -1;
+    }
+    return 0;
+}
+
+/* Queues the predecessors of 'bb' not seen yet; false when one is not a branch's block
+ * (a block address) or there are too many blocks to follow. */
+static bool
+queue_preds(fence_scan *s, LLVMBasicBlockRef bb)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!LLVMIsAInstruction(user))
+            return false;
+        LLVMBasicBlockRef p = LLVMGetInstructionParent(user);
+        bool seen = false;
+        for (int j = 0; j < s->nseen && !seen; j++)
+            seen = s->seen[j] == p;
+        if (seen)
+            continue;
+        if (s->nseen == FENCE_MAX_BLOCKS)
+            return false;
+        s->seen[s->nseen++] = p;
+        s->work[s->nwork++] = p;
+    }
+    return true;
+}
+
+/* Whether a push fence must be a barrier: whether some path to it from the function's
+ * entry or from a barrier (other push fences do not count: they may go) may touch shared
+ * memory after the last barrier. */
+static bool
+fence_needed(fence_scan *s, LLVMValueRef call)
+{
+    s->nseen = s->nwork = 0;
+    LLVMBasicBlockRef bb = LLVMGetInstructionParent(call);
+    LLVMValueRef fn = LLVMGetBasicBlockParent(bb);
+    int r = scan_back(s, LLVMGetPreviousInstruction(call));
+    if (r)
+        return r < 0;
+    if (bb == LLVMGetEntryBasicBlock(fn) || !queue_preds(s, bb))
+        return true;
+    while (s->nwork > 0) {
+        bb = s->work[--s->nwork];
+        r = scan_back(s, LLVMGetLastInstruction(bb));
+        if (r < 0)
+            return true;
+        if (r == 0 && (bb == LLVMGetEntryBasicBlock(fn) || !queue_preds(s, bb)))
+            return true;
+    }
+    return false;
+}
+
+/* Makes each push fence (builtins/stack.c) a barrier where fence_needed says so and drops
+ * the others: in a loop of pushes whose trips load their values from global memory, the
+ * previous push's trailing barrier stands for it (one barrier a push, from two). A fence
+ * made a barrier is one when the next is decided; one dropped never counted. */
+static void
+place_push_fences(LLVMModuleRef m)
+{
+    fence_scan s = {.fence = LLVMGetNamedFunction(m, TJI_PUSH_FENCE)};
+    if (!s.fence)
+        return;
+    const char *bar = tji_compat_barrier_intrinsic();
+    s.bar = LLVMGetIntrinsicDeclaration(m, LLVMLookupIntrinsicID(bar, strlen(bar)), NULL, 0);
+    s.memory_kind = LLVMGetEnumAttributeKindForName("memory", 6);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+    for (LLVMUseRef u; (u = LLVMGetFirstUse(s.fence));) {
+        LLVMValueRef call = LLVMGetUser(u);
+        if (fence_needed(&s, call)) {
+            LLVMPositionBuilderBefore(b, call);
+            LLVMBuildCall2(b, LLVMGlobalGetValueType(s.bar), s.bar, NULL, 0, "");
+        }
+        LLVMInstructionEraseFromParent(call);
+    }
+    LLVMDisposeBuilder(b);
+    LLVMDeleteFunction(s.fence);
+}
+
 /* Removes the loop metadata: the only loop metadata a GPU module has is control.c's mark
  * that keeps LLVM from unrolling a loop, which the asm printer would pass on to ptxas as
  * .pragma "nounroll". ptxas decides for itself. */
@@ -580,6 +711,7 @@ finish(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *descs, int n, LLVMTarg
     LLVMDisposePassBuilderOptions(po);
     if (e)
         return tji_ctx_fail_llvm(ctx, e, "address-space inference");
+    place_push_fences(m);
     one_smem_base(ctx, m);
     return TJ_OK;
 }
