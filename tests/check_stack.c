@@ -1343,6 +1343,19 @@ context_with(const char *var, const char *value)
     return ctx;
 }
 
+/* The PTX of GPU kernel 'k' of context 'ctx' (which owns the module), through ptxas where
+ * there is one. */
+static const char *
+ptx_of(tj_context *ctx, tj_kernel *k)
+{
+    ck_assert_msg(tj_kernel_error(k) == NULL, "builder error: %s", tj_kernel_error(k));
+    tj_module *m = NULL;
+    ck_assert_msg(tj_kernel_build(k, NULL, &m) == TJ_OK, "%s", tj_context_error(ctx));
+    const char *ptx = tj_module_get_ptx(m);
+    tjt_check_ptx(ptx);
+    return ptx;
+}
+
 /* The bar.sync of a GPU kernel that pushes its thread index then pops 'pops' times (0-2),
  * storing each popped value (with none, the index), in a context made under TILEJIT_GPU_POP='pop' (NULL: unset);
  * whether its PTX has an atom.shared.max.s32. */
@@ -1362,11 +1375,7 @@ gpu_pop_barriers(const char *pop, int pops, bool *has_max)
         ck_assert(tj_store(k, out, &tid, 1, tj_tile_stack_pop(k, s, NULL)));
     if (pops == 0)
         ck_assert(tj_store(k, out, &tid, 1, tid));
-    ck_assert_msg(tj_kernel_error(k) == NULL, "builder error: %s", tj_kernel_error(k));
-    tj_module *m = NULL;
-    ck_assert_msg(tj_kernel_build(k, NULL, &m) == TJ_OK, "%s", tj_context_error(ctx));
-    const char *ptx = tj_module_get_ptx(m);
-    tjt_check_ptx(ptx);
+    const char *ptx = ptx_of(ctx, k);
     int n = tjt_occurrences(ptx, "bar.sync");
     *has_max = strstr(ptx, "atom.shared.max.s32") != NULL;
     tj_kernel_destroy(k);
@@ -1428,11 +1437,7 @@ gpu_loop_push_barriers(const char *push, bool count_first)
     ck_assert_ptr_nonnull(tj_tile_stack_push(k, s, v, keep));
     ck_assert(tj_for_end(k));
     ck_assert(tj_store(k, out, &tid, 1, tj_tile_stack_count(k, s)));
-    ck_assert_msg(tj_kernel_error(k) == NULL, "builder error: %s", tj_kernel_error(k));
-    tj_module *m = NULL;
-    ck_assert_msg(tj_kernel_build(k, NULL, &m) == TJ_OK, "%s", tj_context_error(ctx));
-    const char *ptx = tj_module_get_ptx(m);
-    tjt_check_ptx(ptx);
+    const char *ptx = ptx_of(ctx, k);
     int nbar = tjt_occurrences(ptx, "bar.sync");
     ck_assert_msg(strstr(ptx, "tj.push.fence") == NULL, "a push fence is left in the PTX");
     tj_kernel_destroy(k);
