@@ -272,6 +272,33 @@ START_TEST(test_gpu_builds_use_global_and_shared_accesses_and_32_bit_tid_divisio
 }
 END_TEST
 
+/* Under launch_tiled, whose last dimension is the block width, a GPU kernel's tid() of one
+ * or two coordinates is (block, lane) without the divisions (about 45 SASS instructions a
+ * thread): the build tests for it once (arrays.c, the test named TJI_TILED_FLAG, as on the
+ * CPU); test_launch_tiled_tid1_is_the_block_and_tid2_the_lane checks the values on a GPU. A
+ * tid() of three coordinates divides. */
+START_TEST(test_gpu_tid_of_a_tiled_launch_skips_its_divisions)
+{
+    for (int ncoords = 1; ncoords <= 3; ncoords++) {
+        tj_kernel_options o = opts_for(ON_PTX, 64);
+        tj_kernel *k = tj_kernel_create(tjt.ctx, "tiled_tid", &o);
+        tj_val *out = tj_param_array(k, "out", I32, 1);
+        tj_val *tid[3];
+        ck_assert(tj_tid(k, ncoords, tid));
+        put(k, out, tid[ncoords - 1], tid[0]);
+        tj_module *m = NULL;
+        tj_build_options bo = {.keep_ir = true};
+        ck_assert_int_eq(tj_kernel_build(k, &bo, &m), TJ_OK);
+        tjt_check_ptx(tj_module_get_ptx(m));
+        bool tested = strstr(tj_module_get_ir(m), "br i1 %tid.is_tiled") != NULL;
+        ck_assert_msg(tested == (ncoords <= 2), "tid() of %d coordinates: %s", ncoords,
+                      tested ? "a test for a tiled launch" : "no test for a tiled launch");
+        tj_module_destroy(m);
+        tj_kernel_destroy(k);
+    }
+}
+END_TEST
+
 /* A GPU kernel is one function however large its body: the body moves into the entry and
  * everything else is inlined (target_nvptx.c). LLVM's cost-driven inliner left a body this
  * large out of line, as a call whose arguments went through local memory. A recursive
@@ -1538,6 +1565,7 @@ launch_suite(void)
             tcase_add_test(tc, test_width1_mode_runs_blocks_of_one_lane_whatever_the_block_dim);
         if (where == ON_PTX) {
             tcase_add_test(tc, test_gpu_builds_use_global_and_shared_accesses_and_32_bit_tid_divisions);
+            tcase_add_test(tc, test_gpu_tid_of_a_tiled_launch_skips_its_divisions);
             tcase_add_test(tc, test_gpu_kernels_are_one_function_however_large);
             tcase_add_test(tc, test_gpu_warp_calls_take_the_running_lanes_mask_in_a_register);
             tcase_add_test(tc, test_gpu_kernels_take_the_shared_arena_address_once);
