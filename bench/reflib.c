@@ -66,6 +66,7 @@ bench_reflib_open(const char *self, char *why, size_t n)
         {(void **)&r->select_less, "tjref_select_less"},
         {(void **)&r->launch_empty, "tjref_launch_empty"},
         {(void **)&r->load_ptx, "tjref_load_ptx"},
+        {(void **)&r->device_slots, "tjref_device_slots"},
     };
     bool ok = abi && abi() == TJREF_ABI_VERSION;
     for (size_t i = 0; ok && i < sizeof syms / sizeof syms[0]; i++)

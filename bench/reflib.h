@@ -21,6 +21,7 @@ typedef struct bench_reflib {
     tjref_select_less_fn *select_less;
     tjref_launch_empty_fn *launch_empty;
     tjref_load_ptx_fn *load_ptx;
+    tjref_device_slots_fn *device_slots;
 } bench_reflib;
 
 /* Loads libtjref.so from $TILEJIT_BENCH_REFLIB, beside 'self', or the loader's path, and

@@ -55,6 +55,8 @@ static const gpu_shape hist_shapes[] = {
      * loop runs one block per resident slot (1056 on the H200) */
     {HIST_ITEMS * 4, 4, true, "131072 elements per block"},
     {HIST_ITEMS * 16, 4, true, "524288 elements per block"},
+    /* items 0: as many as fill the device once (one_wave_items), the reference's grid */
+    {0, 4, true, "one block per resident slot"},
     {HIST_ITEMS, 1, false, "1 load per lane and step, every block tested"}};
 static const gpu_shape compact_shapes[] = {
     {COMPACT_ITEMS, 4, true, NULL},
@@ -338,6 +340,22 @@ run_sum(gpu_case *g, const bench_kcfg *cfg)
     }
 }
 
+/* Elements per block for a launch that fills the device once, one block of BLOCK threads
+ * per slot a multiprocessor has (as the shared-atomic reference's grid-stride loop runs:
+ * no last, partial wave of blocks), in whole steps of 'unroll' elements a lane; a JIT can
+ * build for the input's size. 0 without the reference library, which knows the device. */
+static int
+one_wave_items(const gpu_case *g, int unroll)
+{
+    int sms = 0, threads = 0;
+    if (!g->ref || g->ref->device_slots(&sms, &threads) != 0 || sms < 1 || threads < BLOCK)
+        return 0;
+    int64_t slots = (int64_t)sms * (threads / BLOCK), step = (int64_t)BLOCK * unroll;
+    int64_t per = (g->n + slots - 1) / slots;
+    per = (per + step - 1) / step * step;
+    return per > INT32_MAX / 2 ? 0 : (int)per;
+}
+
 static void
 run_histogram(gpu_case *g, const bench_kcfg *cfg)
 {
@@ -355,7 +373,15 @@ run_histogram(gpu_case *g, const bench_kcfg *cfg)
     }
     free(fms);
     for (size_t i = 0; i < NSHAPES(hist_shapes); i++) {
-        const gpu_shape *sh = &hist_shapes[i];
+        gpu_shape wave = hist_shapes[i];
+        const gpu_shape *sh = &wave;
+        char impl[96];
+        if (!wave.items && !(wave.items = one_wave_items(g, wave.unroll))) {
+            bench_skip("gpu/histogram", shape_impl(sh, impl, sizeof impl), "cuda",
+                       "the device's slots are unknown: %s",
+                       g->ref ? g->ref->error() : g->ref_why);
+            continue;
+        }
         bench_kcfg c = shape_cfg(cfg, sh);
         tj_op op = {.name = "histogram", .kname = "bench_histogram", .items = sh->items,
                     .zero = {g->hist}, .args = {tj_arg_array(g->x), tj_arg_array(g->hist)},

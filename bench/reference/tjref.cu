@@ -284,6 +284,14 @@ tjref_launch_empty(int nlaunches, int nreps, double *us)
 }
 
 extern "C" int
+tjref_device_slots(int *sms, int *threads_per_sm)
+{
+    CHECK(cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, 0));
+    CHECK(cudaDeviceGetAttribute(threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, 0));
+    return 0;
+}
+
+extern "C" int
 tjref_load_ptx(const char *ptx, const char *name)
 {
     cudaLibrary_t lib;

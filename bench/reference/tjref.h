@@ -17,7 +17,7 @@
 extern "C" {
 #endif
 
-#define TJREF_ABI_VERSION 1
+#define TJREF_ABI_VERSION 2
 
 #if defined(TJREF_BUILDING)
 #define TJREF_API __attribute__((visibility("default")))
@@ -55,6 +55,9 @@ typedef int tjref_select_less_fn(uint64_t in, int64_t n, float threshold, uint64
  * back to back, then a synchronisation, timed on the host; the mean per launch in
  * us[0..nreps). */
 typedef int tjref_launch_empty_fn(int nlaunches, int nreps, double *us);
+/* Device 0's multiprocessors and the most threads each runs at once (for a grid that fills
+ * the device once, as the shared-atomic histogram's grid-stride loop has). */
+typedef int tjref_device_slots_fn(int *sms, int *threads_per_sm);
 /* Loads PTX text with cudaLibraryLoadData, gets kernel 'name' and its attributes (which
  * forces its compilation), then unloads it: the loading half of NVRTC + load. */
 typedef int tjref_load_ptx_fn(const char *ptx, const char *name);
@@ -70,6 +73,7 @@ TJREF_API tjref_histogram_shared_fn tjref_histogram_shared;
 TJREF_API tjref_select_less_fn tjref_select_less;
 TJREF_API tjref_launch_empty_fn tjref_launch_empty;
 TJREF_API tjref_load_ptx_fn tjref_load_ptx;
+TJREF_API tjref_device_slots_fn tjref_device_slots;
 
 #ifdef __cplusplus
 }
