@@ -353,7 +353,7 @@ one_wave_items(const gpu_case *g, int unroll)
     int64_t slots = (int64_t)sms * (threads / BLOCK), step = (int64_t)BLOCK * unroll;
     int64_t per = (g->n + slots - 1) / slots;
     per = (per + step - 1) / step * step;
-    return per > INT32_MAX / 2 ? 0 : (int)per;
+    return per > INT32_MAX ? 0 : (int)per; /* the kernel's items is an int */
 }
 
 static void
