@@ -416,6 +416,13 @@ orders_with_barriers(LLVMValueRef i)
            LLVMIsAVAArgInst(i);
 }
 
+/* Whether 'i' is a call of function 'fn'. */
+static bool
+is_call_of(LLVMValueRef i, LLVMValueRef fn)
+{
+    return LLVMIsACallInst(i) && LLVMGetCalledValue(i) == fn;
+}
+
 /* Removes every barrier that follows another with only the thread's own arithmetic
  * between them: no memory access came between, so the second waits for nothing. Builtins
  * fence on both sides (a view's write fence, then the assign's own barrier; a stack push's
@@ -433,7 +440,7 @@ drop_repeated_barriers(LLVMModuleRef m)
             bool after_barrier = false;
             for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
                 next = LLVMGetNextInstruction(i);
-                bool is_barrier = LLVMIsACallInst(i) && LLVMGetCalledValue(i) == bar;
+                bool is_barrier = is_call_of(i, bar);
                 if (is_barrier && after_barrier)
                     LLVMInstructionEraseFromParent(i);
                 else if (is_barrier)
@@ -493,7 +500,7 @@ static int
 scan_back(const fence_scan *s, LLVMValueRef i)
 {
     for (; i; i = LLVMGetPreviousInstruction(i)) {
-        if (LLVMIsACallInst(i) && LLVMGetCalledValue(i) == s->bar)
+        if (is_call_of(i, s->bar))
             return 1;
         if (may_touch_shared(s, i))
             return -1;
@@ -554,7 +561,7 @@ fence_needed(fence_scan *s, LLVMValueRef call)
  * previous push's trailing barrier stands for it (one barrier a push, from two). A fence
  * made a barrier is one when the next is decided; one dropped never counted. */
 static void
-place_push_fences(LLVMModuleRef m)
+place_push_fences(tj_context *ctx, LLVMModuleRef m)
 {
     fence_scan s = {.fence = LLVMGetNamedFunction(m, TJI_PUSH_FENCE)};
     if (!s.fence)
@@ -562,7 +569,7 @@ place_push_fences(LLVMModuleRef m)
     const char *bar = tji_compat_barrier_intrinsic();
     s.bar = LLVMGetIntrinsicDeclaration(m, LLVMLookupIntrinsicID(bar, strlen(bar)), NULL, 0);
     s.memory_kind = LLVMGetEnumAttributeKindForName("memory", 6);
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
     for (LLVMUseRef u; (u = LLVMGetFirstUse(s.fence));) {
         LLVMValueRef call = LLVMGetUser(u);
         if (fence_needed(&s, call)) {
@@ -711,7 +718,7 @@ finish(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *descs, int n, LLVMTarg
     LLVMDisposePassBuilderOptions(po);
     if (e)
         return tji_ctx_fail_llvm(ctx, e, "address-space inference");
-    place_push_fences(m);
+    place_push_fences(ctx, m);
     one_smem_base(ctx, m);
     return TJ_OK;
 }
