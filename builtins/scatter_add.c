@@ -186,8 +186,10 @@ tj_tile_scatter_add(tj_kernel *k, tj_val *a, tj_val *const *idx, int nidx, tj_va
         accumulate(k, a->type, tji_tile_elem_ptr(k, a, coords), value->ll, atomic_rmw);
         tji_emit_cond_end(k, &cond);
     }
-    if (defer)
+    if (defer) {
         tji_defer_barrier(k);
+        k->shared_adds++;
+    }
     else
         tji_emit_barrier(k);
     return true;

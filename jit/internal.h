@@ -204,6 +204,7 @@ typedef struct tji_scope {
     unsigned barriers_at_start;   /* for: the kernel's 'barriers' when the loop began */
     unsigned shared_calls_at_start; /* for: the kernel's 'shared_calls' after it began */
     unsigned serial_pushes_at_start; /* for: the kernel's 'serial_pushes' when it began */
+    unsigned shared_adds_at_start; /* for: the kernel's 'shared_adds' when it began */
 } tji_scope;
 
 /* A check site for debug builds: what a failing index names in the launch's message. */
@@ -248,6 +249,7 @@ struct tj_kernel {
     const struct tj_val *owed_values; /* and the register tile that holds what they wrote */
     unsigned shared_calls;        /* builder calls that may read shared memory or branch */
     unsigned serial_pushes;       /* stack pushes of one lane at a time (jit/compress_push.c) */
+    unsigned shared_adds;         /* scatter-adds into shared tiles that owe their barrier */
     size_t shared_bytes;          /* owned shared memory, SPEC 3 */
     size_t scratch_bytes;         /* shared scratch its builtins share */
     size_t slot_off, slot_bytes;  /* tji_shared_slot: where, and how large (0: none yet) */
@@ -693,7 +695,13 @@ TJI_HIDDEN int tji_sink_local_copies(LLVMModuleRef m);
 /* control.c: marks the loop of this latch not to be unrolled (llvm.loop.unroll.disable). */
 TJI_HIDDEN void tji_keep_rolled(tj_context *c, LLVMValueRef latch);
 #define TJI_LANES_MD "tj.lanes"
-TJI_HIDDEN void tji_mark_lane_loop(tj_context *c, LLVMValueRef latch);
+/* A cooperative block's loop over its lanes; 'rolled': not to be unrolled either. */
+TJI_HIDDEN void tji_mark_lane_loop(tj_context *c, LLVMValueRef latch, bool rolled);
+#define TJI_ADDS_MD "tj.adds"
+/* A cooperative CPU loop of scatter-adds, kept rolled for jit/interchange.c. */
+TJI_HIDDEN void tji_mark_adds_loop(tj_context *c, LLVMValueRef latch);
+/* Whether the loop id of terminator 't' carries property 'flag' (a string alone). */
+TJI_HIDDEN bool tji_loop_flag(tj_context *c, LLVMValueRef t, const char *flag);
 /* interchange.c: lanes' loops of scatter-adds run lane-by-lane per trip; how many */
 TJI_HIDDEN int tji_interchange_lanes(tj_context *ctx, LLVMModuleRef m);
 /* control.c: what a pointer is an offset of, through GEPs and casts (instructions or

@@ -936,6 +936,20 @@ decide_as_lanes_stop(lanes *L, LLVMBasicBlockRef head, LLVMBasicBlockRef from,
     *same = LLVMBuildICmp(L->b, LLVMIntEQ, lo2, hi2, "lanes.alike");
 }
 
+/* Whether the region ('n' blocks of 'buf') holds a loop of scatter-adds that control.c
+ * keeps rolled: its lanes' loop stays rolled too, for jit/interchange.c, which takes only a
+ * lanes' loop around one such loop (LLVM unrolled it by 2 when that loop was small). */
+static bool
+has_adds_loop(const lanes *L, const LLVMBasicBlockRef *buf, int n)
+{
+    for (int i = 0; i < n; i++) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(buf[i]);
+        if (t && tji_loop_flag(L->ctx, t, TJI_ADDS_MD))
+            return true;
+    }
+    return false;
+}
+
 /* Whether the region ('n' blocks of 'buf') pops from a stack serially. */
 static bool
 pops(const LLVMBasicBlockRef *buf, int n)
@@ -1292,7 +1306,7 @@ region_loop(lanes *L, const LLVMBasicBlockRef *buf, int n, size_t count, LLVMBas
     if ((tji_host_compresses(L->ctx) && pushes_only(L, buf, n)) || pops(buf, n))
         tji_keep_rolled(L->ctx, br);
     else
-        tji_mark_lane_loop(L->ctx, br);
+        tji_mark_lane_loop(L->ctx, br, has_adds_loop(L, buf, n));
     if (stop != INT32_MIN) {
         /* nothing reads the lanes' resume points after this loop (build_phases) */
         drop_resume_stores(L, latch);

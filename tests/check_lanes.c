@@ -883,14 +883,32 @@ START_TEST(test_lanes_one_lanes_action_leaves_a_short_remainder)
 END_TEST
 
 /* What a histogram test kernel does in its loop besides the scatter-add. */
-typedef enum hist_kind { HIST_INT, HIST_FLOAT, HIST_ALSO_STORES, NHIST } hist_kind;
+typedef enum hist_kind {
+    HIST_INT,
+    HIST_FLOAT,
+    HIST_ALSO_STORES,
+    HIST_LANE_SQUARES, /* lane l adds 1 at bin int(x) + l * l % 4 */
+    HIST_LANE_EIGHTHS, /* lane l adds 1 at bin int(x) + uint8(8 * l) / 64 */
+    NHIST
+} hist_kind;
+
+/* What lane 'l' adds to its bins in a histogram of this kind. */
+static int
+hist_shift(hist_kind kind, int l)
+{
+    return kind == HIST_LANE_SQUARES ? l * l % 4
+           : kind == HIST_LANE_EIGHTHS ? (uint8_t)(8 * l) / 64
+                                       : 0;
+}
 
 /* The bench's cooperative histogram (bench/kernels.c) at 64 lanes and 64 elements a lane
  * (LLVM unrolls a loop of a few trips fully, which leaves nothing to interchange):
  * for j in range(0, 4096, block_dim()), bins[int(x[blk * 4096 + j + lane])] += 1 where the
  * element is inside x (tile_scatter_add into a shared tile of 16 bins, which skips bins
  * outside it), then tile_atomic_add of the bins into hist. HIST_FLOAT adds 1.0 into float
- * bins; HIST_ALSO_STORES also writes y[i] = bin in the loop. Returns the module. */
+ * bins; HIST_ALSO_STORES also writes y[i] = bin in the loop; HIST_LANE_SQUARES and
+ * HIST_LANE_EIGHTHS shift the bin by a value computed in the loop from the lane
+ * (hist_shift). Returns the module. */
 static tj_module *
 hist_kernel(form f, hist_kind kind, tj_context **ctx, tj_device **cpu)
 {
@@ -907,6 +925,18 @@ hist_kernel(form f, hist_kind kind, tj_context **ctx, tj_device **cpu)
     tj_val *bins = tj_tile_zeros(k, bt, 1, &nbins, TJ_STORAGE_SHARED);
     tj_val *i, *has;
     tj_val *bin = tj_cast(k, tjt_items_loop(k, x, two, ITEMS, &i, &has), i32);
+    tj_val *l = two[1];
+    if (kind == HIST_LANE_SQUARES)
+        bin = tj_binary(k, TJ_BIN_ADD, bin,
+                        tj_binary(k, TJ_BIN_BIT_AND, tj_binary(k, TJ_BIN_MUL, l, l),
+                                  tj_const_int(k, TJ_DTYPE_I32, 3)));
+    if (kind == HIST_LANE_EIGHTHS) {
+        const tj_type *u8 = tj_context_get_type(*ctx, TJ_DTYPE_U8);
+        tj_val *e = tj_cast(k, tj_binary(k, TJ_BIN_MUL, l, tj_const_int(k, TJ_DTYPE_I32, 8)), u8);
+        bin = tj_binary(k, TJ_BIN_ADD, bin,
+                        tj_binary(k, TJ_BIN_DIV, tj_cast(k, e, i32),
+                                  tj_const_int(k, TJ_DTYPE_I32, 64)));
+    }
     tj_val *one = kind == HIST_FLOAT ? tj_const_float(k, TJ_DTYPE_F32, 1.0)
                                      : tj_const_int(k, TJ_DTYPE_I32, 1);
     tj_tile_scatter_add(k, bins, &bin, 1, one, has, tj_const_bool(k, true));
@@ -925,7 +955,12 @@ hist_kernel(form f, hist_kind kind, tj_context **ctx, tj_device **cpu)
  * column inside x: the interchanged loops run) and with a last block in part (they do
  * not); values below 0, at and past the 16 bins, and too large for an int32 (skipped). In
  * the default form the optimised IR has the interchanged loops ("swap.trip"), not with
- * float bins (float adds do not commute exactly) nor with a store in the loop. */
+ * float bins (float adds do not commute exactly) nor with a store in the loop; and their
+ * two forms ("swap.pick"): a step's later lanes reading at their stride from the first's
+ * address and values, which HIST_INT's lanes take, or each lane's own from the tables,
+ * which the lanes of HIST_LANE_SQUARES (bin shifts not at one stride) and HIST_LANE_EIGHTHS
+ * (at one, 0, up to lane 7 only) must take: with the strided form, they would count in
+ * other bins. */
 START_TEST(test_lanes_scatter_adds_take_turns_at_each_trip)
 {
     enum { W = 64, ITEMS = 64 * W, NBINS = 16, NBL = 3, NMAX = NBL * ITEMS };
@@ -937,21 +972,34 @@ START_TEST(test_lanes_scatter_adds_take_turns_at_each_trip)
             tj_context *ctx;
             tj_device *cpu;
             tj_module *m = hist_kernel(f, kind, &ctx, &cpu);
-            if (f != FIBERS)
-                ck_assert_msg((strstr(tj_module_get_ir(m), "swap.trip") != NULL) ==
-                                  (f == LOOPS && kind == HIST_INT),
+            bool swaps = f == LOOPS && kind != HIST_FLOAT && kind != HIST_ALSO_STORES;
+            if (f != FIBERS) {
+                const char *ir = tj_module_get_ir(m);
+                ck_assert_msg((strstr(ir, "swap.trip") != NULL) == swaps,
                               "%s, kind %d: the interchange %s", form_name[f], (int)kind,
-                              f == LOOPS && kind == HIST_INT ? "missing" : "made");
+                              swaps ? "missing" : "made");
+                ck_assert_msg((strstr(ir, "swap.pick") != NULL) == swaps,
+                              "%s, kind %d: the strided form %s", form_name[f], (int)kind,
+                              swaps ? "missing" : "made");
+            }
             const tj_type *f32 = tj_context_get_type(ctx, TJ_DTYPE_F32);
             const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
             for (int partial = 0; partial < 2; partial++) {
                 int n = partial ? NMAX - ITEMS / 2 - 3 : NMAX;
                 int32_t want[NBINS] = {0}, got[NBINS];
-                for (int e = 0; e < n; e++) {
-                    int64_t b = (int64_t)xs[e];
-                    if (b >= 0 && b < NBINS)
-                        want[b]++;
-                }
+                for (int blk = 0; blk < NBL; blk++)
+                    for (int j = 0; j < ITEMS; j += W)
+                        for (int l = 0; l < W; l++) {
+                            int e = blk * ITEMS + j + l;
+                            int64_t b = e >= n ? -1 : (int64_t)xs[e];
+                            /* the kernel's int32 add wraps; int(3e10) is INT32_MIN */
+                            if (b > INT32_MAX || b < INT32_MIN)
+                                b = INT32_MIN;
+                            b = e < n ? (int32_t)((uint32_t)b + (uint32_t)hist_shift(kind, l))
+                                      : -1;
+                            if (b >= 0 && b < NBINS)
+                                want[b]++;
+                        }
                 tj_array *xa = tjt_array(cpu, f32, n, xs);
                 tj_array *ha = tjt_array(cpu, kind == HIST_FLOAT ? f32 : i32, NBINS, NULL);
                 tj_array *ya = tjt_array(cpu, i32, NMAX, NULL);
