@@ -1,0 +1,510 @@
+/*
+ * jit/row_folds.c: a cooperative CPU block's lanes folding rows of a tile, row by row
+ * (after the pipeline).
+ *
+ * A register tile of a cooperative block gives lane l the elements l, l + W, l + 2W, ... of
+ * a row-major tile (SPEC 3), so a lane that folds its part of a tile just loaded (the
+ * whole-tile tile_reduce of tile_load's values) reads one element of every row. The lanes'
+ * loop, vectorised, then reads the tile a column of vectors at a time: R rows, R streams W
+ * elements apart. From L3 that costs little; from memory the hardware prefetchers do not
+ * follow R streams, and the bench's cooperative sum ran at 0.53-0.58 of C on 64 MiB (0.80
+ * on 4 MiB). C models of its 4096-element blocks (bench/RESULTS.md, "2026-12-05 (day)"):
+ * on 64 MiB 3.4-4.3 ms a column of vectors at a time, 1.7-2.1 row by row, C's own loop
+ * 1.8-2.6; on 4 MiB 48-49 us, 42.3 with the partials in registers, C 41.8.
+ *
+ * The loop it takes, as O3 and the vectoriser leave it: a lanes' loop (tj.lanes) of one
+ * block B, an i64 counter j from 0 by a constant to W; in B, each store puts a vector of
+ * VF lanes into a per-lane array A ([W x T] alloca, GEP(A, 0, j') with j' the counter plus
+ * a constant: one per copy of the unrolled body) and its value is a left fold
+ *     op(...op(op(L_0, L_1), L_2)..., L_{R-1})
+ * of one binary operation (no division), each L_r a vector load at GEP(T, P_r, j') from a
+ * pointer P_r from outside the loop (a row), P_r not into a per-lane array of B; besides,
+ * B may only store vectors from outside into other per-lane arrays (the lanes' resume
+ * points). Where the W / VF vectors of lanes fit the registers (MAX_GROUPS), B becomes
+ *     part[g] = L_0(g VF) for each g
+ *     for r in 1 .. R - 1: part[g] = op(part[g], L_r(g VF)) for each g (P_r from a table)
+ *     A[g VF] = part[g] for each g; the other stores, for every lane
+ * Every lane folds the same elements in the same order (the same value, to the bit), and
+ * the block's rows are read one after the other.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "internal.h"
+
+enum {
+    MIN_ROWS = 4,     /* fewer rows a fold: few streams */
+    MAX_ROWS = 64,
+    MAX_STORES = 8,   /* copies of the unrolled body */
+    /* vectors of lanes whose partials the new loop keeps in registers (x86-64 has 16 or 32
+     * vector registers); wider blocks keep their loop */
+    MAX_GROUPS = 16,
+};
+
+typedef struct fold {
+    LLVMValueRef store;             /* the store, of the fold's value */
+    LLVMValueRef index;             /* its element of A: the counter plus a constant */
+    LLVMValueRef ops[MAX_ROWS];     /* ops[r]: the operation that adds row r (r >= 1) */
+} fold;
+
+typedef struct rows {
+    tj_context *ctx;
+    LLVMBuilderRef b;
+    LLVMBasicBlockRef body, pre, exit;
+    LLVMValueRef iv, next, cond;
+    unsigned long long step, width;
+    LLVMOpcode op;
+    LLVMValueRef array;             /* A */
+    LLVMTypeRef elem;               /* T, the loads' element type */
+    LLVMValueRef row[MAX_ROWS];     /* P_r */
+    int nrows;
+    fold folds[MAX_STORES];
+    int nfolds;
+    LLVMValueRef fills[MAX_STORES]; /* stores of a value from outside into a per-lane array */
+    int nfills;
+} rows;
+
+static bool
+is_const(LLVMValueRef v, unsigned long long *out)
+{
+    if (!LLVMIsAConstantInt(v))
+        return false;
+    *out = LLVMConstIntGetZExtValue(v);
+    return true;
+}
+
+/* Whether 'v' is the counter, or the counter plus a constant (an add, or an or of bits the
+ * counter's steps leave clear). */
+static bool
+counter_plus(const rows *s, LLVMValueRef v)
+{
+    if (v == s->iv)
+        return true;
+    unsigned long long c;
+    LLVMOpcode op = LLVMIsAInstruction(v) ? LLVMGetInstructionOpcode(v) : LLVMRet;
+    if ((op != LLVMAdd && op != LLVMOr) || LLVMGetInstructionParent(v) != s->body ||
+        LLVMGetOperand(v, 0) != s->iv || !is_const(LLVMGetOperand(v, 1), &c) || c >= s->step)
+        return false;
+    /* an or adds where the counter's steps, a power of two, leave the bits clear */
+    return op == LLVMAdd || (s->step & (s->step - 1)) == 0;
+}
+
+/* The constant that index 'v' (counter_plus) adds to the counter. */
+static unsigned long long
+offset_of(const rows *s, LLVMValueRef v)
+{
+    return v == s->iv ? 0 : LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1));
+}
+
+/* Whether the stores 'st' (n of them, of vectors of 'vf' lanes into one array) write every
+ * lane of a step once: their offsets are 0, vf, 2 vf, ... up to the step. */
+static bool
+cover_a_step(const rows *s, const LLVMValueRef *st, int n, unsigned vf)
+{
+    if ((unsigned long long)n * vf != s->step)
+        return false;
+    unsigned long long seen = 0; /* a bit for each of at most MAX_STORES vectors */
+    for (int i = 0; i < n; i++) {
+        unsigned long long off = offset_of(s, LLVMGetOperand(LLVMGetOperand(st[i], 1), 2));
+        if (off % vf != 0 || (seen >> (off / vf) & 1))
+            return false;
+        seen |= 1ull << (off / vf);
+    }
+    return true;
+}
+
+/* Whether 'v' is defined outside the loop (it dominates it: the loop's preheader is its
+ * only way in). */
+static bool
+outside(const rows *s, LLVMValueRef v)
+{
+    return !LLVMIsAInstruction(v) || LLVMGetInstructionParent(v) != s->body;
+}
+
+/* The row pointer of load 'ld', read at element 'j' of T: GEP(T, P, j) with P from
+ * outside, not into 'array'; NULL otherwise. */
+static LLVMValueRef
+row_of(const rows *s, LLVMValueRef ld, LLVMValueRef j, LLVMValueRef array)
+{
+    if (!LLVMIsALoadInst(ld) || LLVMGetVolatile(ld) ||
+        LLVMGetOrdering(ld) != LLVMAtomicOrderingNotAtomic ||
+        LLVMGetInstructionParent(ld) != s->body || !LLVMGetFirstUse(ld) ||
+        LLVMGetNextUse(LLVMGetFirstUse(ld)))
+        return NULL;
+    LLVMValueRef g = LLVMGetOperand(ld, 0);
+    if (!LLVMIsAGetElementPtrInst(g) || LLVMGetNumOperands(g) != 2 ||
+        LLVMGetGEPSourceElementType(g) != s->elem || LLVMGetOperand(g, 1) != j ||
+        !outside(s, LLVMGetOperand(g, 0)))
+        return NULL;
+    LLVMValueRef p = LLVMGetOperand(g, 0);
+    return tji_pointer_base(p) == array ? NULL : p;
+}
+
+/* The operations a fold may repeat: no division (nothing that traps). */
+static bool
+fold_op(LLVMOpcode op)
+{
+    switch (op) {
+    case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMAnd: case LLVMOr: case LLVMXor:
+    case LLVMFAdd: case LLVMFSub: case LLVMFMul:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Whether operations 'a' and 'b' carry the same flags, so that one clone does for both. */
+static bool
+same_flags(LLVMValueRef a, LLVMValueRef b)
+{
+    if (LLVMCanValueUseFastMathFlags(a))
+        return LLVMGetFastMathFlags(a) == LLVMGetFastMathFlags(b);
+    return LLVMGetNSW(a) == LLVMGetNSW(b) && LLVMGetNUW(a) == LLVMGetNUW(b);
+}
+
+/* Matches store 'st' and its fold (the file's comment) into s->folds[s->nfolds]; changes
+ * nothing in 's' otherwise. */
+static bool
+match_fold(rows *s, LLVMValueRef st)
+{
+    if (s->nfolds == MAX_STORES || LLVMGetVolatile(st) ||
+        LLVMGetOrdering(st) != LLVMAtomicOrderingNotAtomic)
+        return false;
+    fold f = {.store = st};
+    LLVMValueRef dst = LLVMGetOperand(st, 1), v = LLVMGetOperand(st, 0);
+    unsigned long long zero;
+    if (!LLVMIsAGetElementPtrInst(dst) || LLVMGetNumOperands(dst) != 3 ||
+        !LLVMIsAAllocaInst(LLVMGetOperand(dst, 0)) || !is_const(LLVMGetOperand(dst, 1), &zero) ||
+        zero != 0 || !counter_plus(s, LLVMGetOperand(dst, 2)) ||
+        LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMVectorTypeKind)
+        return false;
+    LLVMValueRef a = LLVMGetOperand(dst, 0);
+    if (s->array && s->array != a)
+        return false;
+    f.index = LLVMGetOperand(dst, 2);
+    /* down the left operands, from the last row to the first two */
+    int r = 0;
+    LLVMOpcode op = s->op;
+    LLVMValueRef rev[MAX_ROWS];
+    while (LLVMIsAInstruction(v) && LLVMGetInstructionParent(v) == s->body &&
+           LLVMIsABinaryOperator(v)) {
+        LLVMOpcode o = LLVMGetInstructionOpcode(v);
+        if (r == MAX_ROWS - 1 || !fold_op(o) || (op && op != o) || !LLVMGetFirstUse(v) ||
+            LLVMGetNextUse(LLVMGetFirstUse(v)) || (r > 0 && !same_flags(v, rev[0])))
+            return false;
+        op = o;
+        rev[r++] = v;
+        v = LLVMGetOperand(v, 0);
+    }
+    if (r + 1 < MIN_ROWS || (s->nrows && s->nrows != r + 1))
+        return false;
+    LLVMTypeRef elem = LLVMGetElementType(LLVMTypeOf(LLVMGetOperand(st, 0)));
+    if (s->elem && s->elem != elem)
+        return false;
+    LLVMTypeRef saved = s->elem;
+    s->elem = elem; /* row_of reads it */
+    /* rev[r - 1] = op(L_0, L_1), rev[0] = op(..., L_R-1) */
+    LLVMValueRef row[MAX_ROWS];
+    for (int k = 0; k <= r; k++) {
+        LLVMValueRef ld = k == 0 ? LLVMGetOperand(rev[r - 1], 0) : LLVMGetOperand(rev[r - k], 1);
+        row[k] = row_of(s, ld, f.index, a);
+        if (!row[k] || (s->nrows && s->row[k] != row[k])) {
+            s->elem = saved;
+            return false;
+        }
+        if (k > 0)
+            f.ops[k] = rev[r - k];
+    }
+    memcpy(s->row, row, sizeof row[0] * (size_t)(r + 1));
+    s->nrows = r + 1;
+    s->op = op;
+    s->array = a;
+    s->folds[s->nfolds++] = f;
+    return true;
+}
+
+/* A store of a vector from outside the loop into another per-lane array, at the counter
+ * plus a constant (the lanes' resume points): the new loop's exit fills that array. */
+static bool
+match_fill(rows *s, LLVMValueRef st)
+{
+    LLVMValueRef dst = LLVMGetOperand(st, 1), v = LLVMGetOperand(st, 0);
+    unsigned long long zero;
+    if (s->nfills == MAX_STORES || LLVMGetVolatile(st) ||
+        LLVMGetOrdering(st) != LLVMAtomicOrderingNotAtomic || !outside(s, v) ||
+        LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMVectorTypeKind ||
+        s->width % LLVMGetVectorSize(LLVMTypeOf(v)) != 0 || !LLVMIsAGetElementPtrInst(dst) ||
+        LLVMGetNumOperands(dst) != 3 || !LLVMIsAAllocaInst(LLVMGetOperand(dst, 0)) ||
+        !is_const(LLVMGetOperand(dst, 1), &zero) || zero != 0 ||
+        !counter_plus(s, LLVMGetOperand(dst, 2)))
+        return false;
+    s->fills[s->nfills++] = st;
+    return true;
+}
+
+/* Whether 'in' belongs to a matched fold: its store, operations, loads or their GEPs. */
+static bool
+in_folds(const rows *s, LLVMValueRef in)
+{
+    for (int i = 0; i < s->nfills; i++) {
+        LLVMValueRef dst = LLVMGetOperand(s->fills[i], 1);
+        if (in == s->fills[i] || in == dst || in == LLVMGetOperand(dst, 2))
+            return true;
+    }
+    for (int i = 0; i < s->nfolds; i++) {
+        const fold *f = &s->folds[i];
+        if (in == f->store || in == f->index || in == LLVMGetOperand(f->store, 1))
+            return true;
+        for (int k = 1; k < s->nrows; k++) {
+            LLVMValueRef op = f->ops[k];
+            if (in == op)
+                return true;
+            for (unsigned o = 0; o < 2; o++) {
+                LLVMValueRef ld = LLVMGetOperand(op, o);
+                if (LLVMIsALoadInst(ld) && (in == ld || in == LLVMGetOperand(ld, 0)))
+                    return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* B's loop control: one phi, the counter from 0 (from the preheader) and 'next' = counter
+ * + step from B; the latch 'next == W' to the exit, else B. */
+static bool
+match_loop(rows *s, LLVMBasicBlockRef bb)
+{
+    LLVMValueRef br = LLVMGetBasicBlockTerminator(bb);
+    if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br) ||
+        LLVMGetSuccessor(br, 1) != bb || LLVMGetSuccessor(br, 0) == bb)
+        return false;
+    s->body = bb;
+    s->exit = LLVMGetSuccessor(br, 0);
+    s->cond = LLVMGetCondition(br);
+    s->iv = LLVMGetFirstInstruction(bb);
+    if (!LLVMIsAPHINode(s->iv) || LLVMCountIncoming(s->iv) != 2 ||
+        LLVMIsAPHINode(LLVMGetNextInstruction(s->iv)))
+        return false;
+    unsigned long long start = 1;
+    for (unsigned i = 0; i < 2; i++) {
+        LLVMBasicBlockRef from = LLVMGetIncomingBlock(s->iv, i);
+        LLVMValueRef v = LLVMGetIncomingValue(s->iv, i);
+        if (from == bb)
+            s->next = v;
+        else if (!is_const(v, &start))
+            return false;
+        else
+            s->pre = from;
+    }
+    if (start != 0 || !s->pre || !s->next || !LLVMIsAInstruction(s->next) ||
+        LLVMGetInstructionOpcode(s->next) != LLVMAdd || LLVMGetOperand(s->next, 0) != s->iv ||
+        !is_const(LLVMGetOperand(s->next, 1), &s->step) || s->step == 0)
+        return false;
+    if (!LLVMIsAICmpInst(s->cond) || LLVMGetICmpPredicate(s->cond) != LLVMIntEQ ||
+        LLVMGetOperand(s->cond, 0) != s->next ||
+        !is_const(LLVMGetOperand(s->cond, 1), &s->width) || s->width % s->step != 0)
+        return false;
+    /* the exit takes nothing from B */
+    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
+        for (LLVMUseRef u = LLVMGetFirstUse(in); u; u = LLVMGetNextUse(u))
+            if (LLVMGetInstructionParent(LLVMGetUser(u)) != bb)
+                return false;
+    return true;
+}
+
+static bool
+takes(rows *s, LLVMBasicBlockRef bb)
+{
+    if (!match_loop(s, bb))
+        return false;
+    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
+        if (LLVMIsAStoreInst(in) && !match_fold(s, in) && !match_fill(s, in))
+            return false;
+    if (s->nfolds == 0)
+        return false;
+    /* the rows read no per-lane array that the loop writes */
+    for (int i = 0; i < s->nfills; i++)
+        for (int r = 0; r < s->nrows; r++)
+            if (tji_pointer_base(s->row[r]) == LLVMGetOperand(LLVMGetOperand(s->fills[i], 1), 0))
+                return false;
+    unsigned vf = LLVMGetVectorSize(LLVMTypeOf(LLVMGetOperand(s->folds[0].store, 0)));
+    if (s->width % vf != 0 || s->width / vf > MAX_GROUPS)
+        return false;
+    /* the new loop writes every lane's element of each array: so must B */
+    LLVMValueRef st[MAX_STORES];
+    for (int i = 0; i < s->nfolds; i++)
+        st[i] = s->folds[i].store;
+    if (!cover_a_step(s, st, s->nfolds, vf))
+        return false;
+    for (int i = 0; i < s->nfills; i++) {
+        LLVMValueRef arr = LLVMGetOperand(LLVMGetOperand(s->fills[i], 1), 0);
+        int n = 0;
+        for (int k = 0; k < s->nfills; k++)
+            if (LLVMGetOperand(LLVMGetOperand(s->fills[k], 1), 0) == arr)
+                st[n++] = s->fills[k];
+        if (!cover_a_step(s, st, n, LLVMGetVectorSize(LLVMTypeOf(LLVMGetOperand(s->fills[i], 0)))))
+            return false;
+    }
+    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
+        if (in != s->iv && in != s->next && in != s->cond &&
+            in != LLVMGetBasicBlockTerminator(bb) && !in_folds(s, in))
+            return false;
+    return true;
+}
+
+/* The phis of 'bb' without their edges from 'from': each built again without them. */
+static void
+drop_incoming(rows *s, LLVMBasicBlockRef bb, LLVMBasicBlockRef from)
+{
+    LLVMValueRef in = LLVMGetFirstInstruction(bb);
+    while (in && LLVMIsAPHINode(in)) {
+        LLVMValueRef next = LLVMGetNextInstruction(in);
+        LLVMPositionBuilderBefore(s->b, in);
+        LLVMValueRef phi = LLVMBuildPhi(s->b, LLVMTypeOf(in), "");
+        for (unsigned i = 0, n = LLVMCountIncoming(in); i < n; i++) {
+            LLVMBasicBlockRef at = LLVMGetIncomingBlock(in, i);
+            LLVMValueRef v = LLVMGetIncomingValue(in, i);
+            if (at != from)
+                LLVMAddIncoming(phi, &v, &at, 1);
+        }
+        size_t len;
+        const char *name = LLVMGetValueName2(in, &len);
+        LLVMReplaceAllUsesWith(in, phi);
+        LLVMSetValueName2(phi, name, len);
+        LLVMInstructionEraseFromParent(in);
+        in = next;
+    }
+}
+
+/* Replaces B by the loops of the file's comment, between the preheader and the exit. */
+static void
+fold_by_rows(rows *s)
+{
+    LLVMContextRef c = s->ctx->llctx;
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c), ity = LLVMTypeOf(s->iv);
+    LLVMTypeRef ptr = LLVMTypeOf(s->row[0]), vty = LLVMTypeOf(LLVMGetOperand(s->folds[0].store, 0));
+    unsigned vf = LLVMGetVectorSize(vty);
+    int groups = (int)(s->width / vf);
+    const fold *f = &s->folds[0];
+    unsigned align = LLVMGetAlignment(LLVMGetOperand(f->ops[1], 1));
+    LLVMValueRef fn = LLVMGetBasicBlockParent(s->body);
+    /* the rows' pointers, in a table the loop over the rows reads */
+    LLVMPositionBuilderBefore(s->b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)));
+    LLVMTypeRef tty = LLVMArrayType2(ptr, (unsigned)s->nrows);
+    LLVMValueRef table = LLVMBuildAlloca(s->b, tty, "rows.table");
+    LLVMBasicBlockRef first = LLVMInsertBasicBlockInContext(c, s->exit, "rows.first");
+    LLVMBasicBlockRef loop = LLVMInsertBasicBlockInContext(c, s->exit, "rows.fold");
+    LLVMBasicBlockRef done = LLVMInsertBasicBlockInContext(c, s->exit, "rows.done");
+    LLVMPositionBuilderAtEnd(s->b, first);
+    for (int r = 1; r < s->nrows; r++) {
+        LLVMValueRef idx[] = {LLVMConstInt(i32, 0, 0), LLVMConstInt(i32, (unsigned)r, 0)};
+        LLVMBuildStore(s->b, s->row[r], LLVMBuildInBoundsGEP2(s->b, tty, table, idx, 2, ""));
+    }
+    /* row 0: each group's vector of lanes */
+    LLVMValueRef acc[MAX_GROUPS], part[MAX_GROUPS];
+    for (int g = 0; g < groups; g++) {
+        LLVMValueRef at = LLVMConstInt(ity, (unsigned long long)g * vf, 0);
+        LLVMValueRef ld = LLVMBuildLoad2(s->b, vty, LLVMBuildGEP2(s->b, s->elem, s->row[0], &at, 1, ""),
+                                         "rows.load");
+        LLVMSetAlignment(ld, align);
+        acc[g] = ld;
+    }
+    LLVMBuildBr(s->b, loop);
+    /* rows 1 .. R - 1, one after the other: the partials in registers */
+    LLVMPositionBuilderAtEnd(s->b, loop);
+    LLVMValueRef r = LLVMBuildPhi(s->b, i32, "rows.r");
+    LLVMValueRef one = LLVMConstInt(i32, 1, 0);
+    LLVMAddIncoming(r, &one, &first, 1);
+    for (int g = 0; g < groups; g++) {
+        part[g] = LLVMBuildPhi(s->b, vty, "rows.part");
+        LLVMAddIncoming(part[g], &acc[g], &first, 1);
+    }
+    LLVMValueRef idx[] = {LLVMConstInt(i32, 0, 0), r};
+    LLVMValueRef row = LLVMBuildLoad2(s->b, ptr, LLVMBuildInBoundsGEP2(s->b, tty, table, idx, 2, ""),
+                                      "rows.row");
+    for (int g = 0; g < groups; g++) {
+        LLVMValueRef at = LLVMConstInt(ity, (unsigned long long)g * vf, 0);
+        LLVMValueRef ld = LLVMBuildLoad2(s->b, vty, LLVMBuildGEP2(s->b, s->elem, row, &at, 1, ""),
+                                         "rows.load");
+        LLVMSetAlignment(ld, align);
+        LLVMValueRef op = LLVMInstructionClone(f->ops[1]); /* the fold's operation, flags too */
+        LLVMSetOperand(op, 0, part[g]);
+        LLVMSetOperand(op, 1, ld);
+        LLVMInsertIntoBuilder(s->b, op);
+        acc[g] = op;
+    }
+    LLVMValueRef r2 = LLVMBuildAdd(s->b, r, one, "");
+    LLVMValueRef more = LLVMBuildICmp(s->b, LLVMIntULT, r2,
+                                      LLVMConstInt(i32, (unsigned)s->nrows, 0), "");
+    LLVMBuildCondBr(s->b, more, loop, done);
+    LLVMAddIncoming(r, &r2, &loop, 1);
+    for (int g = 0; g < groups; g++)
+        LLVMAddIncoming(part[g], &acc[g], &loop, 1);
+    /* each lane's fold into A, as B stored it */
+    LLVMPositionBuilderAtEnd(s->b, done);
+    LLVMTypeRef aty = LLVMGetAllocatedType(s->array);
+    for (int g = 0; g < groups; g++) {
+        LLVMValueRef ai[] = {LLVMConstInt(ity, 0, 0), LLVMConstInt(ity, (unsigned long long)g * vf, 0)};
+        LLVMValueRef st = LLVMBuildStore(s->b, acc[g], LLVMBuildInBoundsGEP2(s->b, aty, s->array, ai, 2, ""));
+        LLVMSetAlignment(st, LLVMGetAlignment(f->store));
+    }
+    for (int i = 0; i < s->nfills; i++) {
+        LLVMValueRef fill = s->fills[i], arr = LLVMGetOperand(LLVMGetOperand(fill, 1), 0);
+        bool again = false;
+        for (int k = 0; k < i && !again; k++)
+            again = LLVMGetOperand(LLVMGetOperand(s->fills[k], 1), 0) == arr;
+        LLVMValueRef v = LLVMGetOperand(fill, 0);
+        unsigned n = LLVMGetVectorSize(LLVMTypeOf(v));
+        for (unsigned long long e = 0; !again && e < s->width; e += n) {
+            LLVMValueRef ai[] = {LLVMConstInt(ity, 0, 0), LLVMConstInt(ity, e, 0)};
+            LLVMValueRef st = LLVMBuildStore(
+                s->b, v, LLVMBuildInBoundsGEP2(s->b, LLVMGetAllocatedType(arr), arr, ai, 2, ""));
+            LLVMSetAlignment(st, LLVMGetAlignment(fill));
+        }
+    }
+    LLVMBuildBr(s->b, s->exit);
+    /* the preheader enters the new loop; the exit's phis take it for B */
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(s->pre);
+    for (unsigned k = 0, n = LLVMGetNumSuccessors(t); k < n; k++)
+        if (LLVMGetSuccessor(t, k) == s->body)
+            LLVMSetSuccessor(t, k, first);
+    for (LLVMValueRef in = LLVMGetFirstInstruction(s->exit); in && LLVMIsAPHINode(in);
+         in = LLVMGetNextInstruction(in))
+        for (unsigned i = 0, n = LLVMCountIncoming(in); i < n; i++)
+            if (LLVMGetIncomingBlock(in, i) == s->body) {
+                LLVMValueRef v = LLVMGetIncomingValue(in, i);
+                LLVMAddIncoming(in, &v, &done, 1);
+            }
+    /* B goes: its values have no uses outside it (match_loop) */
+    for (LLVMValueRef in = LLVMGetFirstInstruction(s->body); in; in = LLVMGetNextInstruction(in))
+        if (LLVMGetTypeKind(LLVMTypeOf(in)) != LLVMVoidTypeKind)
+            LLVMReplaceAllUsesWith(in, LLVMGetPoison(LLVMTypeOf(in)));
+    drop_incoming(s, s->exit, s->body);
+    LLVMDeleteBasicBlock(s->body);
+}
+
+int
+tji_fold_rows(tj_context *ctx, LLVMModuleRef m)
+{
+    int done = 0;
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
+    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
+        LLVMBasicBlockRef found[64];
+        int n = 0;
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && n < 64;
+             bb = LLVMGetNextBasicBlock(bb)) {
+            LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+            if (t && LLVMIsABranchInst(t) && tji_loop_flag(ctx, t, TJI_LANES_MD))
+                found[n++] = bb;
+        }
+        for (int i = 0; i < n; i++) {
+            rows s = {.ctx = ctx, .b = b};
+            if (takes(&s, found[i])) {
+                fold_by_rows(&s);
+                done++;
+            }
+        }
+    }
+    LLVMDisposeBuilder(b);
+    return done;
+}
