@@ -704,8 +704,9 @@ TJI_HIDDEN void tji_mark_adds_loop(tj_context *c, LLVMValueRef latch);
 TJI_HIDDEN bool tji_loop_flag(tj_context *c, LLVMValueRef t, const char *flag);
 /* interchange.c: lanes' loops of scatter-adds run lane-by-lane per trip; how many */
 TJI_HIDDEN int tji_interchange_lanes(tj_context *ctx, LLVMModuleRef m);
-/* row_folds.c: lanes' loops folding rows of a tile run row by row; how many */
-TJI_HIDDEN int tji_fold_rows(tj_context *ctx, LLVMModuleRef m);
+/* row_order.c: lanes' loops that fold or copy the rows of a tile read them one after the
+ * other; how many */
+TJI_HIDDEN int tji_row_order(tj_context *ctx, LLVMModuleRef m);
 /* control.c: what a pointer is an offset of, through GEPs and casts (instructions or
  * constants). */
 TJI_HIDDEN LLVMValueRef tji_pointer_base(LLVMValueRef p);

@@ -507,8 +507,8 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
 /* After the pipeline: copies into the entry's local arrays (width-1 shared memory, register
  * tiles) move into the branch that reads them (sink_copies.c); loops of pushes and of the
  * lanes' pops get vector loops (compress_push.c, serial_pops.c); lanes whose loop only
- * scatter-adds integers take turns at each trip (interchange.c); lanes folding the rows
- * of a tile fold them row by row (row_folds.c). */
+ * scatter-adds integers take turns at each trip (interchange.c); lanes folding or copying
+ * the rows of a tile read them one after the other (row_order.c). */
 static tj_status
 finish(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *descs, int n, LLVMTargetMachineRef tm)
 {
@@ -517,7 +517,7 @@ finish(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *descs, int n, LLVMTarg
     tji_compress_pushes(ctx, m);
     tji_vectorise_pops(ctx, m);
     tji_interchange_lanes(ctx, m);
-    tji_fold_rows(ctx, m);
+    tji_row_order(ctx, m);
     widen_half_minmax(ctx, m);
     return TJ_OK;
 }

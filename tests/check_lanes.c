@@ -673,7 +673,7 @@ END_TEST
 /* A whole-tile fold of R rows of W lanes under launch_tiled (tile_load, tile_reduce,
  * tile_store of y[b]), cooperative, in the default form. The lanes' loop that folds each
  * lane's R elements (one of every row) reads the rows one after the other, the partials in
- * registers (jit/row_folds.c): "rows.fold" in the optimised IR at W = 256 and R = 16, the
+ * registers (jit/row_order.c): "rows.fold" in the optimised IR at W = 256 and R = 16, the
  * bench's sum, with AVX-512 (16 vectors of 16 lanes; with AVX2 the loop keeps its 32, and
  * at R = 5 LLVM unrolls it fully). The same results in every case: float32 sums of small
  * integers (exact), int32 sums and products (exact, wrapping), at W = 64, 256 and 512 and
@@ -739,6 +739,68 @@ START_TEST(test_lanes_tile_rows_fold_one_after_the_other)
                 free(xi);
                 tj_context_destroy(ctx);
             }
+}
+END_TEST
+
+/* A copy of R rows of 256 lanes under launch_tiled: tile_load of x at b * 256 R, tile_store
+ * at b * 256 R + shift into y, cooperative. With AVX-512 the lanes' loop of loads and stores
+ * copies the rows one after the other ("rows.copy": jit/row_order.c) where the vectoriser
+ * found x and y apart; the results are those of the lane loops without uniform copies
+ * (TILEJIT_CPU_LANES=switch), which never take that form: y = x for separate arrays, and
+ * whatever the lanes' order gives when y is x and the shift 8 (a tile's rows overlap the
+ * rows it reads). R = 5 and 16. */
+START_TEST(test_lanes_tile_rows_copy_one_after_the_other)
+{
+    enum { W = 256, NBL = 3 };
+    static const int heights[] = {5, 16};
+    for (int hi = 0; hi < 2; hi++)
+        for (int same = 0; same < 2; same++) {
+            int per = heights[hi] * W, n = NBL * per + 8;
+            float *xs = malloc((size_t)n * sizeof *xs), *out[2];
+            for (int e = 0; e < n; e++)
+                xs[e] = (float)(e % 13) + (float)e / 4096.0f;
+            for (form f = LOOPS; f <= SWITCH; f++) {
+                tj_context *ctx;
+                tj_device *cpu;
+                tj_kernel *k = coop_kernel(f, "rows", W, &ctx, &cpu);
+                const tj_type *f32 = tj_context_get_type(ctx, TJ_DTYPE_F32);
+                const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
+                tj_val *x = tj_param_array(k, "x", f32, 1), *y = tj_param_array(k, "y", f32, 1);
+                tj_val *shift = tj_param(k, "shift", i32);
+                tj_val *tid[2];
+                tj_tid(k, 2, tid);
+                tj_val *off = tj_binary(k, TJ_BIN_MUL, tid[0], tj_const_int(k, TJ_DTYPE_I32, per));
+                tj_val *tile = tj_tile_load(k, x, 1, &per, &off, TJ_STORAGE_REGISTER);
+                tj_val *to = tj_binary(k, TJ_BIN_ADD, off, shift);
+                tj_tile_store(k, y, tile, &to);
+                tj_module *m = build(ctx, cpu, k);
+                if (f == LOOPS && heights[hi] == 16 && __builtin_cpu_supports("avx512f"))
+                    ck_assert_msg(strstr(tj_module_get_ir(m), "rows.copy") != NULL,
+                                  "R %d: the rows not copied one after the other", heights[hi]);
+                if (f == SWITCH)
+                    ck_assert_ptr_null(strstr(tj_module_get_ir(m), "rows."));
+                tj_array *xa = tjt_array(cpu, f32, n, xs);
+                tj_array *ya = same ? xa : tjt_array(cpu, f32, n, NULL);
+                tj_arg args[] = {tj_arg_array(xa), tj_arg_array(ya), tj_arg_int(same ? 8 : 0)};
+                int64_t nb = NBL;
+                tjt_ok(cpu, tj_launch_tiled(cpu, m, "rows", 1, &nb, W, args, 3));
+                tjt_ok(cpu, tj_device_synchronize(cpu));
+                out[f] = malloc((size_t)n * sizeof *out[f]);
+                tjt_ok(cpu, tj_array_copy_to_host(ya, out[f], (size_t)n * sizeof *out[f]));
+                tj_context_destroy(ctx);
+            }
+            for (int e = 0; e < n; e++) {
+                ck_assert_msg(out[LOOPS][e] == out[SWITCH][e], "R %d, same %d: y[%d] = %g, with "
+                              "lane loops without copies %g", heights[hi], same, e,
+                              out[LOOPS][e], out[SWITCH][e]);
+                if (!same && e < NBL * per)
+                    ck_assert_msg(out[LOOPS][e] == xs[e], "R %d: y[%d] = %g, expected %g",
+                                  heights[hi], e, out[LOOPS][e], xs[e]);
+            }
+            free(out[LOOPS]);
+            free(out[SWITCH]);
+            free(xs);
+        }
 }
 END_TEST
 
@@ -1214,6 +1276,7 @@ lanes_suite(void)
     tcase_add_test(tc, test_lanes_without_barriers);
     tcase_add_test(tc, test_lanes_tiled_sum_vectorises);
     tcase_add_test(tc, test_lanes_tile_rows_fold_one_after_the_other);
+    tcase_add_test(tc, test_lanes_tile_rows_copy_one_after_the_other);
     tcase_add_test(tc, test_lanes_tiled_copy_knows_tid_across_barriers);
     tcase_add_test(tc, test_lanes_values_every_lane_carries_alike);
     tcase_add_test(tc, test_lanes_one_lanes_action_leaves_a_short_remainder);

@@ -1,21 +1,23 @@
 /*
- * jit/row_folds.c: a cooperative CPU block's lanes folding rows of a tile, row by row
- * (after the pipeline).
+ * jit/row_order.c: a cooperative CPU block's lanes reading the rows of a tile one after
+ * the other (after the pipeline).
  *
  * A register tile of a cooperative block gives lane l the elements l, l + W, l + 2W, ... of
- * a row-major tile (SPEC 3), so a lane that folds its part of a tile just loaded (the
- * whole-tile tile_reduce of tile_load's values) reads one element of every row. The lanes'
- * loop, vectorised, then reads the tile a column of vectors at a time: R rows, R streams W
- * elements apart. From L3 that costs little; from memory the hardware prefetchers do not
- * follow R streams, and the bench's cooperative sum ran at 0.53-0.58 of C on 64 MiB (0.80
- * on 4 MiB). C models of its 4096-element blocks (bench/RESULTS.md, "2026-12-05 (day)"):
- * on 64 MiB 3.4-4.3 ms a column of vectors at a time, 1.7-2.1 row by row, C's own loop
- * 1.8-2.6; on 4 MiB 48-49 us, 42.3 with the partials in registers, C 41.8.
+ * a row-major tile (SPEC 3), so a lane reads one element of every row: the vectorised
+ * lanes' loop of a tile_load reads the block's tile a column of vectors at a time, R rows,
+ * R streams W elements apart. From L3 that costs little; from memory the hardware
+ * prefetchers do not follow R streams: on 64 MiB the bench's cooperative sum ran at
+ * 0.53-0.58 of C and its copy at 0.43-0.65 (0.80 and 0.82 on 4 MiB). C models of the sum's
+ * 4096-element blocks (bench/RESULTS.md, "2026-12-05 (day)"): on 64 MiB 3.4-4.3 ms a column
+ * of vectors at a time, 1.7-2.1 row by row, C's own loop 1.8-2.6; on 4 MiB 48-49 us, 42.3
+ * row by row with the partials in registers, C 41.8. Two forms of such a loop change here.
  *
- * The loop it takes, as O3 and the vectoriser leave it: a lanes' loop (tj.lanes) of one
- * block B, an i64 counter j from 0 by a constant to W; in B, each store puts a vector of
- * VF lanes into a per-lane array A ([W x T] alloca, GEP(A, 0, j') with j' the counter plus
- * a constant: one per copy of the unrolled body) and its value is a left fold
+ * The lanes' loop is, as O3 and the vectoriser leave it, one block B (tj.lanes) with an i64
+ * counter j from 0 by a constant step to W, of vectors of VF lanes.
+ *
+ * Folds (the whole-tile tile_reduce of tile_load's values): each store of B puts a vector
+ * into a per-lane array A ([W x T] alloca, GEP(A, 0, j') with j' the counter plus a
+ * constant: one per copy of the unrolled body) and its value is a left fold
  *     op(...op(op(L_0, L_1), L_2)..., L_{R-1})
  * of one binary operation (no division), each L_r a vector load at GEP(T, P_r, j') from a
  * pointer P_r from outside the loop (a row), P_r not into a per-lane array of B; besides,
@@ -24,8 +26,15 @@
  *     part[g] = L_0(g VF) for each g
  *     for r in 1 .. R - 1: part[g] = op(part[g], L_r(g VF)) for each g (P_r from a table)
  *     A[g VF] = part[g] for each g; the other stores, for every lane
- * Every lane folds the same elements in the same order (the same value, to the bit), and
- * the block's rows are read one after the other.
+ * Every lane folds the same elements in the same order (the same value, to the bit).
+ *
+ * Copies (tile_load, then tile_store or tile_assign of the same elements): B's stores each
+ * put a row's vector load, at GEP(T, Q, j + c_r [+ s]) from GEP(T, P, j + c_r [+ t]) (P, Q,
+ * s, t from outside, the same for every row), one vector a step, the rows' c_r W apart at
+ * least (no store overwrites another's element), and the vectoriser's scopes say that no
+ * load reads what a store writes (it tested the arrays apart before the loop). B becomes
+ *     for each row r: for j (four vectors a step): Q[j + c_r + s] = P[j + c_r + t]
+ * The same stores of the same values; the loads see no store either way.
  */
 #include <stdint.h>
 #include <string.h>
@@ -39,6 +48,7 @@ enum {
     /* vectors of lanes whose partials the new loop keeps in registers (x86-64 has 16 or 32
      * vector registers); wider blocks keep their loop */
     MAX_GROUPS = 16,
+    COPY_UNROLL = 4,  /* vectors a step of a row's copy */
 };
 
 typedef struct fold {
@@ -62,6 +72,11 @@ typedef struct rows {
     int nfolds;
     LLVMValueRef fills[MAX_STORES]; /* stores of a value from outside into a per-lane array */
     int nfills;
+    /* copies: row k's load and store, at the counter plus off[k] plus 'inv' */
+    LLVMValueRef cload[MAX_ROWS], cstore[MAX_ROWS];
+    unsigned long long off[MAX_ROWS];
+    LLVMValueRef inv, sinv, src, dst; /* inv, sinv: the loads' and stores' value, or NULL */
+    int ncopies;
 } rows;
 
 static bool
@@ -376,6 +391,30 @@ drop_incoming(rows *s, LLVMBasicBlockRef bb, LLVMBasicBlockRef from)
     }
 }
 
+/* Puts the new code from 'first' to 'last' (which goes on to the exit) in B's place: the
+ * preheader enters it, the exit's phis take it for B, and B goes (its values have no uses
+ * outside it: match_loop). */
+static void
+replace_loop(rows *s, LLVMBasicBlockRef first, LLVMBasicBlockRef last)
+{
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(s->pre);
+    for (unsigned k = 0, n = LLVMGetNumSuccessors(t); k < n; k++)
+        if (LLVMGetSuccessor(t, k) == s->body)
+            LLVMSetSuccessor(t, k, first);
+    for (LLVMValueRef in = LLVMGetFirstInstruction(s->exit); in && LLVMIsAPHINode(in);
+         in = LLVMGetNextInstruction(in))
+        for (unsigned i = 0, n = LLVMCountIncoming(in); i < n; i++)
+            if (LLVMGetIncomingBlock(in, i) == s->body) {
+                LLVMValueRef v = LLVMGetIncomingValue(in, i);
+                LLVMAddIncoming(in, &v, &last, 1);
+            }
+    for (LLVMValueRef in = LLVMGetFirstInstruction(s->body); in; in = LLVMGetNextInstruction(in))
+        if (LLVMGetTypeKind(LLVMTypeOf(in)) != LLVMVoidTypeKind)
+            LLVMReplaceAllUsesWith(in, LLVMGetPoison(LLVMTypeOf(in)));
+    drop_incoming(s, s->exit, s->body);
+    LLVMDeleteBasicBlock(s->body);
+}
+
 /* Replaces B by the loops of the file's comment, between the preheader and the exit. */
 static void
 fold_by_rows(rows *s)
@@ -463,28 +502,222 @@ fold_by_rows(rows *s)
         }
     }
     LLVMBuildBr(s->b, s->exit);
-    /* the preheader enters the new loop; the exit's phis take it for B */
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(s->pre);
-    for (unsigned k = 0, n = LLVMGetNumSuccessors(t); k < n; k++)
-        if (LLVMGetSuccessor(t, k) == s->body)
-            LLVMSetSuccessor(t, k, first);
-    for (LLVMValueRef in = LLVMGetFirstInstruction(s->exit); in && LLVMIsAPHINode(in);
-         in = LLVMGetNextInstruction(in))
-        for (unsigned i = 0, n = LLVMCountIncoming(in); i < n; i++)
-            if (LLVMGetIncomingBlock(in, i) == s->body) {
-                LLVMValueRef v = LLVMGetIncomingValue(in, i);
-                LLVMAddIncoming(in, &v, &done, 1);
-            }
-    /* B goes: its values have no uses outside it (match_loop) */
-    for (LLVMValueRef in = LLVMGetFirstInstruction(s->body); in; in = LLVMGetNextInstruction(in))
-        if (LLVMGetTypeKind(LLVMTypeOf(in)) != LLVMVoidTypeKind)
-            LLVMReplaceAllUsesWith(in, LLVMGetPoison(LLVMTypeOf(in)));
-    drop_incoming(s, s->exit, s->body);
-    LLVMDeleteBasicBlock(s->body);
+    replace_loop(s, first, done);
+}
+
+/* ---- copies ---------------------------------------------------------------------------- */
+
+/* Whether 'list' (an access's !alias.scope or !noalias, as a value) and 'other' share a
+ * scope. */
+static bool
+share_scope(LLVMValueRef list, LLVMValueRef other)
+{
+    if (!list || !other)
+        return false;
+    unsigned n = LLVMGetMDNodeNumOperands(list), m = LLVMGetMDNodeNumOperands(other);
+    LLVMValueRef a[16], b[16];
+    if (n > 16 || m > 16)
+        return false;
+    LLVMGetMDNodeOperands(list, a);
+    LLVMGetMDNodeOperands(other, b);
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned k = 0; k < m; k++)
+            if (a[i] && a[i] == b[k])
+                return true;
+    return false;
+}
+
+/* Whether store 'st' may not alias load 'ld' by their scoped metadata: the store is noalias
+ * to a scope of the load's (as the vectoriser marks the accesses of a loop whose runtime
+ * checks found its arrays apart). */
+static bool
+apart(const rows *s, LLVMValueRef ld, LLVMValueRef st)
+{
+    LLVMContextRef c = s->ctx->llctx;
+    unsigned scope = LLVMGetMDKindIDInContext(c, "alias.scope", 11);
+    unsigned noalias = LLVMGetMDKindIDInContext(c, "noalias", 7);
+    return share_scope(LLVMGetMetadata(st, noalias), LLVMGetMetadata(ld, scope)) ||
+           share_scope(LLVMGetMetadata(ld, noalias), LLVMGetMetadata(st, scope));
+}
+
+/* Index 'v' of a copy: the counter, plus a constant or not, plus a value from outside or
+ * not; the constant in '*off', the value in '*inv' (NULL: none). */
+static bool
+copy_index(const rows *s, LLVMValueRef v, unsigned long long *off, LLVMValueRef *inv)
+{
+    *off = 0;
+    *inv = NULL;
+    if (v != s->iv && LLVMIsAInstruction(v) && LLVMGetInstructionParent(v) == s->body &&
+        LLVMGetInstructionOpcode(v) == LLVMAdd && outside(s, LLVMGetOperand(v, 1)) &&
+        !LLVMIsAConstantInt(LLVMGetOperand(v, 1))) {
+        *inv = LLVMGetOperand(v, 1);
+        v = LLVMGetOperand(v, 0);
+    }
+    if (v == s->iv)
+        return true;
+    return LLVMIsAInstruction(v) && LLVMGetInstructionParent(v) == s->body &&
+           LLVMGetInstructionOpcode(v) == LLVMAdd && LLVMGetOperand(v, 0) == s->iv &&
+           is_const(LLVMGetOperand(v, 1), off);
+}
+
+/* A row's copy: store 'st' of a vector load, at GEP(T, pointer from outside, copy_index)
+ * each, with the same constant; every row's load with the same pointer and value from
+ * outside, and every row's store. */
+static bool
+match_copy(rows *s, LLVMValueRef st)
+{
+    LLVMValueRef ld = LLVMGetOperand(st, 0), q = LLVMGetOperand(st, 1);
+    if (s->ncopies == MAX_ROWS || LLVMGetVolatile(st) ||
+        LLVMGetOrdering(st) != LLVMAtomicOrderingNotAtomic || !LLVMIsALoadInst(ld) ||
+        LLVMGetInstructionParent(ld) != s->body || LLVMGetVolatile(ld) ||
+        LLVMGetOrdering(ld) != LLVMAtomicOrderingNotAtomic ||
+        LLVMGetTypeKind(LLVMTypeOf(ld)) != LLVMVectorTypeKind ||
+        LLVMGetNextUse(LLVMGetFirstUse(ld)))
+        return false;
+    LLVMValueRef p = LLVMGetOperand(ld, 0);
+    if (!LLVMIsAGetElementPtrInst(p) || !LLVMIsAGetElementPtrInst(q) ||
+        LLVMGetNumOperands(p) != 2 || LLVMGetNumOperands(q) != 2 ||
+        LLVMGetGEPSourceElementType(p) != LLVMGetGEPSourceElementType(q) ||
+        !outside(s, LLVMGetOperand(p, 0)) || !outside(s, LLVMGetOperand(q, 0)))
+        return false;
+    unsigned long long off, soff;
+    LLVMValueRef inv, sinv;
+    if (!copy_index(s, LLVMGetOperand(p, 1), &off, &inv) ||
+        !copy_index(s, LLVMGetOperand(q, 1), &soff, &sinv) || off != soff)
+        return false;
+    if (s->ncopies > 0 && (s->src != LLVMGetOperand(p, 0) || s->dst != LLVMGetOperand(q, 0) ||
+                           s->inv != inv || s->sinv != sinv ||
+                           s->elem != LLVMGetGEPSourceElementType(p)))
+        return false;
+    s->src = LLVMGetOperand(p, 0);
+    s->dst = LLVMGetOperand(q, 0);
+    s->inv = inv;
+    s->sinv = sinv;
+    s->elem = LLVMGetGEPSourceElementType(p);
+    s->cload[s->ncopies] = ld;
+    s->cstore[s->ncopies] = st;
+    s->off[s->ncopies++] = off;
+    return true;
+}
+
+/* Whether 'in' is the index of access 'mem' (a load or store) or a part of it. */
+static bool
+index_part(LLVMValueRef in, LLVMValueRef mem)
+{
+    LLVMValueRef g = LLVMGetOperand(mem, LLVMIsALoadInst(mem) ? 0 : 1);
+    LLVMValueRef idx = LLVMGetOperand(g, 1);
+    return in == g || in == idx ||
+           (LLVMIsAInstruction(idx) && LLVMGetNumOperands(idx) == 2 &&
+            in == LLVMGetOperand(idx, 0));
+}
+
+/* B copies rows (the file's comment): every store a row's copy, one vector a step (no
+ * unrolled body), each row's elements W apart at least from every other row's (no store
+ * overwrites another), every load apart from every store by their scopes, and nothing else
+ * in B but the indices, addresses and loop control. */
+static bool
+takes_copies(rows *s, LLVMBasicBlockRef bb)
+{
+    if (!match_loop(s, bb))
+        return false;
+    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
+        if (LLVMIsAStoreInst(in) && !match_copy(s, in))
+            return false;
+    if (s->ncopies < MIN_ROWS ||
+        LLVMGetVectorSize(LLVMTypeOf(s->cload[0])) != s->step)
+        return false;
+    for (int k = 0; k < s->ncopies; k++) {
+        if (LLVMTypeOf(s->cload[k]) != LLVMTypeOf(s->cload[0]))
+            return false;
+        for (int l = 0; l < s->ncopies; l++) {
+            unsigned long long d = s->off[k] > s->off[l] ? s->off[k] - s->off[l]
+                                                         : s->off[l] - s->off[k];
+            if ((l != k && d < s->width) || !apart(s, s->cload[k], s->cstore[l]))
+                return false;
+        }
+    }
+    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+        if (in == s->iv || in == s->next || in == s->cond || in == LLVMGetBasicBlockTerminator(bb))
+            continue;
+        bool known = false;
+        for (int k = 0; k < s->ncopies && !known; k++)
+            known = in == s->cload[k] || in == s->cstore[k] || index_part(in, s->cload[k]) ||
+                    index_part(in, s->cstore[k]);
+        if (!known)
+            return false;
+    }
+    return true;
+}
+
+/* Replaces B by a loop over its rows, each copied with a loop over the lanes. */
+static void
+copy_by_rows(rows *s)
+{
+    LLVMContextRef c = s->ctx->llctx;
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c), ity = LLVMTypeOf(s->iv);
+    LLVMTypeRef vty = LLVMTypeOf(s->cload[0]);
+    LLVMValueRef fn = LLVMGetBasicBlockParent(s->body);
+    LLVMPositionBuilderBefore(s->b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)));
+    LLVMTypeRef tty = LLVMArrayType2(ity, (unsigned)s->ncopies);
+    LLVMValueRef table = LLVMBuildAlloca(s->b, tty, "rows.offsets");
+    LLVMBasicBlockRef first = LLVMInsertBasicBlockInContext(c, s->exit, "rows.first");
+    LLVMBasicBlockRef head = LLVMInsertBasicBlockInContext(c, s->exit, "rows.row");
+    LLVMBasicBlockRef loop = LLVMInsertBasicBlockInContext(c, s->exit, "rows.copy");
+    LLVMBasicBlockRef latch = LLVMInsertBasicBlockInContext(c, s->exit, "rows.next");
+    LLVMPositionBuilderAtEnd(s->b, first);
+    for (int k = 0; k < s->ncopies; k++) {
+        LLVMValueRef idx[] = {LLVMConstInt(i32, 0, 0), LLVMConstInt(i32, (unsigned)k, 0)};
+        LLVMBuildStore(s->b, LLVMConstInt(ity, s->off[k], 0),
+                       LLVMBuildInBoundsGEP2(s->b, tty, table, idx, 2, ""));
+    }
+    LLVMBuildBr(s->b, head);
+    /* for each row, in B's order */
+    LLVMPositionBuilderAtEnd(s->b, head);
+    LLVMValueRef r = LLVMBuildPhi(s->b, i32, "rows.r");
+    LLVMValueRef zero32 = LLVMConstInt(i32, 0, 0), zero = LLVMConstInt(ity, 0, 0);
+    LLVMAddIncoming(r, &zero32, &first, 1);
+    LLVMValueRef ti[] = {zero32, r};
+    LLVMValueRef row = LLVMBuildLoad2(s->b, ity, LLVMBuildInBoundsGEP2(s->b, tty, table, ti, 2, ""),
+                                      "rows.offset");
+    LLVMValueRef from = s->inv ? LLVMBuildAdd(s->b, row, s->inv, "") : row;
+    LLVMValueRef to = s->sinv ? LLVMBuildAdd(s->b, row, s->sinv, "") : row;
+    LLVMBuildBr(s->b, loop);
+    /* for each vector of lanes */
+    LLVMPositionBuilderAtEnd(s->b, loop);
+    LLVMValueRef j = LLVMBuildPhi(s->b, ity, "rows.j");
+    LLVMAddIncoming(j, &zero, &head, 1);
+    /* COPY_UNROLL vectors a step where they divide the row: the lanes' loop B did many */
+    unsigned long long per = s->width / s->step % COPY_UNROLL == 0 ? COPY_UNROLL : 1;
+    LLVMValueRef v[COPY_UNROLL];
+    for (unsigned long long u = 0; u < per; u++) { /* the loads first, as B had them */
+        LLVMValueRef ju = LLVMBuildAdd(s->b, j, LLVMConstInt(ity, u * s->step, 0), "");
+        LLVMValueRef at = LLVMBuildAdd(s->b, ju, from, "");
+        v[u] = LLVMBuildLoad2(s->b, vty, LLVMBuildGEP2(s->b, s->elem, s->src, &at, 1, ""),
+                              "rows.load");
+        LLVMSetAlignment(v[u], LLVMGetAlignment(s->cload[0]));
+    }
+    for (unsigned long long u = 0; u < per; u++) {
+        LLVMValueRef ju = LLVMBuildAdd(s->b, j, LLVMConstInt(ity, u * s->step, 0), "");
+        LLVMValueRef at = LLVMBuildAdd(s->b, ju, to, "");
+        LLVMValueRef st =
+            LLVMBuildStore(s->b, v[u], LLVMBuildGEP2(s->b, s->elem, s->dst, &at, 1, ""));
+        LLVMSetAlignment(st, LLVMGetAlignment(s->cstore[0]));
+    }
+    LLVMValueRef j2 = LLVMBuildAdd(s->b, j, LLVMConstInt(ity, per * s->step, 0), "");
+    LLVMBuildCondBr(s->b, LLVMBuildICmp(s->b, LLVMIntEQ, j2, LLVMConstInt(ity, s->width, 0), ""),
+                    latch, loop);
+    LLVMAddIncoming(j, &j2, &loop, 1);
+    LLVMPositionBuilderAtEnd(s->b, latch);
+    LLVMValueRef r2 = LLVMBuildAdd(s->b, r, LLVMConstInt(i32, 1, 0), "");
+    LLVMBuildCondBr(s->b, LLVMBuildICmp(s->b, LLVMIntULT, r2,
+                                        LLVMConstInt(i32, (unsigned)s->ncopies, 0), ""),
+                    head, s->exit);
+    LLVMAddIncoming(r, &r2, &latch, 1);
+    replace_loop(s, first, latch);
 }
 
 int
-tji_fold_rows(tj_context *ctx, LLVMModuleRef m)
+tji_row_order(tj_context *ctx, LLVMModuleRef m)
 {
     int done = 0;
     LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
@@ -498,9 +731,12 @@ tji_fold_rows(tj_context *ctx, LLVMModuleRef m)
                 found[n++] = bb;
         }
         for (int i = 0; i < n; i++) {
-            rows s = {.ctx = ctx, .b = b};
+            rows s = {.ctx = ctx, .b = b}, c = s;
             if (takes(&s, found[i])) {
                 fold_by_rows(&s);
+                done++;
+            } else if (takes_copies(&c, found[i])) {
+                copy_by_rows(&c);
                 done++;
             }
         }
