@@ -8,9 +8,9 @@
  * R streams W elements apart. From L3 that costs little; from memory the hardware
  * prefetchers do not follow R streams: on 64 MiB the bench's cooperative sum ran at
  * 0.53-0.58 of C and its copy at 0.43-0.65 (0.80 and 0.82 on 4 MiB). C models of the sum's
- * 4096-element blocks (bench/RESULTS.md, "2026-12-05 (day)"): on 64 MiB 3.4-4.3 ms a column
- * of vectors at a time, 1.7-2.1 row by row, C's own loop 1.8-2.6; on 4 MiB 48-49 us, 42.3
- * row by row with the partials in registers, C 41.8. Two forms of such a loop change here.
+ * 4096-element blocks (bench/RESULTS.md, "2026-12-05 (day)"): on 64 MiB 3.4-4.4 ms a column
+ * of vectors at a time, 1.8-2.6 row by row with the partials in registers, C's own loop
+ * 1.8-2.6; on 4 MiB 48-49 us, 42.1-42.5 and 41.7-42.0. Two forms of such a loop change.
  *
  * The lanes' loop is, as O3 and the vectoriser leave it, one block B (tj.lanes) with an i64
  * counter j from 0 by a constant step to W, of vectors of VF lanes.
