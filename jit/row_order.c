@@ -415,6 +415,23 @@ replace_loop(rows *s, LLVMBasicBlockRef first, LLVMBasicBlockRef last)
     LLVMDeleteBasicBlock(s->body);
 }
 
+/* A table of 'n' elements of type 'elem' in the function's entry (an alloca), and the
+ * store of 'v' at its element 'k' at the builder. */
+static LLVMValueRef
+entry_table(rows *s, LLVMTypeRef elem, int n, const char *name)
+{
+    LLVMValueRef fn = LLVMGetBasicBlockParent(s->body);
+    LLVMPositionBuilderBefore(s->b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)));
+    return LLVMBuildAlloca(s->b, LLVMArrayType2(elem, (unsigned)n), name);
+}
+
+static LLVMValueRef
+table_at(rows *s, LLVMValueRef table, LLVMValueRef k)
+{
+    LLVMValueRef idx[] = {LLVMConstInt(LLVMTypeOf(k), 0, 0), k};
+    return LLVMBuildInBoundsGEP2(s->b, LLVMGetAllocatedType(table), table, idx, 2, "");
+}
+
 /* Replaces B by the loops of the file's comment, between the preheader and the exit. */
 static void
 fold_by_rows(rows *s)
@@ -426,19 +443,14 @@ fold_by_rows(rows *s)
     int groups = (int)(s->width / vf);
     const fold *f = &s->folds[0];
     unsigned align = LLVMGetAlignment(LLVMGetOperand(f->ops[1], 1));
-    LLVMValueRef fn = LLVMGetBasicBlockParent(s->body);
     /* the rows' pointers, in a table the loop over the rows reads */
-    LLVMPositionBuilderBefore(s->b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)));
-    LLVMTypeRef tty = LLVMArrayType2(ptr, (unsigned)s->nrows);
-    LLVMValueRef table = LLVMBuildAlloca(s->b, tty, "rows.table");
+    LLVMValueRef table = entry_table(s, ptr, s->nrows, "rows.table");
     LLVMBasicBlockRef first = LLVMInsertBasicBlockInContext(c, s->exit, "rows.first");
     LLVMBasicBlockRef loop = LLVMInsertBasicBlockInContext(c, s->exit, "rows.fold");
     LLVMBasicBlockRef done = LLVMInsertBasicBlockInContext(c, s->exit, "rows.done");
     LLVMPositionBuilderAtEnd(s->b, first);
-    for (int r = 1; r < s->nrows; r++) {
-        LLVMValueRef idx[] = {LLVMConstInt(i32, 0, 0), LLVMConstInt(i32, (unsigned)r, 0)};
-        LLVMBuildStore(s->b, s->row[r], LLVMBuildInBoundsGEP2(s->b, tty, table, idx, 2, ""));
-    }
+    for (int r = 1; r < s->nrows; r++)
+        LLVMBuildStore(s->b, s->row[r], table_at(s, table, LLVMConstInt(i32, (unsigned)r, 0)));
     /* row 0: each group's vector of lanes */
     LLVMValueRef acc[MAX_GROUPS], part[MAX_GROUPS];
     for (int g = 0; g < groups; g++) {
@@ -458,9 +470,7 @@ fold_by_rows(rows *s)
         part[g] = LLVMBuildPhi(s->b, vty, "rows.part");
         LLVMAddIncoming(part[g], &acc[g], &first, 1);
     }
-    LLVMValueRef idx[] = {LLVMConstInt(i32, 0, 0), r};
-    LLVMValueRef row = LLVMBuildLoad2(s->b, ptr, LLVMBuildInBoundsGEP2(s->b, tty, table, idx, 2, ""),
-                                      "rows.row");
+    LLVMValueRef row = LLVMBuildLoad2(s->b, ptr, table_at(s, table, r), "rows.row");
     for (int g = 0; g < groups; g++) {
         LLVMValueRef at = LLVMConstInt(ity, (unsigned long long)g * vf, 0);
         LLVMValueRef ld = LLVMBuildLoad2(s->b, vty, LLVMBuildGEP2(s->b, s->elem, row, &at, 1, ""),
@@ -656,29 +666,22 @@ copy_by_rows(rows *s)
     LLVMContextRef c = s->ctx->llctx;
     LLVMTypeRef i32 = LLVMInt32TypeInContext(c), ity = LLVMTypeOf(s->iv);
     LLVMTypeRef vty = LLVMTypeOf(s->cload[0]);
-    LLVMValueRef fn = LLVMGetBasicBlockParent(s->body);
-    LLVMPositionBuilderBefore(s->b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)));
-    LLVMTypeRef tty = LLVMArrayType2(ity, (unsigned)s->ncopies);
-    LLVMValueRef table = LLVMBuildAlloca(s->b, tty, "rows.offsets");
+    LLVMValueRef table = entry_table(s, ity, s->ncopies, "rows.offsets");
     LLVMBasicBlockRef first = LLVMInsertBasicBlockInContext(c, s->exit, "rows.first");
     LLVMBasicBlockRef head = LLVMInsertBasicBlockInContext(c, s->exit, "rows.row");
     LLVMBasicBlockRef loop = LLVMInsertBasicBlockInContext(c, s->exit, "rows.copy");
     LLVMBasicBlockRef latch = LLVMInsertBasicBlockInContext(c, s->exit, "rows.next");
     LLVMPositionBuilderAtEnd(s->b, first);
-    for (int k = 0; k < s->ncopies; k++) {
-        LLVMValueRef idx[] = {LLVMConstInt(i32, 0, 0), LLVMConstInt(i32, (unsigned)k, 0)};
+    for (int k = 0; k < s->ncopies; k++)
         LLVMBuildStore(s->b, LLVMConstInt(ity, s->off[k], 0),
-                       LLVMBuildInBoundsGEP2(s->b, tty, table, idx, 2, ""));
-    }
+                       table_at(s, table, LLVMConstInt(i32, (unsigned)k, 0)));
     LLVMBuildBr(s->b, head);
     /* for each row, in B's order */
     LLVMPositionBuilderAtEnd(s->b, head);
     LLVMValueRef r = LLVMBuildPhi(s->b, i32, "rows.r");
     LLVMValueRef zero32 = LLVMConstInt(i32, 0, 0), zero = LLVMConstInt(ity, 0, 0);
     LLVMAddIncoming(r, &zero32, &first, 1);
-    LLVMValueRef ti[] = {zero32, r};
-    LLVMValueRef row = LLVMBuildLoad2(s->b, ity, LLVMBuildInBoundsGEP2(s->b, tty, table, ti, 2, ""),
-                                      "rows.offset");
+    LLVMValueRef row = LLVMBuildLoad2(s->b, ity, table_at(s, table, r), "rows.offset");
     LLVMValueRef from = s->inv ? LLVMBuildAdd(s->b, row, s->inv, "") : row;
     LLVMValueRef to = s->sinv ? LLVMBuildAdd(s->b, row, s->sinv, "") : row;
     LLVMBuildBr(s->b, loop);
