@@ -415,8 +415,8 @@ replace_loop(rows *s, LLVMBasicBlockRef first, LLVMBasicBlockRef last)
     LLVMDeleteBasicBlock(s->body);
 }
 
-/* A table of 'n' elements of type 'elem' in the function's entry (an alloca), and the
- * store of 'v' at its element 'k' at the builder. */
+/* A table of 'n' elements of type 'elem' in the function's entry (an alloca); table_at:
+ * the address of its element 'k', at the builder. */
 static LLVMValueRef
 entry_table(rows *s, LLVMTypeRef elem, int n, const char *name)
 {
