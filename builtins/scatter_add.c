@@ -189,8 +189,8 @@ tj_tile_scatter_add(tj_kernel *k, tj_val *a, tj_val *const *idx, int nidx, tj_va
     if (defer) {
         tji_defer_barrier(k);
         k->shared_adds++;
-    }
-    else
+    } else {
         tji_emit_barrier(k);
+    }
     return true;
 }
