@@ -1089,12 +1089,13 @@ hist_kernel(form f, hist_kind kind, tj_context **ctx, tj_device **cpu)
  * column inside x: the interchanged loops run) and with a last block in part (they do
  * not); values below 0, at and past the 16 bins, and too large for an int32 (skipped). In
  * the default form the optimised IR has the interchanged loops ("swap.trip"), not with
- * float bins (float adds do not commute exactly) nor with a store in the loop; and their
- * two forms ("swap.pick"): a step's later lanes reading at their stride from the first's
- * address and values, which HIST_INT's lanes take, or each lane's own from the tables,
- * which the lanes of HIST_LANE_SQUARES (bin shifts not at one stride) and HIST_LANE_EIGHTHS
- * (at one, 0, up to lane 7 only) must take: with the strided form, they would count in
- * other bins. */
+ * float bins (float adds do not commute exactly) nor with a store in the loop; the user's
+ * loop kept rolled ("tj.adds": a row a trip) and the lanes 4 a step ("swap.lane.more");
+ * and two forms of those loops ("swap.pick"): a step's later lanes reading at their stride
+ * from the first's address and values, which HIST_INT's lanes take, or each lane's own
+ * from the tables, which the lanes of HIST_LANE_SQUARES (bin shifts not at one stride) and
+ * HIST_LANE_EIGHTHS (at one, 0, up to lane 7 only) must take: with the strided form, they
+ * would count in other bins. */
 START_TEST(test_lanes_scatter_adds_take_turns_at_each_trip)
 {
     enum { W = 64, ITEMS = 64 * W, NBINS = 16, NBL = 3, NMAX = NBL * ITEMS };
@@ -1115,6 +1116,11 @@ START_TEST(test_lanes_scatter_adds_take_turns_at_each_trip)
                 ck_assert_msg((strstr(ir, "swap.pick") != NULL) == swaps,
                               "%s, kind %d: the strided form %s", form_name[f], (int)kind,
                               swaps ? "missing" : "made");
+                /* the loop kept rolled for it (a row a trip), its lanes 4 a step */
+                if (swaps)
+                    ck_assert_msg(strstr(ir, "!\"tj.adds\"") && strstr(ir, "swap.lane.more"),
+                                  "kind %d: the scatter-adds' loop unrolled, or the lanes not "
+                                  "4 a step", (int)kind);
             }
             const tj_type *f32 = tj_context_get_type(ctx, TJ_DTYPE_F32);
             const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
