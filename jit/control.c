@@ -407,6 +407,19 @@ tji_loop_flag(tj_context *c, LLVMValueRef t, const char *flag)
     return false;
 }
 
+int
+tji_lane_loop_latches(tj_context *c, LLVMValueRef fn, LLVMBasicBlockRef *out, int max)
+{
+    int n = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && n < max;
+         bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+        if (t && LLVMIsABranchInst(t) && tji_loop_flag(c, t, TJI_LANES_MD))
+            out[n++] = bb;
+    }
+    return n;
+}
+
 tj_val *
 tj_for_begin(tj_kernel *k, tj_val *start, tj_val *stop, tj_val *step)
 {

@@ -703,14 +703,7 @@ build_nest(nest *s, tji_vmap *map, const LLVMValueRef *table, const LLVMValueRef
     LLVMBuildCondBr(s->b, more, s->fexit_continues ? jh : s->exit,
                     s->fexit_continues ? s->exit : jh);
     LLVMAddIncoming(jv, &jn, &jl, 1);
-    for (LLVMValueRef in = LLVMGetFirstInstruction(s->exit); in && LLVMIsAPHINode(in);
-         in = LLVMGetNextInstruction(in))
-        for (unsigned i = 0, n = LLVMCountIncoming(in); i < n; i++)
-            if (LLVMGetIncomingBlock(in, i) == s->latch) {
-                LLVMValueRef v = LLVMGetIncomingValue(in, i);
-                LLVMAddIncoming(in, &v, &jl, 1);
-                break;
-            }
+    tji_phis_take_edge(s->exit, s->latch, jl);
     return true;
 }
 
@@ -853,13 +846,7 @@ tji_interchange_lanes(tj_context *ctx, LLVMModuleRef m)
     LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
     for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
         LLVMBasicBlockRef latches[64];
-        int n = 0;
-        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && n < 64;
-             bb = LLVMGetNextBasicBlock(bb)) {
-            LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-            if (t && LLVMIsABranchInst(t) && tji_loop_flag(ctx, t, TJI_LANES_MD))
-                latches[n++] = bb;
-        }
+        int n = tji_lane_loop_latches(ctx, fn, latches, 64);
         for (int i = 0; i < n; i++) {
             nest s = {.ctx = ctx, .b = b, .latch = latches[i]};
             if (find_lanes(&s, LLVMGetBasicBlockTerminator(latches[i])) && takes(&s) &&

@@ -646,6 +646,9 @@ TJI_HIDDEN LLVMBasicBlockRef tji_split_before(LLVMBuilderRef b, LLVMValueRef at)
  * function, in place of that call (the call's block splits around it), leaving 'fn'
  * empty for the caller to delete. False, with nothing changed, for any other 'fn'. */
 TJI_HIDDEN bool tji_splice_call(LLVMValueRef fn);
+/* The phis of 'bb' take an edge from 'also' with the value each takes from 'from'. */
+TJI_HIDDEN void tji_phis_take_edge(LLVMBasicBlockRef bb, LLVMBasicBlockRef from,
+                                   LLVMBasicBlockRef also);
 struct tji_vmap;
 /* Copies 'blocks' (n of them) before block 'at', or at the function's end when 'at' is NULL,
  * each named 'name'.
@@ -702,6 +705,10 @@ TJI_HIDDEN void tji_mark_lane_loop(tj_context *c, LLVMValueRef latch, bool rolle
 TJI_HIDDEN void tji_mark_adds_loop(tj_context *c, LLVMValueRef latch);
 /* Whether the loop id of terminator 't' carries property 'flag' (a string alone). */
 TJI_HIDDEN bool tji_loop_flag(tj_context *c, LLVMValueRef t, const char *flag);
+/* The blocks of 'fn' whose branch closes a lanes' loop (TJI_LANES_MD), at most 'max' of them
+ * into 'out'; how many. */
+TJI_HIDDEN int tji_lane_loop_latches(tj_context *c, LLVMValueRef fn, LLVMBasicBlockRef *out,
+                                     int max);
 /* interchange.c: lanes' loops of scatter-adds run lane-by-lane per trip; how many */
 TJI_HIDDEN int tji_interchange_lanes(tj_context *ctx, LLVMModuleRef m);
 /* row_order.c: lanes' loops that fold or copy the rows of a tile read them one after the

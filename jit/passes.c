@@ -229,6 +229,19 @@ tji_split_before(LLVMBuilderRef b, LLVMValueRef at)
 }
 
 void
+tji_phis_take_edge(LLVMBasicBlockRef bb, LLVMBasicBlockRef from, LLVMBasicBlockRef also)
+{
+    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in && LLVMIsAPHINode(in);
+         in = LLVMGetNextInstruction(in))
+        for (unsigned i = 0, n = LLVMCountIncoming(in); i < n; i++)
+            if (LLVMGetIncomingBlock(in, i) == from) {
+                LLVMValueRef v = LLVMGetIncomingValue(in, i);
+                LLVMAddIncoming(in, &v, &also, 1);
+                break;
+            }
+}
+
+void
 tji_copy_blocks(tj_context *ctx, LLVMBuilderRef b, const LLVMBasicBlockRef *blocks, int n,
                 LLVMBasicBlockRef at, const char *name, tji_vmap *map, bool drop_outside)
 {

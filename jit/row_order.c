@@ -136,10 +136,10 @@ outside(const rows *s, LLVMValueRef v)
     return !LLVMIsAInstruction(v) || LLVMGetInstructionParent(v) != s->body;
 }
 
-/* The row pointer of load 'ld', read at element 'j' of T: GEP(T, P, j) with P from
+/* The row pointer of load 'ld', read at element 'j' of 'elem': GEP(elem, P, j) with P from
  * outside, not into 'array'; NULL otherwise. */
 static LLVMValueRef
-row_of(const rows *s, LLVMValueRef ld, LLVMValueRef j, LLVMValueRef array)
+row_of(const rows *s, LLVMValueRef ld, LLVMTypeRef elem, LLVMValueRef j, LLVMValueRef array)
 {
     if (!LLVMIsALoadInst(ld) || LLVMGetVolatile(ld) ||
         LLVMGetOrdering(ld) != LLVMAtomicOrderingNotAtomic ||
@@ -148,7 +148,7 @@ row_of(const rows *s, LLVMValueRef ld, LLVMValueRef j, LLVMValueRef array)
         return NULL;
     LLVMValueRef g = LLVMGetOperand(ld, 0);
     if (!LLVMIsAGetElementPtrInst(g) || LLVMGetNumOperands(g) != 2 ||
-        LLVMGetGEPSourceElementType(g) != s->elem || LLVMGetOperand(g, 1) != j ||
+        LLVMGetGEPSourceElementType(g) != elem || LLVMGetOperand(g, 1) != j ||
         !outside(s, LLVMGetOperand(g, 0)))
         return NULL;
     LLVMValueRef p = LLVMGetOperand(g, 0);
@@ -216,23 +216,20 @@ match_fold(rows *s, LLVMValueRef st)
     LLVMTypeRef elem = LLVMGetElementType(LLVMTypeOf(LLVMGetOperand(st, 0)));
     if (s->elem && s->elem != elem)
         return false;
-    LLVMTypeRef saved = s->elem;
-    s->elem = elem; /* row_of reads it */
     /* rev[r - 1] = op(L_0, L_1), rev[0] = op(..., L_R-1) */
     LLVMValueRef row[MAX_ROWS];
     for (int k = 0; k <= r; k++) {
         LLVMValueRef ld = k == 0 ? LLVMGetOperand(rev[r - 1], 0) : LLVMGetOperand(rev[r - k], 1);
-        row[k] = row_of(s, ld, f.index, a);
-        if (!row[k] || (s->nrows && s->row[k] != row[k])) {
-            s->elem = saved;
+        row[k] = row_of(s, ld, elem, f.index, a);
+        if (!row[k] || (s->nrows && s->row[k] != row[k]))
             return false;
-        }
         if (k > 0)
             f.ops[k] = rev[r - k];
     }
     memcpy(s->row, row, sizeof row[0] * (size_t)(r + 1));
     s->nrows = r + 1;
     s->op = op;
+    s->elem = elem;
     s->array = a;
     s->folds[s->nfolds++] = f;
     return true;
@@ -401,13 +398,7 @@ replace_loop(rows *s, LLVMBasicBlockRef first, LLVMBasicBlockRef last)
     for (unsigned k = 0, n = LLVMGetNumSuccessors(t); k < n; k++)
         if (LLVMGetSuccessor(t, k) == s->body)
             LLVMSetSuccessor(t, k, first);
-    for (LLVMValueRef in = LLVMGetFirstInstruction(s->exit); in && LLVMIsAPHINode(in);
-         in = LLVMGetNextInstruction(in))
-        for (unsigned i = 0, n = LLVMCountIncoming(in); i < n; i++)
-            if (LLVMGetIncomingBlock(in, i) == s->body) {
-                LLVMValueRef v = LLVMGetIncomingValue(in, i);
-                LLVMAddIncoming(in, &v, &last, 1);
-            }
+    tji_phis_take_edge(s->exit, s->body, last);
     for (LLVMValueRef in = LLVMGetFirstInstruction(s->body); in; in = LLVMGetNextInstruction(in))
         if (LLVMGetTypeKind(LLVMTypeOf(in)) != LLVMVoidTypeKind)
             LLVMReplaceAllUsesWith(in, LLVMGetPoison(LLVMTypeOf(in)));
@@ -726,13 +717,7 @@ tji_row_order(tj_context *ctx, LLVMModuleRef m)
     LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
     for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
         LLVMBasicBlockRef found[64];
-        int n = 0;
-        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && n < 64;
-             bb = LLVMGetNextBasicBlock(bb)) {
-            LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-            if (t && LLVMIsABranchInst(t) && tji_loop_flag(ctx, t, TJI_LANES_MD))
-                found[n++] = bb;
-        }
+        int n = tji_lane_loop_latches(ctx, fn, found, 64);
         for (int i = 0; i < n; i++) {
             rows s = {.ctx = ctx, .b = b}, c = s;
             if (takes(&s, found[i])) {
