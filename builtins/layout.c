@@ -279,7 +279,10 @@ tji_foreach_owned_from(tj_kernel *k, int64_t size, int first, tji_elem_fn fn, vo
             if (guard)
                 tji_emit_cond_begin(k, LLVMBuildICmp(b, LLVMIntULT, e,
                                                      tji_const_i32(c, size), ""), &cond);
-            fn(k, tji_const_i32(c, s), e, ud);
+            tji_owned outer = k->owned;
+            k->owned = (tji_owned){.e = e, .slot = tji_const_i32(c, s), .lane = lane};
+            fn(k, k->owned.slot, e, ud);
+            k->owned = outer;
             if (guard)
                 tji_emit_cond_end(k, &cond);
         }
@@ -297,16 +300,84 @@ tji_foreach_owned_from(tj_kernel *k, int64_t size, int first, tji_elem_fn fn, vo
     LLVMValueRef go = LLVMBuildICmp(b, LLVMIntULT, e, tji_const_i32(c, size), "");
     LLVMBuildCondBr(b, go, body, done);
     LLVMPositionBuilderAtEnd(b, body);
+    tji_owned outer = k->owned;
+    k->owned = (tji_owned){.e = e, .slot = s, .lane = lane};
     fn(k, s, e, ud);
+    k->owned = outer;
     LLVMBuildStore(b, LLVMBuildAdd(b, s, tji_const_i32(c, 1), ""), counter);
     LLVMBuildBr(b, head);
     LLVMPositionBuilderAtEnd(b, done);
+}
+
+/* x / n and x % n for a constant n > 0: a shift and a mask when n is a power of two. */
+static LLVMValueRef
+div_by(tj_kernel *k, LLVMValueRef x, int64_t n)
+{
+    if (n == 1)
+        return x;
+    if ((n & (n - 1)) == 0) {
+        int shift = 0;
+        while ((int64_t)1 << shift < n)
+            shift++;
+        return LLVMBuildLShr(k->llb, x, tji_const_i32(k->ctx, shift), "");
+    }
+    return LLVMBuildUDiv(k->llb, x, tji_const_i32(k->ctx, n), "");
+}
+
+static LLVMValueRef
+rem_by(tj_kernel *k, LLVMValueRef x, int64_t n)
+{
+    if (n == 1)
+        return tji_const_i32(k->ctx, 0);
+    if ((n & (n - 1)) == 0)
+        return LLVMBuildAnd(k->llb, x, tji_const_i32(k->ctx, n - 1), "");
+    return LLVMBuildURem(k->llb, x, tji_const_i32(k->ctx, n), "");
+}
+
+/* The coordinates of the element a tji_foreach_owned step visits: e = s * w + lane with
+ * lane in [0, w) (w = B and s the slot at the start). Along an extent S that w divides
+ * (S = w too), with q = S / w, the coordinate is (s % q) * w + lane and the rest s / q
+ * (no lane left: w = 1); along one that divides w, the coordinate is lane % S and the
+ * rest s * (w / S) + lane / S (w / S lanes left). Only an extent that does neither needs
+ * e's division, as tji_tile_coords does it. The same values without dividing e: for a
+ * constant slot what LLVM's instcombine otherwise works out for every slot (and at O0
+ * leaves in the code); in the slots' loop, divisions it leaves. */
+static bool
+owned_coords(tj_kernel *k, const tji_tile *t, LLVMValueRef *coords)
+{
+    for (int d = t->rank - 1, w = (int)k->block_dim; d > 0; d--) { /* w's course below */
+        int S = t->shape[d];
+        if (S % w != 0 && w % S != 0)
+            return false;
+        w = S % w == 0 ? 1 : w / S;
+    }
+    LLVMBuilderRef b = k->llb;
+    int64_t w = k->block_dim;
+    LLVMValueRef s = k->owned.slot, lane = k->owned.lane;
+    for (int d = t->rank - 1; d > 0; d--) {
+        int64_t S = t->shape[d];
+        if (S % w == 0) {
+            LLVMValueRef row = tji_emit_mul(b, rem_by(k, s, S / w), tji_const_i32(k->ctx, w), true);
+            coords[d] = tji_emit_add(b, row, lane, true);
+            s = div_by(k, s, S / w);
+            lane = tji_const_i32(k->ctx, 0);
+            w = 1;
+        } else {
+            coords[d] = rem_by(k, lane, S);
+            lane = div_by(k, lane, S);
+            w /= S;
+        }
+    }
+    coords[0] = tji_emit_add(b, tji_emit_mul(b, s, tji_const_i32(k->ctx, w), true), lane, true);
+    return true;
 }
 
 void
 tji_tile_coords(tj_kernel *k, const tji_tile *t, LLVMValueRef e, LLVMValueRef *coords)
 {
     LLVMBuilderRef b = k->llb;
+    if (e == k->owned.e && e && owned_coords(k, t, coords))
+        return;
     for (int d = t->rank - 1; d >= 0; d--) {
         LLVMValueRef ext = tji_const_i32(k->ctx, t->shape[d]);
         coords[d] = d == 0 ? e : LLVMBuildURem(b, e, ext, "");

@@ -212,6 +212,12 @@ typedef struct tji_site {
     char *what;                   /* "array 'x'", "tile_view offset" */
 } tji_site;
 
+/* The element a step of tji_foreach_owned visits: e = slot * block_dim + lane, lane in
+ * [0, block_dim) (tji_tile_coords splits it without dividing e). */
+typedef struct tji_owned {
+    LLVMValueRef e, slot, lane;
+} tji_owned;
+
 struct tj_kernel {
     tj_context *ctx;
     bool is_func;
@@ -257,6 +263,7 @@ struct tj_kernel {
     size_t sink_bytes;
     LLVMValueRef layout_globals[2]; /* constants filled at seal: owned, callee arena base */
     size_t reg_tile_bytes;        /* per-lane bytes of register tiles (CPU fiber stacks) */
+    tji_owned owned;              /* the element of tji_foreach_owned's step */
     unsigned mem_epoch;           /* bumped by every builder call that may write an array or
                                      change the control flow (tji_enter; see tji_borrow) */
     LLVMValueRef fill_guard;      /* the test before the last shared tile's fill, while no

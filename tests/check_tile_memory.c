@@ -198,6 +198,80 @@ END_TEST
 
 typedef enum bw_kind { BW_STORE, BW_LOOP, BW_CALL, BW_ASSIGN } bw_kind;
 
+/* ---- the coordinates of a lane's elements ---------------------------------------------- */
+
+/* A lane's element e = s * B + lane of a tile whose last extents divide B's lanes or that
+ * they divide splits into coordinates without dividing e (builtins/layout.c, owned_coords);
+ * an extent neither way keeps the divisions. Built at O0, where no pass takes divisions
+ * apart, the IR tells which; run, the copy through a shared tile is exact either way. */
+typedef struct oc_row {
+    int rank;
+    int shape[3]; /* 0 stands for B, -1 for 2 B, -2 for B + 1, -3 for 4 B */
+    bool split;
+} oc_row;
+
+static const oc_row oc_rows[] = {
+    {2, {5, -1}, true},   /* B divides the extent: (s % 2) * B + lane, row s / 2 */
+    {2, {3, 0}, true},    /* the extent divides B: lane % B, then the row */
+    {3, {2, 3, 0}, true}, /* one, then constants */
+    {2, {20, 0}, true},   /* more than 16 slots: the slots' loop */
+    {2, {9, -3}, true},   /* and there (s % 4) * B + lane, row s / 4 */
+    {2, {4, -2}, false},  /* B + 1: neither */
+};
+
+static int
+oc_extent(int x)
+{
+    int B = tt_B();
+    return x == 0 ? B : x == -1 ? 2 * B : x == -2 ? B + 1 : x == -3 ? 4 * B : x;
+}
+
+START_TEST(test_lane_elements_split_into_coordinates_without_division)
+{
+    const oc_row *r = &oc_rows[tt_begin(_i)];
+    int shape[3];
+    for (int d = 0; d < r->rank; d++)
+        shape[d] = oc_extent(r->shape[d]);
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
+    tj_kernel *k = tt_kernel("coords");
+    tj_val *in = tj_param_array(k, "in", f32, r->rank);
+    tj_val *out = tj_param_array(k, "out", f32, r->rank);
+    tj_val *at[3] = {tt_i32(k, 0), tt_i32(k, 0), tt_i32(k, 0)};
+    tj_val *t = tj_tile_load(k, in, r->rank, shape, at, SHR);
+    tj_tile_store(k, out, t, at);
+    tt_kernel_ok(k, "coords");
+    tj_build_options bo = {.opt_level = TJ_OPT_O0, .keep_ir = true};
+    tj_module *m = NULL;
+    tj_status st = tj_kernel_build(k, &bo, &m);
+    ck_assert_msg(st == TJ_OK, "build failed (%s): %s", tj_status_name(st),
+                  tj_context_error(tjt.ctx) ? tj_context_error(tjt.ctx) : "?");
+    tj_kernel_destroy(k);
+    const char *ir = tj_module_get_ir(m);
+    bool divides = strstr(ir, " udiv ") || strstr(ir, " urem ");
+    ck_assert_msg(divides != r->split, "%s, tile %d x %d%s: the O0 IR %s", tt_where(), shape[0],
+                  shape[1], r->rank > 2 ? " x B" : "",
+                  divides ? "divides the element index" : "has no division");
+    if (tj_module_get_target(m) == TJ_TARGET_CUDA)
+        tjt_check_ptx(tj_module_get_ptx(m));
+    int64_t n = tt_size(r->rank, shape), s64[3];
+    tt_shape64(r->rank, shape, s64);
+    const tt_ty ft = TT_SCALAR(F32);
+    void *hin = tt_host_elems(ft, n, true), *hout = tt_host_elems(ft, n, false);
+    tj_array *ain = tt_array(f32, r->rank, s64, hin), *aout = tt_array(f32, r->rank, s64, hout);
+    tj_arg args[2] = {tj_arg_array(ain), tj_arg_array(aout)};
+    if (tt_launch_tiled(m, "coords", 1, args, 2)) {
+        tt_read(aout, hout);
+        for (int64_t e = 0; e < n; e++)
+            tt_expect_elem(ft, hout, e, hin, e, "copy through a shared tile");
+    }
+    tj_array_destroy(ain);
+    tj_array_destroy(aout);
+    free(hin);
+    free(hout);
+    tj_module_destroy(m);
+}
+END_TEST
+
 typedef struct bw_row {
     bw_kind kind;
     const char *what;
@@ -1280,7 +1354,9 @@ make_case(tt_kind kind)
                 TT_NELEMS(at_rows));
     tt_add_rows(tc, kind, test_fill_is_dropped_only_when_an_assign_overwrites_it_unread, FD_NROWS);
     tt_add_rows(tc, kind, test_reads_of_a_lanes_own_writes_need_no_barrier, OR_NROWS);
-    if (kind != TT_CPU1) { /* width-1 blocks are never partial */
+    if (kind != TT_CPU1) { /* width-1 blocks are never partial; B = 1 leaves no division */
+        tt_add_rows(tc, kind, test_lane_elements_split_into_coordinates_without_division,
+                    TT_NELEMS(oc_rows));
         tt_add_rows(tc, kind, test_fills_in_partial_blocks_make_only_the_active_lanes_elements,
                     TT_NELEMS(pb_fill_rows));
         tt_add_rows(tc, kind, test_reshape_in_partial_blocks_keeps_active_lanes_elements_row_major,
