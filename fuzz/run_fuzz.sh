@@ -15,9 +15,9 @@ libfuzzer=$(abs "$libfuzzer")
 driver=$(abs "$driver")
 corpus=$(abs "$corpus")
 work=$(abs "$work")
+here=$(cd "$(dirname "$0")" && pwd) # before the cd below: $0 may be relative
 mkdir -p "$work/new"
 cd "$work" || exit 1
-here=$(cd "$(dirname "$0")" && pwd)
 if [ "$libfuzzer" != "-" ] && [ -x "$libfuzzer" ]; then
     echo "fuzz_lang: libFuzzer for $secs s"
     "$libfuzzer" -max_total_time="$secs" -timeout=60 -rss_limit_mb=4096 -max_len=8192 \
