@@ -357,8 +357,9 @@ owned_coords(tj_kernel *k, const tji_tile *t, LLVMValueRef *coords)
     for (int d = t->rank - 1; d > 0; d--) {
         int64_t S = t->shape[d];
         if (S % w == 0) {
-            LLVMValueRef row = tji_emit_mul(b, rem_by(k, s, S / w), tji_const_i32(k->ctx, w), true);
-            coords[d] = tji_emit_add(b, row, lane, true);
+            LLVMValueRef row = rem_by(k, s, S / w);
+            coords[d] = tji_emit_add(b, tji_emit_mul(b, row, tji_const_i32(k->ctx, w), true),
+                                     lane, true);
             s = div_by(k, s, S / w);
             lane = tji_const_i32(k->ctx, 0);
             w = 1;

@@ -190,18 +190,10 @@ START_TEST(test_load_store_windows_outside_the_array_load_zero_and_drop_stores)
 }
 END_TEST
 
-/* ---- loaded tiles are values ------------------------------------------------------------ */
-/* On the CPU in width-1 mode a loaded tile is read in place until something may write an
- * array or the control flow moves on (tji_borrow). Each row loads a tile of 'a', then
- * writes 2 * tile into 'a' in a way that must not change the tile, then stores the tile to
- * 'out': 'out' must hold the old 'a'. The last block is partial (the edge path). */
-
-typedef enum bw_kind { BW_STORE, BW_LOOP, BW_CALL, BW_ASSIGN } bw_kind;
-
 /* ---- the coordinates of a lane's elements ---------------------------------------------- */
 
-/* A lane's element e = s * B + lane of a tile whose last extents divide B's lanes or that
- * they divide splits into coordinates without dividing e (builtins/layout.c, owned_coords);
+/* A lane's element e = s * B + lane of a tile whose extents and the lanes left divide one
+ * another splits into coordinates without dividing e (builtins/layout.c, owned_coords);
  * an extent neither way keeps the divisions. Built at O0, where no pass takes divisions
  * apart, the IR tells which; run, the copy through a shared tile is exact either way. */
 typedef struct oc_row {
@@ -271,6 +263,14 @@ START_TEST(test_lane_elements_split_into_coordinates_without_division)
     tj_module_destroy(m);
 }
 END_TEST
+
+/* ---- loaded tiles are values ------------------------------------------------------------ */
+/* On the CPU in width-1 mode a loaded tile is read in place until something may write an
+ * array or the control flow moves on (tji_borrow). Each row loads a tile of 'a', then
+ * writes 2 * tile into 'a' in a way that must not change the tile, then stores the tile to
+ * 'out': 'out' must hold the old 'a'. The last block is partial (the edge path). */
+
+typedef enum bw_kind { BW_STORE, BW_LOOP, BW_CALL, BW_ASSIGN } bw_kind;
 
 typedef struct bw_row {
     bw_kind kind;
