@@ -261,6 +261,16 @@ tji_foreach_owned(tj_kernel *k, int64_t size, tji_elem_fn fn, void *ud)
     tji_foreach_owned_from(k, size, 0, fn, ud);
 }
 
+/* Calls 'fn' for element 'at' (tji_tile_coords knows it meanwhile: k->owned). */
+static void
+visit(tj_kernel *k, tji_elem_fn fn, void *ud, tji_owned at)
+{
+    tji_owned outer = k->owned;
+    k->owned = at;
+    fn(k, at.slot, at.e, ud);
+    k->owned = outer;
+}
+
 void
 tji_foreach_owned_from(tj_kernel *k, int64_t size, int first, tji_elem_fn fn, void *ud)
 {
@@ -279,10 +289,7 @@ tji_foreach_owned_from(tj_kernel *k, int64_t size, int first, tji_elem_fn fn, vo
             if (guard)
                 tji_emit_cond_begin(k, LLVMBuildICmp(b, LLVMIntULT, e,
                                                      tji_const_i32(c, size), ""), &cond);
-            tji_owned outer = k->owned;
-            k->owned = (tji_owned){.e = e, .slot = tji_const_i32(c, s), .lane = lane};
-            fn(k, k->owned.slot, e, ud);
-            k->owned = outer;
+            visit(k, fn, ud, (tji_owned){.e = e, .slot = tji_const_i32(c, s), .lane = lane});
             if (guard)
                 tji_emit_cond_end(k, &cond);
         }
@@ -300,10 +307,7 @@ tji_foreach_owned_from(tj_kernel *k, int64_t size, int first, tji_elem_fn fn, vo
     LLVMValueRef go = LLVMBuildICmp(b, LLVMIntULT, e, tji_const_i32(c, size), "");
     LLVMBuildCondBr(b, go, body, done);
     LLVMPositionBuilderAtEnd(b, body);
-    tji_owned outer = k->owned;
-    k->owned = (tji_owned){.e = e, .slot = s, .lane = lane};
-    fn(k, s, e, ud);
-    k->owned = outer;
+    visit(k, fn, ud, (tji_owned){.e = e, .slot = s, .lane = lane});
     LLVMBuildStore(b, LLVMBuildAdd(b, s, tji_const_i32(c, 1), ""), counter);
     LLVMBuildBr(b, head);
     LLVMPositionBuilderAtEnd(b, done);
