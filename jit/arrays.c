@@ -111,7 +111,9 @@ tj_tid(tj_kernel *k, int ncoords, tj_val **out)
     for (int d = 0; d < ncoords; d++) {
         LLVMValueRef coord =
             tiled && cpu ? LLVMBuildSelect(b, is_tiled, ct[d], coords[d], "") : coords[d];
-        LLVMSetValueName2(coord, "tid", 3);
+        /* loop_version.c knows the lane by its name: in [0, block_dim) when tiled */
+        const char *name = tiled && cpu && d == 1 ? TJI_LANE_NAME : "tid";
+        LLVMSetValueName2(coord, name, strlen(name));
         out[d] = tji_scalar(k, tji_type_scalar(c, TJ_DTYPE_I32), coord);
         if (!out[d])
             return false;

@@ -17,7 +17,8 @@
  * tji_mark_lane_loop) has a head H whose only phi is the lane counter (0, then + 1 up to a
  * constant W, tested in the latch, which does nothing else), and which branches on a
  * condition either to the rest of the copy or to a preheader P of an inner loop F, whose
- * only exit is to the lanes' latch. F's head has one phi, its counter, which starts at a
+ * only exit is to the lanes' latch; or always to P, or into F as its preheader itself (the
+ * copy of lane_loops.c that takes the loop's range checks to hold, TJI_RANGES_FLAG). F's head has one phi, its counter, which starts at a
  * value from outside the lanes' loop; its next value and F's exit test depend on that
  * counter and on such values alone, so every lane runs F the same number of times. H and P
  * compute without memory (what F takes from them, such as a lane's address, is computed
@@ -331,7 +332,8 @@ static bool
 find_inner(nest *s, LLVMBasicBlockRef p)
 {
     LLVMValueRef t = LLVMGetBasicBlockTerminator(p);
-    if (LLVMGetNumSuccessors(t) != 1 || LLVMIsAPHINode(LLVMGetFirstInstruction(p)))
+    if (LLVMGetNumSuccessors(t) != 1 ||
+        (p != s->head && LLVMIsAPHINode(LLVMGetFirstInstruction(p))))
         return false;
     s->fpre = p;
     s->fhead = LLVMGetSuccessor(t, 0);
@@ -424,11 +426,18 @@ static bool
 takes(nest *s)
 {
     LLVMValueRef br = LLVMGetBasicBlockTerminator(s->head);
-    if (!LLVMIsABranchInst(br) || !LLVMIsConditional(br))
+    if (!LLVMIsABranchInst(br))
         return false;
-    s->cond = LLVMGetCondition(br);
     bool found = false;
-    for (unsigned k = 0; k < 2 && !found; k++) {
+    if (!LLVMIsConditional(br)) {
+        /* every lane takes P (lane_loops.c's copy where the loop's range checks hold),
+         * which may be H itself */
+        s->cond = LLVMConstInt(LLVMInt1TypeInContext(s->ctx->llctx), 1, 0);
+        s->cond_true = found = find_inner(s, LLVMGetSuccessor(br, 0)) || find_inner(s, s->head);
+    } else {
+        s->cond = LLVMGetCondition(br);
+    }
+    for (unsigned k = 0; LLVMIsConditional(br) && k < 2 && !found; k++) {
         if (find_inner(s, LLVMGetSuccessor(br, k))) {
             s->cond_true = k == 0;
             found = true;

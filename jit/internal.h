@@ -672,6 +672,14 @@ TJI_HIDDEN tj_status tji_run_pipeline(tj_context *ctx, LLVMModuleRef m, LLVMTarg
 /* The name of tj_tid's test, in cooperative CPU kernels, whether the launch is tiled
  * (arrays.c); lane_loops.c specialises its uniform loops for tiled launches. */
 #define TJI_TILED_FLAG "tid.is_tiled"
+/* The name of tj_tid's lane in cooperative CPU kernels, 'select(tiled, lane, general)'
+ * (arrays.c): loop_version.c tests a loop's range checks over every lane of a block with it
+ * (under a tiled launch the lane is in [0, block_dim)). */
+#define TJI_LANE_NAME "tid.lane"
+/* The name of loop_version.c's test that a loop's range checks hold on every trip, where
+ * it is the same in every lane of a cooperative CPU block: lane_loops.c splits its uniform
+ * loops on it, as on TJI_WHOLE_FLAG. */
+#define TJI_RANGES_FLAG "loop.ranges"
 /* The name of the CPU entry's test whether a lane is inside the launch (module.c): under a
  * tiled launch every block is whole, so lane_loops.c's tiled copies take it as true. */
 #define TJI_LIVE_FLAG "lane.live"

@@ -1356,7 +1356,8 @@ uniform_loop(lanes *L, int t, LLVMBasicBlockRef *buf, size_t count)
         for (LLVMValueRef in = LLVMGetFirstInstruction(buf[i]); in;
              in = LLVMGetNextInstruction(in)) {
             bool reload = tji_vmap_has(&L->reloads, in);
-            bool test = !reload && nwhole < 8 && named(L, in, TJI_WHOLE_FLAG);
+            bool test = !reload && nwhole < 8 &&
+                        (named(L, in, TJI_WHOLE_FLAG) || named(L, in, TJI_RANGES_FLAG));
             LLVMValueRef v = reload || test ? before_lanes(L, in, &memo, NULL, NULL, 0) : NULL;
             if (v && reload && (size_t)nfix < count - 8) {
                 fix[nfix] = in;

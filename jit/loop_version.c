@@ -22,6 +22,14 @@
  * (tested: I and c * j fit the type, c is a constant of it). A while loop that indexes an
  * array gets the unit-stride copy alone.
  *
+ * In a cooperative CPU kernel an index that holds tid()'s lane makes the test each lane's
+ * own, and jit/lane_loops.c's loops over a block's lanes then carried both copies of the
+ * loop, each access under a mask (the bench compaction's first trip a block: a gather and a
+ * masked load an element). Under a tiled launch (tid()'s own test) the lane lies in [0,
+ * block_dim), so the test is taken over all of them: I's ends with the lane at 0 and at
+ * block_dim - 1. That test is the same in every lane; it carries the name TJI_RANGES_FLAG,
+ * and lane_loops.c computes it before the lanes and splits its loops on it.
+ *
  * Only where it pays and is safe to copy: a loop left only through its exit (no tj_return
  * inside), at most VERSION_MAX_INSTS instructions (VERSION_MAX_INSTS_GPU on the GPU). On
  * the GPU the copy is for unit strides alone, whose 64-bit multiplies it saves (the bench
@@ -37,7 +45,9 @@
  * push in compact_values' loop took its builder -> PTX from 2.6 to 3.4 ms; 3.8 at
  * 4f5c712, whose bench compaction grew from 863 to 1486 SASS instructions).
  */
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -48,6 +58,7 @@ enum {
     VERSION_MAX_CHECKS = 16,  /* range checks made constant */
     VERSION_MAX_WIDE = 16,    /* indices computed in 64 bits (GPU) */
     AFFINE_MAX_NODES = 32,    /* values in an index's tree (a shared one counts each time) */
+    LANE_DEPTH = 6,           /* how deep in an index's adds a lane is looked for */
 };
 
 /* ---- the loop's blocks -------------------------------------------------------------------- */
@@ -176,29 +187,90 @@ affine(const loop *l, LLVMValueRef ivar, LLVMValueRef v, int *budget, int64_t *c
     return *c >= -COEF_MAX && *c <= COEF_MAX && *mag <= MAG_MAX;
 }
 
-/* I of an affine 'v' (affine() said yes), as an i64 emitted before the loop. Any extension
- * of the leaves is right modulo 2^w; the comparison's own ('sg': signed) makes the sum the
- * value it reads wherever that can be. */
+/* tid()'s lane in a cooperative CPU kernel, 'select(tiled, lane, general)' (arrays.c names
+ * it TJI_LANE_NAME): under a tiled launch, a value in [0, block_dim). */
+static bool
+lane_leaf(LLVMValueRef v)
+{
+    size_t len, want = strlen(TJI_LANE_NAME);
+    const char *name = LLVMGetValueName2(v, &len);
+    return LLVMIsASelectInst(v) && len >= want && strncmp(name, TJI_LANE_NAME, want) == 0;
+}
+
+/* A lane leaf of the adds, subtracts and multiplications by constants of 'v' (values
+ * before the loop included), at most 'depth' deep, or NULL. */
+static LLVMValueRef
+find_lane(LLVMValueRef ivar, LLVMValueRef v, int depth)
+{
+    if (lane_leaf(v))
+        return v;
+    if (v == ivar || depth <= 0 || !LLVMIsABinaryOperator(v))
+        return NULL;
+    LLVMValueRef a = LLVMGetOperand(v, 0), bo = LLVMGetOperand(v, 1);
+    int64_t f;
+    switch (LLVMGetInstructionOpcode(v)) {
+    case LLVMMul:
+        return split_mul(v, &a, &f) ? find_lane(ivar, a, depth - 1) : NULL;
+    case LLVMAdd:
+    case LLVMSub: {
+        LLVMValueRef x = find_lane(ivar, a, depth - 1);
+        return x ? x : find_lane(ivar, bo, depth - 1);
+    }
+    default:
+        return NULL;
+    }
+}
+
+/* A bound on the values emit_offset(v, lane) adds up, as affine()'s '*mag' (with 'lane',
+ * values before the loop that hold a lane are taken apart, and a multiplication there may
+ * be by any constant). */
+static double
+lanes_mag(const loop *l, LLVMValueRef ivar, LLVMValueRef v)
+{
+    if (v == ivar)
+        return 0;
+    if (lane_leaf(v) || (invariant(l, v) && !find_lane(ivar, v, LANE_DEPTH)))
+        return 0x1p32;
+    LLVMValueRef a = LLVMGetOperand(v, 0), bo = LLVMGetOperand(v, 1);
+    int64_t f = 0;
+    switch (LLVMGetInstructionOpcode(v)) {
+    case LLVMAdd:
+    case LLVMSub:
+        return lanes_mag(l, ivar, a) + lanes_mag(l, ivar, bo);
+    default: /* LLVMMul by a constant */
+        split_mul(v, &a, &f);
+        return lanes_mag(l, ivar, a) * fabs((double)f);
+    }
+}
+
+/* I of an affine 'v' (affine() said yes), as an i64 emitted before the loop, with each lane
+ * leaf taken to be 'lane' where that is not NULL. Any extension of the leaves is right
+ * modulo 2^w; the comparison's own ('sg': signed) makes the sum the value it reads wherever
+ * that can be. */
 static LLVMValueRef
 emit_offset(LLVMBuilderRef b, const loop *l, LLVMValueRef ivar, LLVMValueRef v,
-            LLVMTypeRef i64, bool sg)
+            LLVMTypeRef i64, bool sg, LLVMValueRef lane)
 {
     if (v == ivar)
         return LLVMConstInt(i64, 0, false);
-    if (invariant(l, v))
+    if (lane && lane_leaf(v))
+        return lane;
+    /* with 'lane', values before the loop that hold a lane leaf are taken apart too: the
+     * sum is exact in 64 bits, and where the ends fit, so did the 32-bit sums */
+    if (invariant(l, v) && !(lane && find_lane(ivar, v, LANE_DEPTH)))
         return sg ? LLVMBuildSExt(b, v, i64, "") : LLVMBuildZExt(b, v, i64, "");
     LLVMValueRef a = LLVMGetOperand(v, 0), bo = LLVMGetOperand(v, 1);
     switch (LLVMGetInstructionOpcode(v)) {
     case LLVMAdd:
-        return LLVMBuildAdd(b, emit_offset(b, l, ivar, a, i64, sg),
-                            emit_offset(b, l, ivar, bo, i64, sg), "");
+        return LLVMBuildAdd(b, emit_offset(b, l, ivar, a, i64, sg, lane),
+                            emit_offset(b, l, ivar, bo, i64, sg, lane), "");
     case LLVMSub:
-        return LLVMBuildSub(b, emit_offset(b, l, ivar, a, i64, sg),
-                            emit_offset(b, l, ivar, bo, i64, sg), "");
+        return LLVMBuildSub(b, emit_offset(b, l, ivar, a, i64, sg, lane),
+                            emit_offset(b, l, ivar, bo, i64, sg, lane), "");
     default: { /* LLVMMul by a constant */
         int64_t f = 0;
         split_mul(v, &a, &f);
-        return LLVMBuildMul(b, emit_offset(b, l, ivar, a, i64, sg),
+        return LLVMBuildMul(b, emit_offset(b, l, ivar, a, i64, sg, lane),
                             LLVMConstInt(i64, (unsigned long long)f, true), "");
     }
     }
@@ -282,9 +354,38 @@ ends_of(LLVMBuilderRef b, const range *r, LLVMValueRef off, int64_t c, LLVMTypeR
 
 static ends
 emit_ends(LLVMBuilderRef b, const loop *l, const range *r, LLVMValueRef v, int64_t c,
-          bool sg, LLVMTypeRef i64)
+          bool sg, LLVMTypeRef i64, LLVMValueRef lane)
 {
-    return ends_of(b, r, emit_offset(b, l, r->ivar, v, i64, sg), c, i64);
+    return ends_of(b, r, emit_offset(b, l, r->ivar, v, i64, sg, lane), c, i64);
+}
+
+static LLVMValueRef
+emit_min(LLVMBuilderRef b, LLVMValueRef x, LLVMValueRef y)
+{
+    return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, y, x, ""), y, x, "");
+}
+
+static LLVMValueRef
+emit_max(LLVMBuilderRef b, LLVMValueRef x, LLVMValueRef y)
+{
+    return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, y, x, ""), y, x, "");
+}
+
+/* The ends of affine 'v' over the range and over every lane of a block of 'width' lanes,
+ * 'v''s lane leaves taken to be 0 and width - 1: I is affine in them, so its least and
+ * greatest values over the lanes are at those two. '.off' is not a value of I then (NULL);
+ * '*off_lo' and '*off_hi' get its bounds. */
+static ends
+emit_lanes_ends(LLVMBuilderRef b, const loop *l, const range *r, LLVMValueRef v, int64_t c,
+                bool sg, LLVMTypeRef i64, uint32_t width, LLVMValueRef *off_lo,
+                LLVMValueRef *off_hi)
+{
+    ends a = emit_ends(b, l, r, v, c, sg, i64, LLVMConstInt(i64, 0, false));
+    ends z = emit_ends(b, l, r, v, c, sg, i64, LLVMConstInt(i64, width - 1, false));
+    *off_lo = emit_min(b, a.off, z.off);
+    *off_hi = emit_max(b, a.off, z.off);
+    return (ends){.cj_lo = a.cj_lo, .cj_hi = a.cj_hi, .lo = emit_min(b, a.lo, z.lo),
+                  .hi = emit_max(b, a.hi, z.hi)};
 }
 
 /* The least and greatest value of the w-bit type read as signed ('sg') or unsigned. */
@@ -319,16 +420,16 @@ typedef struct rewrite {
  * and adds to 'rw' the index's rewrite: 'add nsw (I, c * j)' lets LLVM widen the index to
  * 64 bits with the loop variable, where the original's wrapping adds (and instcombine's
  * reassociation of them) leave an add and a sign extension on each iteration. */
+/* Whether check 'ck' holds at both ends 'e' of its affine side, and, where 'off_lo' is not
+ * NULL, that its I, within [off_lo, off_hi], and c * j fit the type for the rewrite. */
 static LLVMValueRef
-emit_holds(LLVMBuilderRef b, const loop *l, const range *r, const check *ck, LLVMTypeRef i64,
-           rewrite *rw, int *nrw)
+emit_holds_at(LLVMBuilderRef b, const check *ck, const ends *e, LLVMValueRef off_lo,
+              LLVMValueRef off_hi, LLVMTypeRef i64)
 {
     LLVMIntPredicate p = ck->p;
-    LLVMTypeRef t = LLVMTypeOf(ck->x);
-    unsigned w = LLVMGetIntTypeWidth(t);
+    unsigned w = LLVMGetIntTypeWidth(LLVMTypeOf(ck->x));
     bool sg = p == LLVMIntSLT || p == LLVMIntSLE || p == LLVMIntSGT || p == LLVMIntSGE;
-    ends e = emit_ends(b, l, r, ck->x, ck->c, sg, i64);
-    LLVMValueRef lo = e.lo, hi = e.hi;
+    LLVMValueRef lo = e->lo, hi = e->hi;
     /* No wrap: both ends are values of the w-bit type as the comparison reads it. */
     LLVMValueRef all = emit_fits(b, lo, hi, w, sg, i64);
     LLVMValueRef n = sg ? LLVMBuildSExt(b, ck->n, i64, "") : LLVMBuildZExt(b, ck->n, i64, "");
@@ -340,15 +441,47 @@ emit_holds(LLVMBuilderRef b, const loop *l, const range *r, const check *ck, LLV
     default: holds = LLVMBuildICmp(b, LLVMIntSGE, lo, n, ""); break;
     }
     all = LLVMBuildAnd(b, all, holds, "");
+    if (!off_lo)
+        return all;
+    all = LLVMBuildAnd(b, all, emit_fits(b, off_lo, off_hi, w, true, i64), "");
+    return LLVMBuildAnd(b, all, emit_fits(b, e->cj_lo, e->cj_hi, w, true, i64), "");
+}
+
+/* An i1, emitted before the loop, true when 'ck' holds on every iteration of 'r'. For a
+ * signed comparison on a signed loop variable it also tests that I and c * j fit the type,
+ * and adds to 'rw' the index's rewrite: 'add nsw (I, c * j)' lets LLVM widen the index to
+ * 64 bits with the loop variable, where the original's wrapping adds (and instcombine's
+ * reassociation of them) leave an add and a sign extension on each iteration.
+ *
+ * Where the index holds tid()'s lane (a cooperative CPU kernel, 'width' lanes), the test
+ * is the lane's own, and lane_loops.c's loops over the lanes would run both copies of the
+ * loop, each under a mask (the bench compaction's first trip: gathers). Under a tiled
+ * launch the test is then taken over every lane of the block instead: the same in each
+ * lane, which lane_loops.c computes before the lanes (TJI_RANGES_FLAG) and splits its
+ * loops on. */
+static LLVMValueRef
+emit_holds(LLVMBuilderRef b, const loop *l, const range *r, const check *ck, LLVMTypeRef i64,
+           uint32_t width, rewrite *rw, int *nrw)
+{
+    LLVMIntPredicate p = ck->p;
+    LLVMTypeRef t = LLVMTypeOf(ck->x);
+    unsigned w = LLVMGetIntTypeWidth(t);
+    bool sg = p == LLVMIntSLT || p == LLVMIntSLE || p == LLVMIntSGT || p == LLVMIntSGE;
+    ends e = emit_ends(b, l, r, ck->x, ck->c, sg, i64, NULL);
     /* The rewrite's multiplier is a w-bit constant: c must be one (2^(w-1) is not). */
     int64_t cmin, cmax;
     type_bounds(w, true, &cmin, &cmax);
-    if (!sg || !r->sg || ck->x == r->ivar || ck->c < cmin || ck->c > cmax)
-        return all;
-    all = LLVMBuildAnd(b, all, emit_fits(b, e.off, e.off, w, true, i64), "");
-    all = LLVMBuildAnd(b, all, emit_fits(b, e.cj_lo, e.cj_hi, w, true, i64), "");
-    rw[(*nrw)++] = (rewrite){.x = ck->x, .inv = LLVMBuildTrunc(b, e.off, t, ""), .c = ck->c};
-    return all;
+    bool rewritten = sg && r->sg && ck->x != r->ivar && ck->c >= cmin && ck->c <= cmax;
+    LLVMValueRef own = emit_holds_at(b, ck, &e, rewritten ? e.off : NULL, e.off, i64);
+    if (rewritten)
+        rw[(*nrw)++] = (rewrite){.x = ck->x, .inv = LLVMBuildTrunc(b, e.off, t, ""), .c = ck->c};
+    LLVMValueRef lane = width > 1 ? find_lane(r->ivar, ck->x, LANE_DEPTH) : NULL;
+    if (!lane || lanes_mag(l, r->ivar, ck->x) > MAG_MAX)
+        return own;
+    LLVMValueRef off_lo, off_hi;
+    ends every = emit_lanes_ends(b, l, r, ck->x, ck->c, sg, i64, width, &off_lo, &off_hi);
+    LLVMValueRef all = emit_holds_at(b, ck, &every, rewritten ? off_lo : NULL, off_hi, i64);
+    return LLVMBuildSelect(b, LLVMGetOperand(lane, 0), all, own, "");
 }
 
 /* ---- 64-bit indices (GPU) ---------------------------------------------------------------- */
@@ -632,7 +765,7 @@ tji_version_loop(tj_kernel *k, const tji_scope *s)
     if (nchecks)
         r = emit_range(b, s, step, i64);
     for (int i = 0; i < nchecks; i++) {
-        LLVMValueRef h = emit_holds(b, &l, &r, &checks[i], i64, rw, &nrw);
+        LLVMValueRef h = emit_holds(b, &l, &r, &checks[i], i64, k->block_dim, rw, &nrw);
         all = all ? LLVMBuildAnd(b, all, h, "") : h;
     }
     all = unit_strides(k, &l, &map, all);
@@ -643,6 +776,8 @@ tji_version_loop(tj_kernel *k, const tji_scope *s)
             r = emit_range(b, s, step, i64);
         all = LLVMBuildAnd(b, all, emit_wides(b, &l, &r, wides, nwides, i64), "");
     }
+    if (checks_too && nchecks && LLVMIsAInstruction(all))
+        LLVMSetValueName2(all, TJI_RANGES_FLAG, strlen(TJI_RANGES_FLAG));
     copy_loop(k, &l, s->merge, &map);
     LLVMValueRef yes = LLVMConstInt(LLVMInt1TypeInContext(k->ctx->llctx), 1, false);
     for (int i = 0; i < nchecks; i++) {

@@ -771,6 +771,86 @@ START_TEST(test_cooperative_lanes_each_take_the_loop_copy_their_range_allows)
 }
 END_TEST
 
+/* for j in range(0, 64, 16): i = 64 blk + j + lane; has = i < n; v = x[has ? i : 0];
+ * if has: y[i] = 2 v, in cooperative blocks of 16 lanes with tid() = (blk, lane). */
+static tj_kernel *
+lane_range_kernel(void)
+{
+    tj_kernel_options o = {.target = TJ_TARGET_CPU, .cpu_mode = TJ_CPU_COOPERATIVE,
+                           .block_dim = 16};
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "lane_range", &o);
+    tj_val *x = tj_param_array(k, "x", F32, 1);
+    tj_val *y = tj_param_array(k, "y", F32, 1);
+    tj_val *n = tj_param(k, "n", I32);
+    tj_val *t[2];
+    ck_assert(tj_tid(k, 2, t));
+    tj_val *base = bin(k, TJ_BIN_MUL, t[0], ci(k, 64));
+    tj_val *j = tj_for_begin(k, ci(k, 0), ci(k, 64), tj_block_dim(k));
+    tj_val *i = bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_ADD, base, j), t[1]);
+    tj_val *has = cmp(k, TJ_CMP_LT, i, n);
+    tj_val *at = tj_select(k, has, i, ci(k, 0));
+    tj_val *v = tj_load(k, x, &at, 1);
+    tj_if_begin(k, has);
+    put(k, y, i, bin(k, TJ_BIN_MUL, v, tj_const_float(k, TJ_DTYPE_F32, 2.0)));
+    tj_if_end(k);
+    ck_assert(tj_for_end(k));
+    ck_assert_msg(tj_kernel_error(k) == NULL, "%s", tj_kernel_error(k));
+    return k;
+}
+
+/* Runs lane_range over 160 elements, n of them in range: 'dims' of a tiled launch (ndim 1,
+ * blocks) or of a plain one (ndim 2), and checks y = 2 x below n, untouched above. */
+static void
+run_lane_range(tj_module *m, int ndim, const int64_t *dims, int32_t n)
+{
+    enum { N = 160 };
+    float xs[N], ys[N];
+    for (int e = 0; e < N; e++)
+        xs[e] = (float)(e * 3 + 1);
+    tj_array *x = tjt_array(tjt.cpu, F32, N, xs);
+    for (int e = 0; e < N; e++)
+        ys[e] = -1.0f;
+    tj_array *y = tjt_array(tjt.cpu, F32, N, ys);
+    tj_arg args[] = {tj_arg_array(x), tj_arg_array(y), tj_arg_int(n)};
+    tjt_ok(tjt.cpu, ndim == 1 ? tj_launch_tiled(tjt.cpu, m, "lane_range", 1, dims, 16, args, 3)
+                              : tj_launch(tjt.cpu, m, "lane_range", 2, dims, 16, args, 3));
+    tjt_ok(tjt.cpu, tj_array_copy_to_host(y, ys, sizeof ys));
+    for (int e = 0; e < N; e++)
+        ck_assert_msg(ys[e] == (e < n ? 2.0f * xs[e] : -1.0f), "%s launch, n %d: y[%d] = %g",
+                      ndim == 1 ? "tiled" : "plain", n, e, (double)ys[e]);
+    tj_array_destroy(x);
+    tj_array_destroy(y);
+}
+
+/* With tid()'s lane in the index, each lane's test of the loop's range is its own, and the
+ * loops over a block's lanes ran both copies under masks (gathers, or no vector code at
+ * all). Under a tiled launch the lane is below block_dim, so the test is made over the
+ * block's lanes, the same in each: the lanes' loops split on it and the copy without the
+ * tests is vectorised. A plain launch's tid() may give lanes past block_dim (here 40 a
+ * row), which still test their own range (n = 140: every lane below 16 of block 1 holds
+ * throughout, its lanes from 28 do not). */
+START_TEST(test_cooperative_range_checks_on_the_lane_hold_for_the_whole_block_when_tiled)
+{
+    tj_kernel *k = lane_range_kernel();
+    ck_assert(has_loop_copy(k));
+    tj_build_options bo = {.device = tjt.cpu, .keep_ir = true};
+    tj_module *m = NULL;
+    tjt_ok(tjt.cpu, tj_kernel_build(k, &bo, &m));
+    const char *ir = tj_module_get_ir(m);
+    ck_assert_ptr_nonnull(ir);
+    ck_assert_msg(strstr(ir, " x float>, ptr") != NULL, "no vector load of x or store of y");
+    int64_t blocks = 3;
+    run_lane_range(m, 1, &blocks, 160);
+    run_lane_range(m, 1, &blocks, 150);
+    run_lane_range(m, 1, &blocks, 5);
+    int64_t dims[2] = {2, 40};
+    run_lane_range(m, 2, dims, 140);
+    run_lane_range(m, 2, dims, 100);
+    tj_module_destroy(m);
+    tj_kernel_destroy(k);
+}
+END_TEST
+
 /* Not copied: a loop without such a test, one with a test on a value it loads, one a
  * tj_return leaves, and one whose index is j doubled eleven times (a tree of 2048 leaves
  * over 11 values: its test before the loop would copy the tree for each of its checks). */
@@ -1711,6 +1791,7 @@ add_all(TCase *tc, int where)
     if (where == ON_CPU1) {
         ADD(test_loops_without_range_checks_or_with_a_return_are_not_copied);
         ADD(test_cooperative_lanes_each_take_the_loop_copy_their_range_allows);
+        ADD(test_cooperative_range_checks_on_the_lane_hold_for_the_whole_block_when_tiled);
         ADD(test_strided_loops_test_their_range_at_their_last_iteration);
         ADD(test_loops_with_range_checks_match_c_near_the_ends_of_the_type);
     }
