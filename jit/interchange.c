@@ -18,9 +18,10 @@
  * constant W, tested in the latch, which does nothing else), and which branches on a
  * condition either to the rest of the copy or to a preheader P of an inner loop F, whose
  * only exit is to the lanes' latch; or always to P, or into F as its preheader itself (the
- * copy of lane_loops.c that takes the loop's range checks to hold, TJI_RANGES_FLAG). F's head has one phi, its counter, which starts at a
- * value from outside the lanes' loop; its next value and F's exit test depend on that
- * counter and on such values alone, so every lane runs F the same number of times. H and P
+ * copy of lane_loops.c that takes the loop's range checks to hold, TJI_RANGES_FLAG). F's
+ * head has one phi, its counter, which starts at a value from outside the lanes' loop;
+ * its next value and F's exit test depend on that counter and on such values alone, so
+ * every lane runs F the same number of times. H and P
  * compute without memory (what F takes from them, such as a lane's address, is computed
  * again for each lane before the new loops); F's only stores add an integer into an alloca
  * at the address a load just read (the read used by that add alone), its other loads read

@@ -699,6 +699,19 @@ TJI_HIDDEN void tji_scope_memory(tj_context *ctx, LLVMValueRef entry);
 /* The name of a for loop's tests to run its body (again) (control.c): true on every trip but
  * the last, so lane_loops.c's copies for lanes that agree on the counter take them as true. */
 #define TJI_MORE_FLAG "loop.more"
+/* divergence.c: the values of cooperative block function 'fn' (one lane's code, its lane
+ * parameter 'lane', argument buffer 'args') alike in every lane, or alike plus the lane,
+ * with the i1 'flags' taken as true (as lane_loops.c's copies take them). NULL when out of
+ * memory. */
+typedef struct tji_lane_shapes tji_lane_shapes;
+enum { TJI_SHAPE_UNIFORM = 0, TJI_SHAPE_LANE_PLUS = 1, TJI_SHAPE_VARIES = 2 };
+TJI_HIDDEN tji_lane_shapes *tji_lane_shapes_of(LLVMValueRef fn, LLVMValueRef lane,
+                                               LLVMValueRef args, const LLVMValueRef *flags,
+                                               int nflags);
+/* Value 'v''s shape in every lane that runs its block (TJI_SHAPE_*): VARIES where some lanes
+ * may run it and others not, or a different number of times. */
+TJI_HIDDEN int tji_lane_shape(const tji_lane_shapes *s, LLVMValueRef v);
+TJI_HIDDEN void tji_lane_shapes_free(tji_lane_shapes *s);
 /* lane_loops.c: turns the cooperative block function 'fn' (ptr w, ptr args, i64 block,
  * i32 lane), whose barriers are calls of 'marker', into loops over its 'width' lanes;
  * false, with 'fn' still valid and its markers in place, when it cannot. */

@@ -88,6 +88,11 @@ typedef struct lanes {
     LLVMValueRef live;         /* the entry's test that the lane is inside the launch */
     tji_vmap reloads;          /* each load of a value carried across a barrier -> the value */
     size_t nreloads, reload_cap;
+    /* per-lane arrays of carried values alike in every lane (step 0) or lane 0's plus the
+     * lane (step 1) by construction (divergence.c): their facts need no test */
+    LLVMValueRef *shaped_arr;
+    int *shaped_step;
+    int nshaped;
 } lanes;
 
 /* tji_split_before, the new block ending in a branch to the rest. */
@@ -404,7 +409,7 @@ lane_slot(lanes *L, LLVMTypeRef arrty, LLVMValueRef arr)
 
 /* 'v' is stored per lane where it is made and loaded per lane where it is used. */
 static void
-carry_value(lanes *L, LLVMValueRef v)
+carry_value(lanes *L, LLVMValueRef v, int shape)
 {
     LLVMTypeRef ty = LLVMTypeOf(v), arrty;
     /* An i1 goes through bytes: a vector of i1 in memory is bits, so the vectoriser would
@@ -413,6 +418,10 @@ carry_value(lanes *L, LLVMValueRef v)
     LLVMTypeRef i8 = LLVMInt8TypeInContext(L->ctx->llctx);
     bool bit = ty == i1;
     LLVMValueRef arr = lane_array(L, bit ? i8 : ty, &arrty, "lanes.value");
+    if (shape != TJI_SHAPE_VARIES && L->shaped_arr) {
+        L->shaped_arr[L->nshaped] = arr;
+        L->shaped_step[L->nshaped++] = shape == TJI_SHAPE_LANE_PLUS;
+    }
     /* The users first: the loads and the store below are uses too. */
     size_t n = 0, cap = 8;
     LLVMValueRef *users = malloc(cap * sizeof *users);
@@ -720,6 +729,7 @@ typedef struct facts {
     int step[FACTS_MAX];            /* per array: the guess the entry tests, lane 0's element
                                      * plus step * the lane (0: alike) */
     LLVMValueRef a0[FACTS_MAX];     /* per array: lane 0's element, loaded at the entry */
+    bool shaped[FACTS_MAX];         /* per array: the guess holds by construction, untested */
 } facts;
 
 /* 'v' computed at the builder's position, before the lanes of a tiled phase (where tj_tid's
@@ -1164,8 +1174,13 @@ find_facts(const lanes *L, const LLVMBasicBlockRef *buf, int n, const LLVMValueR
             while (a < f->narr && f->arr[a] != arr)
                 a++;
             if (a == f->narr) {
+                int k = 0;
+                while (k < L->nshaped && L->shaped_arr[k] != arr)
+                    k++;
                 f->arr[f->narr] = arr;
-                f->step[f->narr++] = stored_from_lane(L, arr, 12) ? 1
+                f->shaped[f->narr] = k < L->nshaped;
+                f->step[f->narr++] = k < L->nshaped              ? L->shaped_step[k]
+                                     : stored_from_lane(L, arr, 12) ? 1
                                      : stored_descending(arr)      ? -1
                                                                    : 0;
             }
@@ -1179,6 +1194,7 @@ find_facts(const lanes *L, const LLVMBasicBlockRef *buf, int n, const LLVMValueR
         map[a] = steering[a] ? narr : -1;
         if (steering[a]) {
             f->arr[narr] = f->arr[a];
+            f->shaped[narr] = f->shaped[a];
             f->step[narr++] = f->step[a];
         }
     }
@@ -1192,29 +1208,36 @@ find_facts(const lanes *L, const LLVMBasicBlockRef *buf, int n, const LLVMValueR
 }
 
 /* At the end of 'enter': each array's lane 0 element (into 'f'), and a loop over the other
- * lanes that tests the guesses; returns the block after it (the builder at its end) and in
- * '*ok' whether every guess holds. */
+ * lanes that tests the guesses that do not hold by construction; returns the block after it
+ * (the builder at its end) and in '*ok' whether every guess holds. */
 static LLVMBasicBlockRef
 test_facts(lanes *L, LLVMBasicBlockRef enter, facts *f, LLVMValueRef *ok)
 {
     LLVMContextRef c = L->ctx->llctx;
     LLVMTypeRef i32 = tji_i32(L->ctx);
-    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.facts");
-    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.facts.done");
     LLVMValueRef zero = tji_const_i32(L->ctx, 0), acc[FACTS_MAX], next[FACTS_MAX];
     LLVMPositionBuilderAtEnd(L->b, enter);
+    int ntested = 0;
     for (int a = 0; a < f->narr; a++) {
         LLVMTypeRef at = LLVMGetAllocatedType(f->arr[a]);
         LLVMValueRef idx[] = {zero, zero};
         f->a0[a] = LLVMBuildLoad2(L->b, LLVMGetElementType(at),
                                   LLVMBuildInBoundsGEP2(L->b, at, f->arr[a], idx, 2, ""), "lane0");
+        ntested += !f->shaped[a];
     }
+    *ok = LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0);
+    if (ntested == 0)
+        return enter;
+    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.facts");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.facts.done");
     LLVMBuildBr(L->b, loop);
     LLVMPositionBuilderAtEnd(L->b, loop);
     LLVMValueRef l = LLVMBuildPhi(L->b, i32, "");
     for (int a = 0; a < f->narr; a++)
-        acc[a] = LLVMBuildPhi(L->b, LLVMTypeOf(f->a0[a]), "");
+        acc[a] = f->shaped[a] ? NULL : LLVMBuildPhi(L->b, LLVMTypeOf(f->a0[a]), "");
     for (int a = 0; a < f->narr; a++) {
+        if (f->shaped[a])
+            continue;
         LLVMTypeRef t = LLVMTypeOf(f->a0[a]);
         LLVMTypeRef at = LLVMGetAllocatedType(f->arr[a]);
         LLVMValueRef idx[] = {zero, l};
@@ -1235,6 +1258,8 @@ test_facts(lanes *L, LLVMBasicBlockRef enter, facts *f, LLVMValueRef *ok)
     LLVMPositionBuilderAtEnd(L->b, done);
     *ok = NULL;
     for (int a = 0; a < f->narr; a++) {
+        if (f->shaped[a])
+            continue;
         LLVMValueRef av[] = {LLVMConstNull(LLVMTypeOf(f->a0[a])), next[a]};
         LLVMAddIncoming(acc[a], av, lb, 2);
         LLVMValueRef same =
@@ -1472,6 +1497,29 @@ drop_repeated_barriers(const lanes *L)
     }
 }
 
+/* The shape of each of the 'n' values 'vals' carried across barriers (divergence.c), with
+ * the copies' flags true: the tiled-launch tests and, under them, the lane's test of lying
+ * inside the launch; all TJI_SHAPE_VARIES when the analysis cannot run. */
+static void
+shape_values(lanes *L, const LLVMValueRef *vals, int n, int *shapes)
+{
+    for (int i = 0; shapes && i < n; i++)
+        shapes[i] = TJI_SHAPE_VARIES;
+    if (!shapes || L->ctx->cpu_lanes_switch)
+        return;
+    LLVMValueRef flags[9];
+    int nflags = 0;
+    for (int i = 0; i < L->ntiled; i++)
+        flags[nflags++] = L->tiled[i];
+    if (L->live && L->ntiled > 0)
+        flags[nflags++] = L->live;
+    tji_lane_shapes *s = tji_lane_shapes_of(L->fn, LLVMGetParam(L->fn, 3), LLVMGetParam(L->fn, 1),
+                                            flags, nflags);
+    for (int i = 0; s && i < n; i++)
+        shapes[i] = tji_lane_shape(s, vals[i]);
+    tji_lane_shapes_free(s);
+}
+
 static bool
 transform(lanes *L)
 {
@@ -1515,16 +1563,27 @@ transform(lanes *L)
             ninstr++;
     LLVMValueRef *vals = malloc((ninstr + 1) * sizeof *vals);
     LLVMValueRef *locs = malloc((ninstr + 1) * sizeof *locs);
+    int *shapes = malloc((ninstr + 1) * sizeof *shapes);
+    L->shaped_arr = malloc((ninstr + 1) * sizeof *L->shaped_arr);
+    L->shaped_step = malloc((ninstr + 1) * sizeof *L->shaped_step);
+    if (!L->shaped_arr || !L->shaped_step) {
+        free(L->shaped_arr);
+        free(L->shaped_step);
+        L->shaped_arr = NULL;
+        L->shaped_step = NULL;
+    }
     int nvals = 0, nlocs = 0;
     L->reload_cap = ninstr + 8;
     bool ok = vals && locs && tji_vmap_init(&L->reloads, L->reload_cap) &&
               find_crossings(L, vals, &nvals, locs, &nlocs) + L->width * 4 <= LANE_STORAGE_MAX;
+    if (ok)
+        shape_values(L, vals, nvals, shapes);
     if (ok) {
         build_phases(L, start);
         /* The lane parameter: the lane counter. */
         LLVMReplaceAllUsesWith(LLVMGetParam(L->fn, 3), L->lane);
         for (int i = 0; i < nvals; i++)
-            carry_value(L, vals[i]);
+            carry_value(L, vals[i], shapes ? shapes[i] : TJI_SHAPE_VARIES);
         for (int i = 0; i < nlocs; i++)
             split_alloca(L, locs[i]);
         if (!L->ctx->cpu_lanes_switch) {
@@ -1542,6 +1601,7 @@ transform(lanes *L)
     }
     free(vals);
     free(locs);
+    free(shapes);
     return ok;
 }
 
@@ -1552,6 +1612,8 @@ tji_lane_loops(tj_context *ctx, LLVMValueRef fn, LLVMValueRef marker, uint32_t w
                .b = LLVMCreateBuilderInContext(ctx->llctx)};
     bool ok = transform(&L);
     LLVMDisposeBuilder(L.b);
+    free(L.shaped_arr);
+    free(L.shaped_step);
     free(L.calls);
     free(L.barrier);
     free(L.resume_at);
