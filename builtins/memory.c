@@ -776,6 +776,7 @@ tj_tile_extract(tj_kernel *k, tj_val *t, tj_val *const *idx, int nidx)
     tji_emit_cond_end(k, &cond);
     tji_emit_barrier(k);
     LLVMValueRef v = tji_emit_load(k, t->type, scratch);
+    tji_mark_alike(k->ctx, v); /* every lane reads the element: jit/divergence.c */
     tji_emit_barrier(k); /* the scratch is free again */
     return tji_scalar(k, t->type, v);
 }

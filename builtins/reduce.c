@@ -545,9 +545,13 @@ turn_combine(tj_kernel *k, const acc *a)
     tji_emit_cond_end(k, &inner);
     tji_emit_cond_end(k, &cond);
     tji_emit_barrier(k);
-    LLVMBuildStore(b, tji_emit_load(k, t, p.vals), a->value);
-    LLVMBuildStore(b, LLVMBuildICmp(b, LLVMIntNE, LLVMBuildLoad2(b, tji_i32(c), p.flags, ""),
-                                    zero, ""), a->valid);
+    /* every lane reads the total; no lane writes it before a later call's first barrier */
+    LLVMValueRef total = tji_emit_load(k, t, p.vals);
+    LLVMValueRef held_total = LLVMBuildLoad2(b, tji_i32(c), p.flags, "");
+    tji_mark_alike(c, total); /* jit/divergence.c */
+    tji_mark_alike(c, held_total);
+    LLVMBuildStore(b, total, a->value);
+    LLVMBuildStore(b, LLVMBuildICmp(b, LLVMIntNE, held_total, zero, ""), a->valid);
 }
 
 static bool

@@ -430,6 +430,7 @@ tj_tile_stack_count(tj_kernel *k, tj_val *s)
     /* Other lanes write the counter only before barriers, which LLVM does not move loads
      * across (an opaque call on the CPU, bar.sync on the GPU). */
     LLVMValueRef n = LLVMBuildLoad2(k->llb, tji_i32(k->ctx), s->u.stack.count, "count");
+    tji_mark_alike(k->ctx, n); /* uniform across the block (SPEC 4): jit/divergence.c */
     return tji_scalar(k, tji_type_scalar(k->ctx, TJ_DTYPE_I32), n);
 }
 

@@ -13,8 +13,10 @@
  * its lanes become loops (one lane's code, whose lane number is parameter 3). A value is
  *  - UNIFORM: made from constants, the parameters other than the lane, loads of the
  *    argument buffer (parameter 1, which the kernel does not write) through GEPs of uniform
- *    indices, and uniform values by instructions without memory or calls, and phis of
- *    uniform values where no lanes' paths part and meet again (below);
+ *    indices, loads that a builtin marked as reading what every lane reads (tji_mark_alike:
+ *    one word of shared memory that no lane writes in that phase), and uniform values by
+ *    instructions without memory or calls, and
+ *    phis of uniform values where no lanes' paths part and meet again (below);
  *  - LANE_PLUS: u + lane in its own type (u uniform): the lane, an add of a uniform value to
  *    one, one minus a uniform value, its truncation, and the lane extended (it is below
  *    2^31; tid()'s lane is a select of it on a tiled test);
@@ -276,6 +278,25 @@ all_uniform(const tji_lane_shapes *s, LLVMValueRef in)
     return UNIFORM;
 }
 
+static const char alike_md[] = "tj.alike";
+
+void
+tji_mark_alike(tj_context *ctx, LLVMValueRef v)
+{
+    if (!LLVMIsALoadInst(v))
+        return;
+    LLVMSetMetadata(v, LLVMGetMDKindIDInContext(ctx->llctx, alike_md, sizeof alike_md - 1),
+                    LLVMMetadataAsValue(ctx->llctx, LLVMMDNodeInContext2(ctx->llctx, NULL, 0)));
+}
+
+bool
+tji_marked_alike(LLVMValueRef v)
+{
+    LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(v));
+    return LLVMIsALoadInst(v) &&
+           LLVMGetMetadata(v, LLVMGetMDKindIDInContext(c, alike_md, sizeof alike_md - 1));
+}
+
 /* The shape the rules give 'in' from its operands' shapes now. */
 static shape
 rule(const tji_lane_shapes *s, LLVMValueRef in, int block)
@@ -307,10 +328,11 @@ rule(const tji_lane_shapes *s, LLVMValueRef in, int block)
     case LLVMSExt:
         return is_lane(s, LLVMGetOperand(in, 0)) ? LANE_PLUS : all_uniform(s, in);
     case LLVMLoad:
-        return !LLVMGetVolatile(in) && LLVMGetOrdering(in) == LLVMAtomicOrderingNotAtomic &&
-                       reads_arguments(s, LLVMGetOperand(in, 0), 0)
-                   ? UNIFORM
-                   : VARIES;
+        if (LLVMGetVolatile(in) || LLVMGetOrdering(in) != LLVMAtomicOrderingNotAtomic)
+            return VARIES;
+        if (tji_marked_alike(in))
+            return UNIFORM; /* shared memory that every lane reads at one address */
+        return reads_arguments(s, LLVMGetOperand(in, 0), 0) ? UNIFORM : VARIES;
     case LLVMMul: case LLVMUDiv: case LLVMSDiv: case LLVMURem: case LLVMSRem:
     case LLVMShl: case LLVMLShr: case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor:
     case LLVMFAdd: case LLVMFSub: case LLVMFMul: case LLVMFDiv: case LLVMFRem: case LLVMFNeg:

@@ -799,6 +799,11 @@ TJI_HIDDEN void tji_vec_front_end(LLVMBuilderRef b, const tji_counted_loop *l, t
 /* lane_loops.c: marks 'v' (an instruction) as one less from lane to lane where lanes run in
  * turn (a pop's slot), a guess that a cooperative phase's copy tests at its entry. */
 TJI_HIDDEN void tji_mark_descending(tj_context *ctx, LLVMValueRef v);
+/* divergence.c: marks load 'v' as reading the same value in every lane that runs it (a
+ * builtin's broadcast after a barrier, with no write before the next: tile_extract's
+ * scratch, tile_stack_count, uniform by SPEC 4); and whether load 'v' has that mark. */
+TJI_HIDDEN void tji_mark_alike(tj_context *ctx, LLVMValueRef v);
+TJI_HIDDEN bool tji_marked_alike(LLVMValueRef v);
 
 /* serial_pops.c */
 /* Marks 'load' as a pop's load of the top slot (builtins/stack.c, lanes in turn). */

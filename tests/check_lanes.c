@@ -1269,15 +1269,17 @@ START_TEST(test_lanes_values_every_lane_carries_alike)
 END_TEST
 
 /* Values that every lane carries alike, or lane 0's plus the lane, by construction
- * (jit/divergence.c): the block's base u = 3 blk + 1, i = B blk + lane and the int64
- * lane + u, carried across a tile_reduce's barriers to steer loads and a store, need no
- * test at the copies' entry;
+ * (jit/divergence.c): the block's base u = 3 blk + 1, i = B blk + lane, the int64 lane + u,
+ * and what every lane reads of shared memory (tji_mark_alike): a tile_reduce's total, lane
+ * 5's element of a register tile (tile_extract) and a stack's count, carried across a
+ * tile_reduce's barriers to steer loads, a store and comparisons, need no test at the
+ * copies' entry;
  * with only those the unoptimised IR has no "lanes.facts" loop, yet the facts' copy
  * ("lanes.up"). Values that differ, which a test that took them alike would get wrong,
  * keep theirs: w = 9 for lanes below 3, else 5 (a phi where an if on the lane meets), and
  * j counted up to lane % 4 (a loop that lanes leave at different trips). Exact in every
- * form: y[i] = x[u] + 100 (w > 6) + 1000 x[j] + 10000 (lanes in the block) +
- * 1000000 x[lane + u]. */
+ * form: y[i] = x[u] + 100 (w > 6) + 1000 x[j] + 10000 (lanes in the block) + 3 (they are
+ * B) + 20 (lane 5's element is 5) + 40 (7 lanes pushed) + 1000000 x[lane + u]. */
 START_TEST(test_lanes_values_alike_by_construction_are_not_tested)
 {
     enum { NBLK = 3, NX = NBLK * B };
@@ -1314,11 +1316,31 @@ START_TEST(test_lanes_values_alike_by_construction_are_not_tested)
                                            tj_const_int(k, TJ_DTYPE_I32, 1)));
                 tj_while_end(k);
             }
-            tj_val *n = tj_tile_reduce(k, TJ_REDUCE_ADD, NULL,
-                                       tj_tile(k, tj_const_int(k, TJ_DTYPE_I32, 1), false));
+            /* lane 5's element of a register tile, and a stack's count: alike in every lane */
+            tj_val *five = tj_const_int(k, TJ_DTYPE_I32, 5);
+            tj_val *fifth = tj_tile_extract(k, tj_tile(k, lane, false), &five, 1);
+            tj_val *s = tj_tile_stack(k, B, i32);
+            tj_tile_stack_push(k, s, lane,
+                               tj_compare(k, TJ_CMP_LT, lane, tj_const_int(k, TJ_DTYPE_I32, 7)));
+            tj_val *kept = tj_tile_stack_count(k, s);
+            tj_val *one = tj_tile(k, tj_const_int(k, TJ_DTYPE_I32, 1), false);
+            tj_val *n = tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, one);
+            tj_val *lanes = tj_tile_extract(k, n, &zero, 1); /* B, read by every lane */
+            tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, one);    /* more barriers */
             tj_val *r = tj_binary(k, TJ_BIN_ADD, tj_load(k, x, &u, 1),
-                                  tj_binary(k, TJ_BIN_MUL, tj_tile_extract(k, n, &zero, 1),
+                                  tj_binary(k, TJ_BIN_MUL, lanes,
                                             tj_const_int(k, TJ_DTYPE_I32, 10000)));
+            r = tj_binary(k, TJ_BIN_ADD, r,
+                          tj_select(k, tj_compare(k, TJ_CMP_EQ, lanes,
+                                                  tj_const_int(k, TJ_DTYPE_I32, B)),
+                                    tj_const_int(k, TJ_DTYPE_I32, 3), zero));
+            r = tj_binary(k, TJ_BIN_ADD, r,
+                          tj_select(k, tj_compare(k, TJ_CMP_EQ, fifth, five),
+                                    tj_const_int(k, TJ_DTYPE_I32, 20), zero));
+            r = tj_binary(k, TJ_BIN_ADD, r,
+                          tj_select(k, tj_compare(k, TJ_CMP_EQ, kept,
+                                                  tj_const_int(k, TJ_DTYPE_I32, 7)),
+                                    tj_const_int(k, TJ_DTYPE_I32, 40), zero));
             r = tj_binary(k, TJ_BIN_ADD, r,
                           tj_binary(k, TJ_BIN_MUL, tj_load(k, x, &wide, 1),
                                     tj_const_int(k, TJ_DTYPE_I32, 1000000)));
@@ -1337,7 +1359,7 @@ START_TEST(test_lanes_values_alike_by_construction_are_not_tested)
                 const char *ir0 = unoptimised_ir(ctx, cpu, k);
                 bool tested = strstr(ir0, "\nlanes.facts") != NULL;
                 ck_assert_msg(tested == (varied == 1), "%s: the copies' tests %s",
-                              varied ? "w and j" : "u, i and lane + u",
+                              varied ? "w and j" : "u, i, lane + u and the shared reads",
                               varied ? "missing" : "made");
                 ck_assert_msg(strstr(ir0, "%lanes.up") != NULL, "no facts' copy");
             }
@@ -1352,7 +1374,7 @@ START_TEST(test_lanes_values_alike_by_construction_are_not_tested)
             tjt_ok(cpu, tj_array_copy_to_host(ya, ys, sizeof ys));
             for (int e = 0; e < NX; e++) {
                 int b = e / B, l = e % B;
-                int want = xs[3 * b + 1] + 10000 * B + 1000000 * xs[3 * b + 1 + l];
+                int want = xs[3 * b + 1] + 10000 * B + 3 + 20 + 40 + 1000000 * xs[3 * b + 1 + l];
                 if (varied)
                     want += (l < 3 ? 100 : 0) + 1000 * xs[l % 4];
                 ck_assert_msg(ys[e] == want, "%s, %s: y[%d] = %d, expected %d", form_name[f],
