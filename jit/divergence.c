@@ -424,6 +424,15 @@ tji_lane_shape(const tji_lane_shapes *s, LLVMValueRef v)
     return s ? (int)shape_of(s, v) : VARIES;
 }
 
+bool
+tji_lane_runs_alike(const tji_lane_shapes *s, LLVMValueRef v)
+{
+    if (!s || !LLVMIsAInstruction(v))
+        return false;
+    int b = block_of(s, LLVMGetInstructionParent(v));
+    return b >= 0 && !s->parted[b];
+}
+
 void
 tji_lane_shapes_free(tji_lane_shapes *s)
 {

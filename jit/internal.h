@@ -711,6 +711,9 @@ TJI_HIDDEN tji_lane_shapes *tji_lane_shapes_of(LLVMValueRef fn, LLVMValueRef lan
 /* Value 'v''s shape in every lane that runs its block (TJI_SHAPE_*): VARIES where some lanes
  * may run it and others not, or a different number of times. */
 TJI_HIDDEN int tji_lane_shape(const tji_lane_shapes *s, LLVMValueRef v);
+/* Whether every lane runs instruction 'v''s block alike (no branch on a value not alike
+ * decides whether, or how often). */
+TJI_HIDDEN bool tji_lane_runs_alike(const tji_lane_shapes *s, LLVMValueRef v);
 TJI_HIDDEN void tji_lane_shapes_free(tji_lane_shapes *s);
 /* lane_loops.c: turns the cooperative block function 'fn' (ptr w, ptr args, i64 block,
  * i32 lane), whose barriers are calls of 'marker', into loops over its 'width' lanes;
@@ -797,7 +800,10 @@ TJI_HIDDEN void tji_vec_front_end(LLVMBuilderRef b, const tji_counted_loop *l, t
                                   LLVMValueRef vc_next);
 
 /* lane_loops.c: marks 'v' (an instruction) as one less from lane to lane where lanes run in
- * turn (a pop's slot), a guess that a cooperative phase's copy tests at its entry. */
+ * turn, a guess that a cooperative phase's copy tests at its entry. Only a CPU pop's slot
+ * has it: lane L's is c - 1 - L while that is not negative, else -1 (c: the count before
+ * the pop), where every lane runs the pop in turn; so it is lane 0's minus the lane in
+ * every lane when lane 0's is at least block_dim - 1. */
 TJI_HIDDEN void tji_mark_descending(tj_context *ctx, LLVMValueRef v);
 /* divergence.c: marks load 'v' as reading the same value in every lane that runs it (a
  * builtin's broadcast after a barrier, with no write before the next: tile_extract's

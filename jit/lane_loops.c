@@ -51,6 +51,9 @@ enum {
     /* Bytes of per-lane arrays a block function may keep on its stack (worker threads
      * and the caller have megabytes; fibers had 256 KiB each). */
     LANE_STORAGE_MAX = 256 * 1024,
+    /* a carried value's shape beside divergence.c's: a pop's slot that every lane takes in
+     * turn (tji_mark_descending) */
+    POP_SLOT = TJI_SHAPE_VARIES + 1,
 };
 
 typedef struct lanes {
@@ -89,7 +92,9 @@ typedef struct lanes {
     tji_vmap reloads;          /* each load of a value carried across a barrier -> the value */
     size_t nreloads, reload_cap;
     /* per-lane arrays of carried values alike in every lane (step 0) or lane 0's plus the
-     * lane (step 1) by construction (divergence.c): their facts need no test */
+     * lane (step 1) by construction (divergence.c), whose facts need no test, and of pops'
+     * slots that every lane takes in turn (step -1), whose facts hold when lane 0's slot is
+     * at least width - 1 */
     LLVMValueRef *shaped_arr;
     int *shaped_step;
     int nshaped;
@@ -420,7 +425,9 @@ carry_value(lanes *L, LLVMValueRef v, int shape)
     LLVMValueRef arr = lane_array(L, bit ? i8 : ty, &arrty, "lanes.value");
     if (shape != TJI_SHAPE_VARIES && L->shaped_arr) {
         L->shaped_arr[L->nshaped] = arr;
-        L->shaped_step[L->nshaped++] = shape == TJI_SHAPE_LANE_PLUS;
+        L->shaped_step[L->nshaped++] = shape == POP_SLOT        ? -1
+                                       : shape == TJI_SHAPE_LANE_PLUS ? 1
+                                                                      : 0;
     }
     /* The users first: the loads and the store below are uses too. */
     size_t n = 0, cap = 8;
@@ -729,7 +736,9 @@ typedef struct facts {
     int step[FACTS_MAX];            /* per array: the guess the entry tests, lane 0's element
                                      * plus step * the lane (0: alike) */
     LLVMValueRef a0[FACTS_MAX];     /* per array: lane 0's element, loaded at the entry */
-    bool shaped[FACTS_MAX];         /* per array: the guess holds by construction, untested */
+    bool shaped[FACTS_MAX];         /* per array: the guess holds by construction, so its
+                                     * test is none (step >= 0) or lane 0's slot at least
+                                     * width - 1 (a pop's, step -1) */
 } facts;
 
 /* 'v' computed at the builder's position, before the lanes of a tiled phase (where tj_tid's
@@ -1098,16 +1107,21 @@ from_lane(const lanes *L, LLVMValueRef v, int depth)
 static const char descending_md[] = "tj.descending";
 
 static bool
+marked_descending(LLVMValueRef v)
+{
+    return LLVMIsAInstruction(v) &&
+           LLVMGetMetadata(v, LLVMGetMDKindIDInContext(LLVMGetTypeContext(LLVMTypeOf(v)),
+                                                       descending_md, sizeof descending_md - 1));
+}
+
+static bool
 stored_descending(LLVMValueRef arr)
 {
     for (LLVMUseRef u = LLVMGetFirstUse(arr); u; u = LLVMGetNextUse(u))
         for (LLVMUseRef w = LLVMGetFirstUse(LLVMGetUser(u)); w; w = LLVMGetNextUse(w)) {
             LLVMValueRef st = LLVMGetUser(w);
             LLVMValueRef v = LLVMIsAStoreInst(st) ? LLVMGetOperand(st, 0) : NULL;
-            if (v && LLVMGetOperand(st, 1) == LLVMGetUser(u) && LLVMIsAInstruction(v) &&
-                LLVMGetMetadata(v, LLVMGetMDKindIDInContext(LLVMGetTypeContext(LLVMTypeOf(v)),
-                                                            descending_md,
-                                                            sizeof descending_md - 1)))
+            if (v && LLVMGetOperand(st, 1) == LLVMGetUser(u) && marked_descending(v))
                 return true;
         }
     return false;
@@ -1226,6 +1240,14 @@ test_facts(lanes *L, LLVMBasicBlockRef enter, facts *f, LLVMValueRef *ok)
         ntested += !f->shaped[a];
     }
     *ok = LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0);
+    for (int a = 0; a < f->narr; a++)
+        if (f->shaped[a] && f->step[a] < 0)
+            *ok = LLVMBuildAnd(L->b, *ok,
+                               LLVMBuildICmp(L->b, LLVMIntSGE, f->a0[a],
+                                             LLVMConstInt(LLVMTypeOf(f->a0[a]), L->width - 1, 0),
+                                             ""),
+                               "");
+    LLVMValueRef top = *ok;
     if (ntested == 0)
         return enter;
     LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(c, L->fn, "lanes.facts");
@@ -1266,6 +1288,7 @@ test_facts(lanes *L, LLVMBasicBlockRef enter, facts *f, LLVMValueRef *ok)
             LLVMBuildICmp(L->b, LLVMIntEQ, next[a], LLVMConstNull(LLVMTypeOf(next[a])), "");
         *ok = *ok ? LLVMBuildAnd(L->b, *ok, same, "") : same;
     }
+    *ok = LLVMBuildAnd(L->b, *ok, top, "");
     return done;
 }
 
@@ -1515,8 +1538,12 @@ shape_values(lanes *L, const LLVMValueRef *vals, int n, int *shapes)
         flags[nflags++] = L->live;
     tji_lane_shapes *s = tji_lane_shapes_of(L->fn, LLVMGetParam(L->fn, 3), LLVMGetParam(L->fn, 1),
                                             flags, nflags);
-    for (int i = 0; s && i < n; i++)
+    for (int i = 0; s && i < n; i++) {
         shapes[i] = tji_lane_shape(s, vals[i]);
+        if (shapes[i] == TJI_SHAPE_VARIES && marked_descending(vals[i]) &&
+            tji_lane_runs_alike(s, vals[i]))
+            shapes[i] = POP_SLOT;
+    }
     tji_lane_shapes_free(s);
 }
 

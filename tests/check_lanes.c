@@ -1273,7 +1273,9 @@ END_TEST
  * and what every lane reads of shared memory (tji_mark_alike): a tile_reduce's total, lane
  * 5's element of a register tile (tile_extract) and a stack's count, carried across a
  * tile_reduce's barriers to steer loads, a store and comparisons, need no test at the
- * copies' entry;
+ * copies' entry; nor does a pop's slot, which lanes take in turn, beyond lane 0's being
+ * at least B - 1 (every lane got one: B pushed; with 7 pushed, in block 1, lanes from 7 get
+ * -1, which a copy that took it as lane 0's minus the lane would get wrong, as z shows);
  * with only those the unoptimised IR has no "lanes.facts" loop, yet the facts' copy
  * ("lanes.up"). Values that differ, which a test that took them alike would get wrong,
  * keep theirs: w = 9 for lanes below 3, else 5 (a phi where an if on the lane meets), and
@@ -1290,6 +1292,7 @@ START_TEST(test_lanes_values_alike_by_construction_are_not_tested)
             tj_kernel *k = coop_kernel(f, "shaped", B, &ctx, &cpu);
             const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
             tj_val *x = tj_param_array(k, "x", i32, 1), *y = tj_param_array(k, "y", i32, 1);
+            tj_val *z = tj_param_array(k, "z", i32, 1);
             tj_val *tid[2];
             tj_tid(k, 2, tid);
             tj_val *blk = tid[0], *lane = tid[1];
@@ -1297,6 +1300,12 @@ START_TEST(test_lanes_values_alike_by_construction_are_not_tested)
             tj_val *i = tj_binary(k, TJ_BIN_ADD,
                                   tj_binary(k, TJ_BIN_MUL, blk, tj_const_int(k, TJ_DTYPE_I32, B)),
                                   lane);
+            /* lanes that push: 7, or B but in block 1 (where lanes from 7 pop nothing) */
+            tj_val *seven = tj_const_int(k, TJ_DTYPE_I32, 7);
+            tj_val *npush = varied ? seven
+                                   : tj_select(k, tj_compare(k, TJ_CMP_EQ, blk,
+                                                             tj_const_int(k, TJ_DTYPE_I32, 1)),
+                                               seven, tj_const_int(k, TJ_DTYPE_I32, B));
             tj_val *u = tj_binary(k, TJ_BIN_ADD,
                                   tj_binary(k, TJ_BIN_MUL, blk, tj_const_int(k, TJ_DTYPE_I32, 3)),
                                   tj_const_int(k, TJ_DTYPE_I32, 1));
@@ -1321,8 +1330,10 @@ START_TEST(test_lanes_values_alike_by_construction_are_not_tested)
             tj_val *fifth = tj_tile_extract(k, tj_tile(k, lane, false), &five, 1);
             tj_val *s = tj_tile_stack(k, B, i32);
             tj_tile_stack_push(k, s, lane,
-                               tj_compare(k, TJ_CMP_LT, lane, tj_const_int(k, TJ_DTYPE_I32, 7)));
+                               tj_compare(k, TJ_CMP_LT, lane, npush));
             tj_val *kept = tj_tile_stack_count(k, s);
+            tj_val *slot = NULL;
+            tj_tile_stack_pop(k, s, &slot);
             tj_val *one = tj_tile(k, tj_const_int(k, TJ_DTYPE_I32, 1), false);
             tj_val *n = tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, one);
             tj_val *lanes = tj_tile_extract(k, n, &zero, 1); /* B, read by every lane */
@@ -1338,9 +1349,11 @@ START_TEST(test_lanes_values_alike_by_construction_are_not_tested)
                           tj_select(k, tj_compare(k, TJ_CMP_EQ, fifth, five),
                                     tj_const_int(k, TJ_DTYPE_I32, 20), zero));
             r = tj_binary(k, TJ_BIN_ADD, r,
-                          tj_select(k, tj_compare(k, TJ_CMP_EQ, kept,
-                                                  tj_const_int(k, TJ_DTYPE_I32, 7)),
+                          tj_select(k, tj_compare(k, TJ_CMP_EQ, kept, npush),
                                     tj_const_int(k, TJ_DTYPE_I32, 40), zero));
+            /* the slot, through a comparison that steers nothing but makes it a fact */
+            tj_val *huge = tj_compare(k, TJ_CMP_GT, slot, tj_const_int(k, TJ_DTYPE_I32, 1000));
+            tj_store(k, z, &i, 1, tj_select(k, huge, zero, slot));
             r = tj_binary(k, TJ_BIN_ADD, r,
                           tj_binary(k, TJ_BIN_MUL, tj_load(k, x, &wide, 1),
                                     tj_const_int(k, TJ_DTYPE_I32, 1000000)));
@@ -1363,15 +1376,17 @@ START_TEST(test_lanes_values_alike_by_construction_are_not_tested)
                               varied ? "missing" : "made");
                 ck_assert_msg(strstr(ir0, "%lanes.up") != NULL, "no facts' copy");
             }
-            int32_t xs[NX], ys[NX];
+            int32_t xs[NX], ys[NX], zs[NX];
             for (int e = 0; e < NX; e++)
                 xs[e] = (e * 37) % 101;
             tj_array *xa = tjt_array(cpu, i32, NX, xs), *ya = tjt_array(cpu, i32, NX, NULL);
-            tj_arg args[] = {tj_arg_array(xa), tj_arg_array(ya)};
+            tj_array *za = tjt_array(cpu, i32, NX, NULL);
+            tj_arg args[] = {tj_arg_array(xa), tj_arg_array(ya), tj_arg_array(za)};
             int64_t nb = NBLK;
-            tjt_ok(cpu, tj_launch_tiled(cpu, m, "shaped", 1, &nb, B, args, 2));
+            tjt_ok(cpu, tj_launch_tiled(cpu, m, "shaped", 1, &nb, B, args, 3));
             tjt_ok(cpu, tj_device_synchronize(cpu));
             tjt_ok(cpu, tj_array_copy_to_host(ya, ys, sizeof ys));
+            tjt_ok(cpu, tj_array_copy_to_host(za, zs, sizeof zs));
             for (int e = 0; e < NX; e++) {
                 int b = e / B, l = e % B;
                 int want = xs[3 * b + 1] + 10000 * B + 3 + 20 + 40 + 1000000 * xs[3 * b + 1 + l];
@@ -1379,6 +1394,11 @@ START_TEST(test_lanes_values_alike_by_construction_are_not_tested)
                     want += (l < 3 ? 100 : 0) + 1000 * xs[l % 4];
                 ck_assert_msg(ys[e] == want, "%s, %s: y[%d] = %d, expected %d", form_name[f],
                               varied ? "varied" : "shaped", e, ys[e], want);
+                /* lane l pops slot np - 1 - l while there is one */
+                int np = varied || b == 1 ? 7 : B;
+                int zwant = l < np ? np - 1 - l : -1;
+                ck_assert_msg(zs[e] == zwant, "%s, %s: slot of lane %d = %d, expected %d",
+                              form_name[f], varied ? "varied" : "shaped", l, zs[e], zwant);
             }
             tj_context_destroy(ctx);
         }
