@@ -98,6 +98,10 @@ typedef struct lanes {
     LLVMValueRef *shaped_arr;
     int *shaped_step;
     int nshaped;
+    /* whether every lane runs barrier t's block alike ([t]), and every return's (divergence.c):
+     * a uniform loop whose exits are all such stops all its lanes at one point */
+    unsigned char *alike_barrier;
+    bool alike_return;
 } lanes;
 
 /* tji_split_before, the new block ending in a branch to the rest. */
@@ -912,6 +916,42 @@ exits_store_points(const lanes *L, LLVMBasicBlockRef latch)
     return any;
 }
 
+/* A phi at the start of a uniform loop's 'latch' of the point each lane stops at. */
+static LLVMValueRef
+lane_stop(lanes *L, LLVMBasicBlockRef latch)
+{
+    LLVMPositionBuilderAtEnd(L->b, latch);
+    LLVMValueRef mine = LLVMBuildPhi(L->b, tji_i32(L->ctx), "lanes.stop");
+    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(latch)); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef br = LLVMGetUser(u);
+        if (LLVMIsAPHINode(br))
+            continue;
+        LLVMValueRef point = LLVMGetOperand(exit_store(br), 0);
+        LLVMBasicBlockRef pred = LLVMGetInstructionParent(br);
+        LLVMAddIncoming(mine, &point, &pred, 1);
+    }
+    return mine;
+}
+
+/* Whether every lane of a uniform loop stops where the last one does: each exit into its
+ * 'latch' stores the point of a barrier or a return whose block every lane runs alike
+ * (divergence.c). Lanes that start a phase at one point then part only at branches on
+ * values not alike, and the blocks up to where such paths meet are not run alike. */
+static bool
+exits_alike(const lanes *L, LLVMBasicBlockRef latch)
+{
+    if (!L->alike_barrier)
+        return false;
+    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(latch)); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef br = LLVMGetUser(u), st = LLVMIsABranchInst(br) ? exit_store(br) : NULL;
+        int64_t point = st ? LLVMConstIntGetSExtValue(LLVMGetOperand(st, 0)) : 0;
+        if (point == -1 ? !L->alike_return
+                        : point < 1 || point > L->nbar || !L->alike_barrier[point - 1])
+            return false;
+    }
+    return true;
+}
+
 /* For a uniform loop whose lanes may stop at different points (a loop phase whose lanes go
  * round to its barrier or leave the loop): the least and the greatest point the lanes stop
  * at, kept as they run (a min and a max, reductions that LLVM vectorises with the loop), for
@@ -926,15 +966,13 @@ decide_as_lanes_stop(lanes *L, LLVMBasicBlockRef head, LLVMBasicBlockRef from,
                      LLVMBasicBlockRef latch, LLVMValueRef *at, LLVMValueRef *same)
 {
     LLVMTypeRef i32 = tji_i32(L->ctx);
-    LLVMPositionBuilderAtEnd(L->b, latch);
-    LLVMValueRef mine = LLVMBuildPhi(L->b, i32, "lanes.stop");
-    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(latch)); u; u = LLVMGetNextUse(u)) {
-        LLVMValueRef br = LLVMGetUser(u);
-        if (LLVMIsAPHINode(br))
-            continue;
-        LLVMValueRef point = LLVMGetOperand(exit_store(br), 0);
-        LLVMBasicBlockRef pred = LLVMGetInstructionParent(br);
-        LLVMAddIncoming(mine, &point, &pred, 1);
+    LLVMValueRef mine = lane_stop(L, latch);
+    if (exits_alike(L, latch)) {
+        /* the last lane's point is every lane's: no min and max, no points stored */
+        *at = mine;
+        *same = LLVMConstInt(LLVMInt1TypeInContext(L->ctx->llctx), 1, 0);
+        drop_resume_stores(L, latch);
+        return;
     }
     LLVMPositionBuilderBefore(L->b, LLVMGetBasicBlockTerminator(head));
     LLVMValueRef lo = LLVMBuildPhi(L->b, i32, "lanes.least");
@@ -1538,6 +1576,15 @@ shape_values(lanes *L, const LLVMValueRef *vals, int n, int *shapes)
         flags[nflags++] = L->live;
     tji_lane_shapes *s = tji_lane_shapes_of(L->fn, LLVMGetParam(L->fn, 3), LLVMGetParam(L->fn, 1),
                                             flags, nflags);
+    L->alike_barrier = s ? calloc((size_t)L->nbar + 1, 1) : NULL;
+    for (int t = 0; L->alike_barrier && t < L->nbar; t++)
+        L->alike_barrier[t] = tji_lane_runs_alike(s, L->calls[t]);
+    L->alike_return = s != NULL;
+    for (int b = 0; s && b < L->nblocks; b++) {
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(L->blocks[b]);
+        if (term && LLVMIsAReturnInst(term) && !tji_lane_runs_alike(s, term))
+            L->alike_return = false;
+    }
     for (int i = 0; s && i < n; i++) {
         shapes[i] = tji_lane_shape(s, vals[i]);
         if (shapes[i] == TJI_SHAPE_VARIES && marked_descending(vals[i]) &&
@@ -1641,6 +1688,7 @@ tji_lane_loops(tj_context *ctx, LLVMValueRef fn, LLVMValueRef marker, uint32_t w
     LLVMDisposeBuilder(L.b);
     free(L.shaped_arr);
     free(L.shaped_step);
+    free(L.alike_barrier);
     free(L.calls);
     free(L.barrier);
     free(L.resume_at);
