@@ -15,8 +15,8 @@
  *    argument buffer (parameter 1, which the kernel does not write) through GEPs of uniform
  *    indices, loads that a builtin marked as reading what every lane reads (tji_mark_alike:
  *    one word of shared memory that no lane writes in that phase), and uniform values by
- *    instructions without memory or calls, and
- *    phis of uniform values where no lanes' paths part and meet again (below);
+ *    instructions without memory or calls, and phis of uniform values where no lanes'
+ *    paths part and meet again (below);
  *  - LANE_PLUS: u + lane in its own type (u uniform): the lane, an add of a uniform value to
  *    one, one minus a uniform value, its truncation, and the lane extended (it is below
  *    2^31; tid()'s lane is a select of it on a tiled test);
@@ -31,7 +31,9 @@
  * The tests that a launch is tiled (TJI_TILED_FLAG) and that a lane is inside the launch
  * (TJI_LIVE_FLAG, under tiled launches) are taken as true, as lane_loops.c's copies take
  * them, and a select on a tiled test is its first value: the shapes hold in those copies,
- * the only place that asks.
+ * the only place that asks. lane_loops.c also asks which blocks every lane runs alike
+ * (tji_lane_runs_alike): a copy whose barriers and returns all are stops every lane at one
+ * point, and a pop there hands its slots to the lanes in turn.
  */
 #include <stdlib.h>
 #include <string.h>
