@@ -1330,6 +1330,30 @@ test_facts(lanes *L, LLVMBasicBlockRef enter, facts *f, LLVMValueRef *ok)
     return done;
 }
 
+/* In '*out', the facts of 'f' that hold by construction, untested (alike, or lane 0's plus
+ * the lane), when 'tested' (test_facts loaded lane 0's elements); else none. */
+static void
+sure_facts(const facts *f, bool tested, facts *out)
+{
+    out->n = out->narr = 0;
+    int map[FACTS_MAX];
+    for (int a = 0; a < f->narr; a++) {
+        bool sure = tested && f->shaped[a] && f->step[a] >= 0;
+        map[a] = sure ? out->narr : -1;
+        if (sure) {
+            out->arr[out->narr] = f->arr[a];
+            out->step[out->narr] = f->step[a];
+            out->a0[out->narr] = f->a0[a];
+            out->shaped[out->narr++] = true;
+        }
+    }
+    for (int i = 0; i < f->n; i++)
+        if (map[f->arr_of[i]] >= 0) {
+            out->load[out->n] = f->load[i];
+            out->arr_of[out->n++] = map[f->arr_of[i]];
+        }
+}
+
 /* A loop over the lanes running a copy of a region ('n' blocks of 'buf'), entered from
  * 'from'; the copies of the 'nfix' flags 'fix' become 'to'. Its head, or NULL (no memory).
  * 'count': at least the lane code's blocks and instructions, and 8. */
@@ -1477,14 +1501,18 @@ uniform_loop(lanes *L, int t, LLVMBasicBlockRef *buf, size_t count)
     /* where the tiles are whole and the facts known: the facts' copy, else the whole tiles' */
     LLVMBasicBlockRef split =
         all && known ? LLVMAppendBasicBlockInContext(c, L->fn, "lanes.facts.whole") : last;
-    LLVMBasicBlockRef head = region_loop(L, buf, n, count, last, fix, to, nfix, NULL);
+    /* the facts that hold by construction hold in the other copies too (the loop's last
+     * trip: without them its loads of x were gathers) */
+    facts sure;
+    sure_facts(&f, known != NULL, &sure);
+    LLVMBasicBlockRef head = region_loop(L, buf, n, count, last, fix, to, nfix, &sure);
     LLVMBasicBlockRef in = NULL, fast = NULL;
     for (int i = 0; i < nwhole; i++) {
         fix[nfix + i] = whole[i];
         to[nfix + i] = yes;
     }
     if (all)
-        in = region_loop(L, buf, n, count, split, fix, to, nfix + nwhole, NULL);
+        in = region_loop(L, buf, n, count, split, fix, to, nfix + nwhole, &sure);
     for (int i = 0; i < nmore; i++) {
         fix[nfix + nwhole + i] = more[i];
         to[nfix + nwhole + i] = yes;

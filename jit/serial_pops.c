@@ -22,7 +22,7 @@
  * latch, whose phis are c' = (top from the load's block, c from the head) and optionally
  * v = (the value, zero from the head) stored at B[0][i]; A and B per-lane arrays ([N x T]
  * allocas, GEP(arr, 0, i)) other than S's. Nothing else in the loop, and only c' used after
- * it, in the exit, which only the latch enters.
+ * it, in the exit, which gets a block of its own where other blocks enter it too (own_exit).
  */
 #include <string.h>
 
@@ -54,6 +54,7 @@ typedef struct poploop {
     bool limit_on_next;
     LLVMTypeRef elem;
     unsigned vf;
+    bool shared_exit;         /* the exit has other ways in (own_exit gives it one of its own) */
 } poploop;
 
 static bool
@@ -248,8 +249,48 @@ match(poploop *p, LLVMBasicBlockRef head, unsigned bits)
         }
     for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(p->exit)); u; u = LLVMGetNextUse(u))
         if (LLVMGetInstructionParent(LLVMGetUser(u)) != p->latch)
-            return false;
+            p->shared_exit = true;
     return p->vf >= 2 && p->vf <= 16;
+}
+
+/* Gives a matched loop whose exit has other ways in (lane_loops.c's copies leave to the
+ * block that all of them share when nothing else comes between) an exit of its own: a block
+ * between the latch and the old exit, where c' is frozen for the old exit's phis, so that
+ * only the latch enters it and only it uses c' (the vector loop adds its way in there). */
+static void
+own_exit(poploop *p)
+{
+    LLVMContextRef llctx = LLVMGetTypeContext(LLVMTypeOf(p->c2));
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(llctx);
+    LLVMBasicBlockRef mid = LLVMInsertBasicBlockInContext(llctx, p->exit, "pop.exit");
+    LLVMPositionBuilderAtEnd(b, mid);
+    LLVMValueRef c2x = LLVMBuildFreeze(b, p->c2, "");
+    LLVMBuildBr(b, p->exit);
+    /* the old exit's phis take their latch values from 'mid' (phis made again: the C API
+     * sets no incoming block) */
+    for (LLVMValueRef phi = LLVMGetFirstInstruction(p->exit), next; phi && LLVMIsAPHINode(phi);
+         phi = next) {
+        next = LLVMGetNextInstruction(phi);
+        LLVMPositionBuilderBefore(b, phi);
+        LLVMValueRef np = LLVMBuildPhi(b, LLVMTypeOf(phi), "");
+        for (unsigned k = 0, n = LLVMCountIncoming(phi); k < n; k++) {
+            LLVMBasicBlockRef from = LLVMGetIncomingBlock(phi, k);
+            LLVMValueRef v = LLVMGetIncomingValue(phi, k);
+            if (from == p->latch) {
+                from = mid;
+                v = v == p->c2 ? c2x : v;
+            }
+            LLVMAddIncoming(np, &v, &from, 1);
+        }
+        LLVMReplaceAllUsesWith(phi, np);
+        LLVMInstructionEraseFromParent(phi);
+    }
+    LLVMValueRef lterm = LLVMGetBasicBlockTerminator(p->latch);
+    for (unsigned k = 0; k < 2; k++)
+        if (LLVMGetSuccessor(lterm, k) == p->exit)
+            LLVMSetSuccessor(lterm, k, mid);
+    p->exit = mid;
+    LLVMDisposeBuilder(b);
 }
 
 /* Builds the vector loop in front of the matched loop (see the top of the file). */
@@ -307,6 +348,8 @@ tji_vectorise_pops(tj_context *ctx, LLVMModuleRef m)
              bb = LLVMGetNextBasicBlock(bb)) {
             poploop p;
             if (match(&p, bb, bits)) {
+                if (p.shared_exit)
+                    own_exit(&p);
                 vectorise(&p);
                 done++;
             }

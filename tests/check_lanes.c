@@ -1009,6 +1009,11 @@ START_TEST(test_lanes_one_lanes_action_leaves_a_short_remainder)
              * the phase that enters the loop that take it as true */
             int known = count_of(ir0, "br i1 true,");
             ck_assert_msg(known == 10, "%d branches on true, expected 10", known);
+            /* the loop's index, lane 0's plus the lane by construction, is that in the copies
+             * that do not take the loop's tests as true too (its last trip: 26 lane 0's
+             * plus the lane in all, 10 in the facts' copies alone) */
+            int ups = count_of(ir0, "%lanes.up");
+            ck_assert_msg(ups >= 20, "%d uses of lane 0's index plus the lane, expected 26", ups);
             if (__builtin_cpu_supports("avx2")) {
                 int step = largest_index_step(tj_module_get_ir(m));
                 ck_assert_msg(step > 0 && step <= 16,
