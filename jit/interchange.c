@@ -437,11 +437,9 @@ takes(nest *s)
         s->cond_true = found = find_inner(s, LLVMGetSuccessor(br, 0)) || find_inner(s, s->head);
     } else {
         s->cond = LLVMGetCondition(br);
-    }
-    for (unsigned k = 0; LLVMIsConditional(br) && k < 2 && !found; k++) {
-        if (find_inner(s, LLVMGetSuccessor(br, k))) {
+        for (unsigned k = 0; k < 2 && !found; k++) {
+            found = find_inner(s, LLVMGetSuccessor(br, k));
             s->cond_true = k == 0;
-            found = true;
         }
     }
     if (!found || in_f(s, s->fstart) || in_lanes_part(s, s->fstart))
