@@ -1183,6 +1183,41 @@ lane_step(LLVMBuilderRef b, LLVMValueRef a0, int step, LLVMValueRef lane)
     return step > 0 ? LLVMBuildAdd(b, a0, l, "lanes.up") : LLVMBuildSub(b, a0, l, "lanes.down");
 }
 
+/* The comparisons of 'v', known to be at least zero, with a constant that this decides,
+ * folded: a pop's slot in the copy that took lane 0's as at least width - 1 ('slot >= 0'
+ * there held a masked store in the compaction's drain, which LLVM could not drop: on AVX2
+ * a microcoded vmaskmovps on AMD, half of the cooperative compaction's time). */
+static void
+fold_nonnegative_tests(LLVMValueRef v)
+{
+    LLVMUseRef u = LLVMGetFirstUse(v);
+    while (u) {
+        LLVMValueRef cmp = LLVMGetUser(u);
+        u = LLVMGetNextUse(u);
+        while (u && LLVMGetUser(u) == cmp)
+            u = LLVMGetNextUse(u);
+        if (!LLVMIsAICmpInst(cmp))
+            continue;
+        LLVMIntPredicate p = LLVMGetICmpPredicate(cmp);
+        LLVMValueRef k = LLVMGetOperand(cmp, 1);
+        if (LLVMGetOperand(cmp, 0) != v) { /* constant on the left: 'k p v' is 'v p' k' */
+            k = LLVMGetOperand(cmp, 0);
+            p = p == LLVMIntSGT ? LLVMIntSLT : p == LLVMIntSGE ? LLVMIntSLE
+              : p == LLVMIntSLT ? LLVMIntSGT : p == LLVMIntSLE ? LLVMIntSGE : p;
+        }
+        if (!LLVMIsAConstantInt(k) || LLVMGetOperand(cmp, 0) == LLVMGetOperand(cmp, 1))
+            continue;
+        long long c = LLVMConstIntGetSExtValue(k);
+        int known = p == LLVMIntSGT && c < 0 ? 1 : p == LLVMIntSGE && c <= 0 ? 1
+                  : p == LLVMIntSLT && c <= 0 ? 0 : p == LLVMIntSLE && c < 0 ? 0
+                  : p == LLVMIntEQ && c < 0 ? 0 : p == LLVMIntNE && c < 0 ? 1 : -1;
+        if (known < 0)
+            continue;
+        LLVMReplaceAllUsesWith(cmp, LLVMConstInt(LLVMTypeOf(cmp), (unsigned long long)known, 0));
+        LLVMInstructionEraseFromParent(cmp);
+    }
+}
+
 /* Whether a value stored into per-lane array 'arr' comes from the lane counter. */
 static bool
 stored_from_lane(const lanes *L, LLVMValueRef arr, int depth)
@@ -1392,6 +1427,13 @@ region_loop(lanes *L, const LLVMBasicBlockRef *buf, int n, size_t count, LLVMBas
         LLVMValueRef v = lane_step(L->b, f->a0[a], f->step[a], lane);
         LLVMReplaceAllUsesWith(copy, v);
         LLVMInstructionEraseFromParent(copy);
+        if (f->step[a] < 0 && LLVMIsABinaryOperator(v)) {
+            /* entered where lane 0's slot is at least width - 1 (test_facts): each lane's
+             * slot, lane 0's less the lane, lies in [0, lane 0's] */
+            LLVMSetNUW(v, 1);
+            LLVMSetNSW(v, 1);
+            fold_nonnegative_tests(v);
+        }
     }
     LLVMBasicBlockRef first = LLVMValueAsBasicBlock(tji_vmap_get(&map, LLVMBasicBlockAsValue(buf[0])));
     LLVMPositionBuilderAtEnd(L->b, head);

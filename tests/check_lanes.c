@@ -1004,11 +1004,12 @@ START_TEST(test_lanes_one_lanes_action_leaves_a_short_remainder)
         if (f == LOOPS) {
             const char *ir0 = unoptimised_ir(ctx, cpu, k);
             ck_assert_ptr_nonnull(strstr(ir0, "!\"llvm.loop.interleave.count\", i32 1}"));
-            /* the head's and the latch's test, in the facts' copies of the loop's phases, and
-             * the test that the loop's range checks hold (loop.ranges), in the two copies of
-             * the phase that enters the loop that take it as true */
+            /* the head's and the latch's test, in the facts' copies of the loop's phases, the
+             * test that the loop's range checks hold (loop.ranges), in the two copies of the
+             * phase that enters the loop that take it as true, and the drain's 'slot >= 0' in
+             * the facts' copies of its two phases that store */
             int known = count_of(ir0, "br i1 true,");
-            ck_assert_msg(known == 10, "%d branches on true, expected 10", known);
+            ck_assert_msg(known == 12, "%d branches on true, expected 12", known);
             /* the loop's index, lane 0's plus the lane by construction, is that in the copies
              * that do not take the loop's tests as true too (its last trip: 26 lane 0's
              * plus the lane in all, 10 in the facts' copies alone) */
@@ -1425,6 +1426,106 @@ START_TEST(test_lanes_values_alike_by_construction_are_not_tested)
 }
 END_TEST
 
+/* A drain as the bench's compaction has it: while the stack holds values, every lane pops
+ * and stores its value at the block's start plus its slot if it got one. Where lane 0's
+ * slot is at least B - 1 every lane gets one, so the copy that knows it (lane 0's slot
+ * minus the lane) has no 'slot >= 0' test left (it held a masked store). Blocks keep from
+ * none to all of their 3 * B values, so the last pops of most are partial. */
+START_TEST(test_lanes_pops_that_every_lane_gets_need_no_test)
+{
+    enum { PER = 3, NBLK = 5, NX = NBLK * PER * B };
+    for (form f = LOOPS; f < NFORMS; f++) {
+        tj_context *ctx;
+        tj_device *cpu;
+        tj_kernel *k = coop_kernel(f, "drain", B, &ctx, &cpu);
+        const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
+        tj_val *x = tj_param_array(k, "x", i32, 1), *out = tj_param_array(k, "out", i32, 1);
+        tj_val *tid[2];
+        tj_tid(k, 2, tid);
+        tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0);
+        tj_val *start = tj_binary(k, TJ_BIN_MUL, tid[0], tj_const_int(k, TJ_DTYPE_I32, PER * B));
+        tj_val *s = tj_tile_stack(k, PER * B, i32);
+        for (int e = 0; e < PER; e++) {
+            tj_val *i = tj_binary(k, TJ_BIN_ADD, start,
+                                  tj_binary(k, TJ_BIN_ADD, tid[1],
+                                            tj_const_int(k, TJ_DTYPE_I32, e * B)));
+            tj_val *v = tj_load(k, x, &i, 1);
+            tj_tile_stack_push(k, s, v, tj_compare(k, TJ_CMP_GE, v, zero));
+        }
+        tj_while_begin(k);
+        tj_while_cond(k, tj_compare(k, TJ_CMP_GT, tj_tile_stack_count(k, s), zero));
+        tj_val *slot = NULL;
+        tj_val *v = tj_tile_stack_pop(k, s, &slot);
+        tj_if_begin(k, tj_compare(k, TJ_CMP_GE, slot, zero));
+        tj_val *at = tj_binary(k, TJ_BIN_ADD, start, slot);
+        tj_store(k, out, &at, 1, v);
+        tj_if_end(k);
+        tj_while_end(k);
+        tj_module *m = build(ctx, cpu, k);
+        if (f == LOOPS) {
+            const char *ir0 = unoptimised_ir(ctx, cpu, k);
+            int downs = 0;
+            for (const char *p = ir0; (p = strstr(p, "%lanes.down")); p++) {
+                const char *eol = strchr(p, '\n'), *bol = p;
+                while (bol > ir0 && bol[-1] != '\n')
+                    bol--;
+                char line[256];
+                snprintf(line, sizeof line, "%.*s", (int)(eol ? eol - bol : 200), bol);
+                if (strstr(line, "= sub ")) {
+                    downs++;
+                    ck_assert_msg(strstr(line, "sub nuw nsw") != NULL, "slot without flags: %s",
+                                  line);
+                }
+                ck_assert_msg(!strstr(line, "icmp"), "a test of a slot every lane gets: %s",
+                              line);
+            }
+            ck_assert_msg(downs > 0, "no copy that knows the slots");
+        }
+        int32_t xs[NX], outs[NX];
+        int kept[NBLK] = {0};
+        for (int b = 0; b < NBLK; b++)
+            for (int e = 0; e < PER * B; e++) {
+                /* block b keeps about b / 4 of its values: none in block 0, all in block 4 */
+                int v = (b * 1009 + e * 37) % 97;
+                xs[b * PER * B + e] = (e * 4) % (PER * B) < b * PER * B / 4 ? v : -1 - v;
+                kept[b] += xs[b * PER * B + e] >= 0;
+            }
+        ck_assert_int_eq(kept[0], 0);
+        ck_assert_int_eq(kept[NBLK - 1], PER * B);
+        tj_array *xa = tjt_array(cpu, i32, NX, xs), *oa = tjt_array(cpu, i32, NX, NULL);
+        for (int e = 0; e < NX; e++)
+            outs[e] = -7;
+        tjt_ok(cpu, tj_array_copy_from_host(oa, outs, sizeof outs));
+        tj_arg args[] = {tj_arg_array(xa), tj_arg_array(oa)};
+        int64_t nb = NBLK;
+        tjt_ok(cpu, tj_launch_tiled(cpu, m, "drain", 1, &nb, B, args, 2));
+        tjt_ok(cpu, tj_device_synchronize(cpu));
+        tjt_ok(cpu, tj_array_copy_to_host(oa, outs, sizeof outs));
+        for (int b = 0; b < NBLK; b++) {
+            /* the block's kept values, as a multiset, then untouched slots */
+            int want[97] = {0}, got[97] = {0};
+            for (int e = 0; e < PER * B; e++) {
+                int xv = xs[b * PER * B + e], ov = outs[b * PER * B + e];
+                if (xv >= 0)
+                    want[xv]++;
+                if (e < kept[b]) {
+                    ck_assert_msg(ov >= 0 && ov < 97, "%s: out[%d] = %d", form_name[f],
+                                  b * PER * B + e, ov);
+                    got[ov]++;
+                } else {
+                    ck_assert_msg(ov == -7, "%s: out[%d] = %d past block %d's %d kept",
+                                  form_name[f], b * PER * B + e, ov, b, kept[b]);
+                }
+            }
+            for (int v = 0; v < 97; v++)
+                ck_assert_msg(got[v] == want[v], "%s: block %d holds %d of %d, kept %d",
+                              form_name[f], b, got[v], v, want[v]);
+        }
+        tj_context_destroy(ctx);
+    }
+}
+END_TEST
+
 static Suite *
 lanes_suite(void)
 {
@@ -1447,6 +1548,7 @@ lanes_suite(void)
     tcase_add_test(tc, test_lanes_values_alike_by_construction_are_not_tested);
     tcase_add_test(tc, test_lanes_one_lanes_action_leaves_a_short_remainder);
     tcase_add_test(tc, test_lanes_scatter_adds_take_turns_at_each_trip);
+    tcase_add_test(tc, test_lanes_pops_that_every_lane_gets_need_no_test);
     suite_add_tcase(s, tc);
     return s;
 }
