@@ -41,15 +41,7 @@ compaction(void)
     tj_val *prev = tj_tile_atomic_add(k, count, kept, NULL);
     tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0);
     tj_val *start = tj_tile_extract(k, prev, &zero, 1);
-    tj_while_begin(k);
-    tj_while_cond(k, tj_compare(k, TJ_CMP_GT, tj_tile_stack_count(k, s), zero));
-    tj_val *slot = NULL;
-    tj_val *popped = tj_tile_stack_pop(k, s, &slot);
-    tj_if_begin(k, tj_compare(k, TJ_CMP_GE, slot, zero));
-    tj_val *at = tj_binary(k, TJ_BIN_ADD, start, slot);
-    tj_store(k, out, &at, 1, popped);
-    tj_if_end(k);
-    tj_while_end(k);
+    tjt_drain(k, s, out, start);
     ck_assert_msg(tj_kernel_error(k) == NULL, "%s", tj_kernel_error(k));
     return k;
 }

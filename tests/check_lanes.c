@@ -999,14 +999,7 @@ START_TEST(test_lanes_one_lanes_action_leaves_a_short_remainder)
                                  tj_tile_stack_count(k, s));
         tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0);
         tj_val *start = tj_tile_extract(k, tj_tile_atomic_add(k, count, kept, NULL), &zero, 1);
-        tj_while_begin(k);
-        tj_while_cond(k, tj_compare(k, TJ_CMP_GT, tj_tile_stack_count(k, s), zero));
-        tj_val *slot = NULL;
-        tj_val *popped = tj_tile_stack_pop(k, s, &slot);
-        tj_if_begin(k, tj_compare(k, TJ_CMP_GE, slot, zero));
-        tj_store(k, o, (tj_val *[]){tj_binary(k, TJ_BIN_ADD, start, slot)}, 1, popped);
-        tj_if_end(k);
-        tj_while_end(k);
+        tjt_drain(k, s, o, start);
         tj_module *m = build(ctx, cpu, k);
         if (f == LOOPS) {
             const char *ir0 = unoptimised_ir(ctx, cpu, k);
@@ -1248,14 +1241,7 @@ START_TEST(test_lanes_values_every_lane_carries_alike)
             tj_if_end(k);
             tj_val *drained = tj_binary(k, TJ_BIN_ADD, tj_const_int(k, TJ_DTYPE_I32, NX + NBLK),
                                         base);
-            tj_while_begin(k);
-            tj_while_cond(k, tj_compare(k, TJ_CMP_GT, tj_tile_stack_count(k, s), zero));
-            tj_val *slot = NULL, *popped = tj_tile_stack_pop(k, s, &slot);
-            tj_if_begin(k, tj_compare(k, TJ_CMP_GE, slot, zero));
-            tj_val *to = tj_binary(k, TJ_BIN_ADD, drained, slot);
-            tj_store(k, y, &to, 1, popped);
-            tj_if_end(k);
-            tj_while_end(k);
+            tjt_drain(k, s, y, drained);
             tj_module *m = build(ctx, cpu, k);
             const char *ir0 = unoptimised_ir(ctx, cpu, k);
             bool tests = strstr(ir0, "\nlanes.facts") && strstr(ir0, "%lanes.up") &&
@@ -1459,15 +1445,7 @@ START_TEST(test_lanes_pops_that_every_lane_gets_need_no_test)
             tj_val *v = tj_load(k, x, &i, 1);
             tj_tile_stack_push(k, s, v, tj_compare(k, TJ_CMP_GE, v, zero));
         }
-        tj_while_begin(k);
-        tj_while_cond(k, tj_compare(k, TJ_CMP_GT, tj_tile_stack_count(k, s), zero));
-        tj_val *slot = NULL;
-        tj_val *v = tj_tile_stack_pop(k, s, &slot);
-        tj_if_begin(k, tj_compare(k, TJ_CMP_GE, slot, zero));
-        tj_val *at = tj_binary(k, TJ_BIN_ADD, start, slot);
-        tj_store(k, out, &at, 1, v);
-        tj_if_end(k);
-        tj_while_end(k);
+        tjt_drain(k, s, out, start);
         tj_module *m = build(ctx, cpu, k);
         if (f == LOOPS) {
             const char *ir0 = unoptimised_ir(ctx, cpu, k);

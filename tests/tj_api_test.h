@@ -209,4 +209,21 @@ tjt_push_below_half(tj_kernel *k, tj_val *x, tj_val *s, tj_val *const tid[2], in
     tj_for_end(k);
 }
 
+/* The bench's drain: while stack 's' holds values, every lane pops and stores its value at
+ * out[start + slot] when it got a slot. */
+static inline void
+tjt_drain(tj_kernel *k, tj_val *s, tj_val *out, tj_val *start)
+{
+    tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0);
+    tj_while_begin(k);
+    tj_while_cond(k, tj_compare(k, TJ_CMP_GT, tj_tile_stack_count(k, s), zero));
+    tj_val *slot = NULL;
+    tj_val *popped = tj_tile_stack_pop(k, s, &slot);
+    tj_if_begin(k, tj_compare(k, TJ_CMP_GE, slot, zero));
+    tj_val *at = tj_binary(k, TJ_BIN_ADD, start, slot);
+    tj_store(k, out, &at, 1, popped);
+    tj_if_end(k);
+    tj_while_end(k);
+}
+
 #endif /* TJ_API_TEST_H */
