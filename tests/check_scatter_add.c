@@ -9,7 +9,8 @@
  *   unique indices with atomic = false, 1-D and 2-D, 3-D, 4-D; 2-D, 3-D and 4-D indices
  *   with collisions; struct elements (the float16/32/64, 32/64-bit integer and vector or
  *   matrix fields accumulate, bool, int8, int16, uint8 and uint16 fields are left as they
- *   were); the histogram seed; lanes that add nothing (has_value false, an index out of
+ *   were); the histogram seed; bins cast from floats of every kind (NaN, infinities, the
+ *   integer limits); lanes that add nothing (has_value false, an index out of
  *   range) with an addend of l + 1 and the constant 1, and on the GPU the integer kernel's
  *   PTX without the float kernel's branch; index errors in debug builds (SPEC 5); build
  *   errors.
@@ -1106,6 +1107,80 @@ START_TEST(test_scatter_add_histogram_seed)
 }
 END_TEST
 
+/* ---- bins cast from floats ------------------------------------------------------------------ */
+
+/* A histogram of floats cast to int32 bins (the bench's form) in one block of W lanes:
+ * each lane adds 1 at int(x[j]) for j = lane, lane + W, ... < n into 256 bins, out = the
+ * bins. */
+static tj_kernel *
+bins_kernel(uint32_t W, int n)
+{
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32), *i32 = tjt_type(TJ_DTYPE_I32);
+    tj_kernel_options o = opts_for(W, false);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "bins", &o);
+    tj_val *x = tj_param_array(k, "x", f32, 1), *out = tj_param_array(k, "out", i32, 1);
+    tj_val *g, *blk, *lane;
+    thread_ids(k, &g, &blk, &lane);
+    int nb = 256;
+    tj_val *bins = tj_tile_zeros(k, i32, 1, &nb, TJ_STORAGE_SHARED);
+    tj_val *j = tj_for_begin(k, lane, ci(k, n), ci(k, (int64_t)W));
+    tj_val *b = tj_cast(k, tj_load(k, x, &j, 1), i32);
+    ck_assert(tj_tile_scatter_add(k, bins, &b, 1, ci(k, 1), tj_const_bool(k, true),
+                                  tj_const_bool(k, true)));
+    tj_for_end(k);
+    tj_tile_store(k, out, bins, NULL);
+    return k;
+}
+
+/* bins_kernel over NaN, infinities, zeros, fractions either side of 0 and 256, INT_MIN and
+ * INT_MAX's neighbours as floats (the CPU's cvttss2si gives its "indefinite", INT_MIN, for
+ * -2^31 itself) and large values: the cast saturates and gives 0 for NaN (SPEC 2), and
+ * indices outside [0, 256) add nothing. On x86-64 CPUs the range's test goes before the
+ * cast's own (jit/range_first.c: "cast.in_range" in the optimised IR), which must give the
+ * same bins. */
+START_TEST(test_scatter_add_bins_cast_from_every_kind_of_float)
+{
+    g_where = _i / STRIDE;
+    static const float xs[] = {
+        NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 0.5f, -0.5f, -0.99f, -1.0f, 1.0f, 7.9f,
+        255.0f, 255.99f, 256.0f, 256.5f, -2147483648.0f, 2147483520.0f, 2147483648.0f,
+        -2147483904.0f, 3e9f, -3e9f, 1e20f, -1e20f, 128.25f, 7.0f, -NAN};
+    enum { N = sizeof xs / sizeof xs[0], NBINS = 256 };
+    uint32_t W = width_of(8);
+    tj_module *m = build(bins_kernel(W, N));
+    if (!runs())
+        return;
+#if defined(__x86_64__)
+    if (g_where != ON_CUDA) {
+        tj_module *mi = NULL;
+        tj_build_options bo = {.keep_ir = true};
+        ck_assert_int_eq(tj_kernel_build(bins_kernel(W, N), &bo, &mi), TJ_OK);
+        ck_assert_msg(strstr(tj_module_get_ir(mi), "cast.in_range") != NULL,
+                      "the bin's range not tested first");
+    }
+#endif
+    int32_t want[NBINS] = {0}, got[NBINS];
+    for (int e = 0; e < N; e++) {
+        float v = xs[e];
+        long long t = isnan(v) ? 0 : v >= 2147483648.0f ? INT32_MAX : v < -2147483648.0f
+                                                                       ? INT32_MIN
+                                                                       : (long long)v;
+        if (t >= 0 && t < NBINS)
+            want[t]++;
+    }
+    ck_assert_int_eq(want[0], 7); /* the NaNs, the zeros and the fractions above -1 */
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32), *i32 = tjt_type(TJ_DTYPE_I32);
+    tj_array *xa = tjt_array(device(), f32, N, xs), *oa = tjt_array(device(), i32, NBINS, NULL);
+    tj_arg args[] = {tj_arg_array(xa), tj_arg_array(oa)};
+    launch_n(m, "bins", (int64_t)W, W, args, 2);
+    tjt_ok(device(), tj_array_copy_to_host(oa, got, sizeof got));
+    for (int e = 0; e < NBINS; e++)
+        ck_assert_msg(got[e] == want[e], "bin %d holds %d, expected %d", e, got[e], want[e]);
+    tj_array_destroy(xa);
+    tj_array_destroy(oa);
+}
+END_TEST
+
 /* ---- index errors in debug builds ---------------------------------------------------------- */
 
 static const struct index_row {
@@ -1410,6 +1485,7 @@ add_where(TCase *tc, int where)
     ADD_ROWS(test_scatter_add_structs_with_half_int64_uint32_and_matrix_fields,
              where == ON_CPU1 || where == ON_PTX ? 1 : NWIDTHS);
     ADD_ROWS(test_scatter_add_histogram_seed, 1);
+    ADD_ROWS(test_scatter_add_bins_cast_from_every_kind_of_float, 1);
     ADD_ROWS(test_scatter_add_lanes_that_add_nothing_change_nothing, 2 * NWIDTHS);
     ADD_ROWS(test_scatter_add_index_out_of_range_is_a_debug_kernel_error,
              where == ON_PTX ? 1 : NROWS(index_rows));
