@@ -81,7 +81,8 @@ match(shape *s, LLVMBasicBlockRef j)
     for (unsigned i = 0; i < 2; i++) {
         LLVMValueRef x = LLVMGetIncomingValue(s->v, i);
         const char *name = callee(x);
-        if (strncmp(name, "llvm.fptosi.sat.", 16) == 0 || strncmp(name, "llvm.fptoui.sat.", 16) == 0) {
+        if (strncmp(name, "llvm.fptosi.sat.", 16) == 0 ||
+            strncmp(name, "llvm.fptoui.sat.", 16) == 0) {
             s->s = LLVMGetIncomingBlock(s->v, i);
         } else if (strncmp(name, "llvm.x86.sse.cvtt", 17) == 0 ||
                    strncmp(name, "llvm.x86.sse2.cvtt", 18) == 0) {
@@ -197,7 +198,8 @@ tji_range_first(tj_context *ctx, LLVMModuleRef m)
     int done = 0;
     LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
     for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
-        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+             bb = LLVMGetNextBasicBlock(bb)) {
             shape s;
             if (match(&s, bb)) {
                 reorder(ctx, b, &s);

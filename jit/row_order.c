@@ -484,8 +484,8 @@ close_lanes(rows *s, LLVMBasicBlockRef loop, LLVMValueRef j, unsigned u, LLVMBas
 
 /* Replaces B, where its vectors of lanes are more than the registers hold (MAX_GROUPS), by
  * loops that keep the partials in A: A = op(row 0, row 1), then for each further row r, A =
- * op(A, row r), a loop over the lanes each (MIN_ROWS >= 3). The rows are read in order, each from its start to its
- * end, one stream; every lane folds its elements in B's order. */
+ * op(A, row r), a loop over the lanes each (MIN_ROWS >= 3). The rows are read in order,
+ * each from its start to its end, one stream; every lane folds its elements in B's order. */
 static void
 fold_in_memory(rows *s)
 {
@@ -507,7 +507,8 @@ fold_in_memory(rows *s)
     unsigned u;
     LLVMBasicBlockRef init = open_lanes(s, first, "rows.init", &j, &u);
     for (unsigned k = 0; k < u; k++) {
-        LLVMValueRef at = LLVMBuildAdd(s->b, j, LLVMConstInt(ity, (unsigned long long)k * vf, 0), "");
+        LLVMValueRef at =
+            LLVMBuildAdd(s->b, j, LLVMConstInt(ity, (unsigned long long)k * vf, 0), "");
         LLVMValueRef ld[2];
         for (int r = 0; r < 2; r++) {
             ld[r] = LLVMBuildLoad2(s->b, vty, LLVMBuildGEP2(s->b, s->elem, s->row[r], &at, 1, ""),
@@ -519,8 +520,8 @@ fold_in_memory(rows *s)
         LLVMSetOperand(op, 1, ld[1]);
         LLVMInsertIntoBuilder(s->b, op);
         LLVMValueRef ai[] = {LLVMConstInt(ity, 0, 0), at};
-        LLVMSetAlignment(LLVMBuildStore(s->b, op, LLVMBuildInBoundsGEP2(s->b, aty, s->array, ai, 2, "")),
-                         aalign);
+        LLVMValueRef pa = LLVMBuildInBoundsGEP2(s->b, aty, s->array, ai, 2, "");
+        LLVMSetAlignment(LLVMBuildStore(s->b, op, pa), aalign);
     }
     LLVMBasicBlockRef head = LLVMInsertBasicBlockInContext(c, s->exit, "rows.row");
     close_lanes(s, init, j, u, head);
@@ -532,7 +533,8 @@ fold_in_memory(rows *s)
     LLVMValueRef row = LLVMBuildLoad2(s->b, ptr, table_at(s, table, r), "rows.row");
     LLVMBasicBlockRef loop = open_lanes(s, head, "rows.fold", &j, &u);
     for (unsigned k = 0; k < u; k++) {
-        LLVMValueRef at = LLVMBuildAdd(s->b, j, LLVMConstInt(ity, (unsigned long long)k * vf, 0), "");
+        LLVMValueRef at =
+            LLVMBuildAdd(s->b, j, LLVMConstInt(ity, (unsigned long long)k * vf, 0), "");
         LLVMValueRef ai[] = {LLVMConstInt(ity, 0, 0), at};
         LLVMValueRef pa = LLVMBuildInBoundsGEP2(s->b, aty, s->array, ai, 2, "");
         LLVMValueRef part = LLVMBuildLoad2(s->b, vty, pa, "rows.part");
