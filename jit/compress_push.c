@@ -190,15 +190,7 @@ is_elementwise_intrinsic(LLVMValueRef call)
         "llvm.sqrt.",    "llvm.floor.",   "llvm.ceil.",     "llvm.trunc.",    "llvm.rint.",
         "llvm.nearbyint.", "llvm.round.", "llvm.roundeven.",
     };
-    LLVMValueRef fn = LLVMGetCalledValue(call);
-    if (!fn || !LLVMIsAFunction(fn) || !LLVMGetIntrinsicID(fn))
-        return false;
-    size_t len;
-    const char *name = LLVMGetValueName2(fn, &len);
-    for (size_t i = 0; i < TJI_NELEMS(names); i++)
-        if (strncmp(name, names[i], strlen(names[i])) == 0)
-            return true;
-    return false;
+    return tji_calls_named(call, names, TJI_NELEMS(names));
 }
 
 static bool

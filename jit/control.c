@@ -384,6 +384,20 @@ tji_mark_adds_loop(tj_context *c, LLVMValueRef latch)
 }
 
 bool
+tji_calls_named(LLVMValueRef v, const char *const *prefixes, size_t n)
+{
+    LLVMValueRef fn = v && LLVMIsACallInst(v) ? LLVMGetCalledValue(v) : NULL;
+    if (!fn || !LLVMIsAFunction(fn))
+        return false;
+    size_t len;
+    const char *name = LLVMGetValueName2(fn, &len);
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+            return true;
+    return false;
+}
+
+bool
 tji_loop_flag(tj_context *c, LLVMValueRef t, const char *flag)
 {
     LLVMValueRef id = LLVMGetMetadata(t, LLVMGetMDKindIDInContext(c->llctx, "llvm.loop", 9));

@@ -162,15 +162,7 @@ pure_intrinsic(LLVMValueRef call)
         "llvm.smin.", "llvm.smax.", "llvm.umin.", "llvm.umax.", "llvm.abs.", "llvm.fabs.",
         "llvm.expect.",
     };
-    LLVMValueRef callee = LLVMGetCalledValue(call);
-    if (!callee || !LLVMIsAFunction(callee))
-        return false;
-    size_t len;
-    const char *name = LLVMGetValueName2(callee, &len);
-    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
-        if (strncmp(name, ok[i], strlen(ok[i])) == 0)
-            return true;
-    return false;
+    return tji_calls_named(call, ok, sizeof ok / sizeof ok[0]);
 }
 
 /* Whether 'ld' is the read of an add into an alloca: its one use an integer add, whose one

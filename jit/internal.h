@@ -736,6 +736,9 @@ TJI_HIDDEN void tji_mark_lane_loop(tj_context *c, LLVMValueRef latch, bool rolle
 TJI_HIDDEN void tji_mark_adds_loop(tj_context *c, LLVMValueRef latch);
 /* Whether the loop id of terminator 't' carries property 'flag' (a string alone). */
 TJI_HIDDEN bool tji_loop_flag(tj_context *c, LLVMValueRef t, const char *flag);
+/* Whether 'v' is a call of a function whose name starts with one of the 'n' 'prefixes'
+ * (intrinsics by family: "llvm.smin." and the like). */
+TJI_HIDDEN bool tji_calls_named(LLVMValueRef v, const char *const *prefixes, size_t n);
 /* The blocks of 'fn' whose branch closes a lanes' loop (TJI_LANES_MD), at most 'max' of them
  * into 'out'; how many. */
 TJI_HIDDEN int tji_lane_loop_latches(tj_context *c, LLVMValueRef fn, LLVMBasicBlockRef *out,

@@ -1205,7 +1205,7 @@ fold_nonnegative_tests(LLVMValueRef v)
             p = p == LLVMIntSGT ? LLVMIntSLT : p == LLVMIntSGE ? LLVMIntSLE
               : p == LLVMIntSLT ? LLVMIntSGT : p == LLVMIntSLE ? LLVMIntSGE : p;
         }
-        if (!LLVMIsAConstantInt(k) || LLVMGetOperand(cmp, 0) == LLVMGetOperand(cmp, 1))
+        if (!LLVMIsAConstantInt(k))
             continue;
         long long c = LLVMConstIntGetSExtValue(k);
         int known = p == LLVMIntSGT && c < 0 ? 1 : p == LLVMIntSGE && c <= 0 ? 1

@@ -85,6 +85,13 @@ typedef struct rows {
     int ncopies;
 } rows;
 
+/* The lanes a vector of the folds holds. */
+static unsigned
+fold_vf(const rows *s)
+{
+    return LLVMGetVectorSize(LLVMTypeOf(LLVMGetOperand(s->folds[0].store, 0)));
+}
+
 static bool
 is_const(LLVMValueRef v, unsigned long long *out)
 {
@@ -345,7 +352,7 @@ takes(rows *s, LLVMBasicBlockRef bb)
         for (int r = 0; r < s->nrows; r++)
             if (tji_pointer_base(s->row[r]) == LLVMGetOperand(LLVMGetOperand(s->fills[i], 1), 0))
                 return false;
-    unsigned vf = LLVMGetVectorSize(LLVMTypeOf(LLVMGetOperand(s->folds[0].store, 0)));
+    unsigned vf = fold_vf(s);
     if (s->width % vf != 0)
         return false;
     /* the new loop writes every lane's element of each array: so must B */
@@ -429,6 +436,29 @@ table_at(rows *s, LLVMValueRef table, LLVMValueRef k)
     return LLVMBuildInBoundsGEP2(s->b, LLVMGetAllocatedType(table), table, idx, 2, "");
 }
 
+/* At the builder: the vector of row 'row' at element 'at', with the alignment of B's row
+ * loads. */
+static LLVMValueRef
+row_vector(rows *s, LLVMValueRef row, LLVMValueRef at)
+{
+    LLVMTypeRef vty = LLVMTypeOf(LLVMGetOperand(s->folds[0].store, 0));
+    LLVMValueRef ld = LLVMBuildLoad2(s->b, vty, LLVMBuildGEP2(s->b, s->elem, row, &at, 1, ""),
+                                     "rows.load");
+    LLVMSetAlignment(ld, LLVMGetAlignment(LLVMGetOperand(s->folds[0].ops[1], 1)));
+    return ld;
+}
+
+/* At the builder: op(a, b), the fold's operation with its flags. */
+static LLVMValueRef
+apply_fold(rows *s, LLVMValueRef a, LLVMValueRef b)
+{
+    LLVMValueRef op = LLVMInstructionClone(s->folds[0].ops[1]);
+    LLVMSetOperand(op, 0, a);
+    LLVMSetOperand(op, 1, b);
+    LLVMInsertIntoBuilder(s->b, op);
+    return op;
+}
+
 /* B's fills, after the new loop ('done', the builder at its end): each array's first
  * fill, at every lane. */
 static void
@@ -466,8 +496,7 @@ open_lanes(rows *s, LLVMBasicBlockRef from, const char *name, LLVMValueRef *j, u
     *j = LLVMBuildPhi(s->b, ity, "rows.j");
     LLVMValueRef zero = LLVMConstInt(ity, 0, 0);
     LLVMAddIncoming(*j, &zero, &from, 1);
-    unsigned vf = LLVMGetVectorSize(LLVMTypeOf(LLVMGetOperand(s->folds[0].store, 0)));
-    *u = s->width / vf % GROUP_UNROLL == 0 ? GROUP_UNROLL : 1;
+    *u = s->width / fold_vf(s) % GROUP_UNROLL == 0 ? GROUP_UNROLL : 1;
     return loop;
 }
 
@@ -475,8 +504,8 @@ static void
 close_lanes(rows *s, LLVMBasicBlockRef loop, LLVMValueRef j, unsigned u, LLVMBasicBlockRef to)
 {
     LLVMTypeRef ity = LLVMTypeOf(s->iv);
-    unsigned vf = LLVMGetVectorSize(LLVMTypeOf(LLVMGetOperand(s->folds[0].store, 0)));
-    LLVMValueRef j2 = LLVMBuildAdd(s->b, j, LLVMConstInt(ity, (unsigned long long)u * vf, 0), "");
+    LLVMValueRef j2 =
+        LLVMBuildAdd(s->b, j, LLVMConstInt(ity, (unsigned long long)u * fold_vf(s), 0), "");
     LLVMBuildCondBr(s->b, LLVMBuildICmp(s->b, LLVMIntEQ, j2, LLVMConstInt(ity, s->width, 0), ""),
                     to, loop);
     LLVMAddIncoming(j, &j2, &loop, 1);
@@ -493,10 +522,7 @@ fold_in_memory(rows *s)
     LLVMTypeRef i32 = LLVMInt32TypeInContext(c), ity = LLVMTypeOf(s->iv);
     LLVMTypeRef ptr = LLVMTypeOf(s->row[0]), vty = LLVMTypeOf(LLVMGetOperand(s->folds[0].store, 0));
     LLVMTypeRef aty = LLVMGetAllocatedType(s->array);
-    unsigned vf = LLVMGetVectorSize(vty);
-    const fold *f = &s->folds[0];
-    unsigned align = LLVMGetAlignment(LLVMGetOperand(f->ops[1], 1));
-    unsigned aalign = LLVMGetAlignment(f->store);
+    unsigned vf = fold_vf(s), aalign = LLVMGetAlignment(s->folds[0].store);
     LLVMValueRef table = entry_table(s, ptr, s->nrows, "rows.table");
     LLVMBasicBlockRef first = LLVMInsertBasicBlockInContext(c, s->exit, "rows.first");
     LLVMPositionBuilderAtEnd(s->b, first);
@@ -509,16 +535,8 @@ fold_in_memory(rows *s)
     for (unsigned k = 0; k < u; k++) {
         LLVMValueRef at =
             LLVMBuildAdd(s->b, j, LLVMConstInt(ity, (unsigned long long)k * vf, 0), "");
-        LLVMValueRef ld[2];
-        for (int r = 0; r < 2; r++) {
-            ld[r] = LLVMBuildLoad2(s->b, vty, LLVMBuildGEP2(s->b, s->elem, s->row[r], &at, 1, ""),
-                                   "rows.load");
-            LLVMSetAlignment(ld[r], align);
-        }
-        LLVMValueRef op = LLVMInstructionClone(f->ops[1]); /* the fold's operation, flags too */
-        LLVMSetOperand(op, 0, ld[0]);
-        LLVMSetOperand(op, 1, ld[1]);
-        LLVMInsertIntoBuilder(s->b, op);
+        LLVMValueRef l0 = row_vector(s, s->row[0], at);
+        LLVMValueRef op = apply_fold(s, l0, row_vector(s, s->row[1], at));
         LLVMValueRef ai[] = {LLVMConstInt(ity, 0, 0), at};
         LLVMValueRef pa = LLVMBuildInBoundsGEP2(s->b, aty, s->array, ai, 2, "");
         LLVMSetAlignment(LLVMBuildStore(s->b, op, pa), aalign);
@@ -539,14 +557,8 @@ fold_in_memory(rows *s)
         LLVMValueRef pa = LLVMBuildInBoundsGEP2(s->b, aty, s->array, ai, 2, "");
         LLVMValueRef part = LLVMBuildLoad2(s->b, vty, pa, "rows.part");
         LLVMSetAlignment(part, aalign);
-        LLVMValueRef ld = LLVMBuildLoad2(s->b, vty, LLVMBuildGEP2(s->b, s->elem, row, &at, 1, ""),
-                                         "rows.load");
-        LLVMSetAlignment(ld, align);
-        LLVMValueRef op = LLVMInstructionClone(f->ops[1]); /* the fold's operation, flags too */
-        LLVMSetOperand(op, 0, part);
-        LLVMSetOperand(op, 1, ld);
-        LLVMInsertIntoBuilder(s->b, op);
-        LLVMSetAlignment(LLVMBuildStore(s->b, op, pa), aalign);
+        LLVMSetAlignment(LLVMBuildStore(s->b, apply_fold(s, part, row_vector(s, row, at)), pa),
+                         aalign);
     }
     LLVMBasicBlockRef latch = LLVMInsertBasicBlockInContext(c, s->exit, "rows.next");
     close_lanes(s, loop, j, u, latch);
@@ -570,10 +582,8 @@ fold_by_rows(rows *s)
     LLVMContextRef c = s->ctx->llctx;
     LLVMTypeRef i32 = LLVMInt32TypeInContext(c), ity = LLVMTypeOf(s->iv);
     LLVMTypeRef ptr = LLVMTypeOf(s->row[0]), vty = LLVMTypeOf(LLVMGetOperand(s->folds[0].store, 0));
-    unsigned vf = LLVMGetVectorSize(vty);
+    unsigned vf = fold_vf(s);
     int groups = (int)(s->width / vf);
-    const fold *f = &s->folds[0];
-    unsigned align = LLVMGetAlignment(LLVMGetOperand(f->ops[1], 1));
     /* the rows' pointers, in a table the loop over the rows reads */
     LLVMValueRef table = entry_table(s, ptr, s->nrows, "rows.table");
     LLVMBasicBlockRef first = LLVMInsertBasicBlockInContext(c, s->exit, "rows.first");
@@ -584,13 +594,8 @@ fold_by_rows(rows *s)
         LLVMBuildStore(s->b, s->row[r], table_at(s, table, LLVMConstInt(i32, (unsigned)r, 0)));
     /* row 0: each group's vector of lanes */
     LLVMValueRef acc[MAX_GROUPS], part[MAX_GROUPS];
-    for (int g = 0; g < groups; g++) {
-        LLVMValueRef at = LLVMConstInt(ity, (unsigned long long)g * vf, 0);
-        LLVMValueRef ld = LLVMBuildLoad2(s->b, vty, LLVMBuildGEP2(s->b, s->elem, s->row[0], &at, 1, ""),
-                                         "rows.load");
-        LLVMSetAlignment(ld, align);
-        acc[g] = ld;
-    }
+    for (int g = 0; g < groups; g++)
+        acc[g] = row_vector(s, s->row[0], LLVMConstInt(ity, (unsigned long long)g * vf, 0));
     LLVMBuildBr(s->b, loop);
     /* rows 1 .. R - 1, one after the other: the partials in registers */
     LLVMPositionBuilderAtEnd(s->b, loop);
@@ -602,17 +607,9 @@ fold_by_rows(rows *s)
         LLVMAddIncoming(part[g], &acc[g], &first, 1);
     }
     LLVMValueRef row = LLVMBuildLoad2(s->b, ptr, table_at(s, table, r), "rows.row");
-    for (int g = 0; g < groups; g++) {
-        LLVMValueRef at = LLVMConstInt(ity, (unsigned long long)g * vf, 0);
-        LLVMValueRef ld = LLVMBuildLoad2(s->b, vty, LLVMBuildGEP2(s->b, s->elem, row, &at, 1, ""),
-                                         "rows.load");
-        LLVMSetAlignment(ld, align);
-        LLVMValueRef op = LLVMInstructionClone(f->ops[1]); /* the fold's operation, flags too */
-        LLVMSetOperand(op, 0, part[g]);
-        LLVMSetOperand(op, 1, ld);
-        LLVMInsertIntoBuilder(s->b, op);
-        acc[g] = op;
-    }
+    for (int g = 0; g < groups; g++)
+        acc[g] = apply_fold(
+            s, part[g], row_vector(s, row, LLVMConstInt(ity, (unsigned long long)g * vf, 0)));
     LLVMValueRef r2 = LLVMBuildAdd(s->b, r, one, "");
     LLVMValueRef more = LLVMBuildICmp(s->b, LLVMIntULT, r2,
                                       LLVMConstInt(i32, (unsigned)s->nrows, 0), "");
@@ -624,9 +621,11 @@ fold_by_rows(rows *s)
     LLVMPositionBuilderAtEnd(s->b, done);
     LLVMTypeRef aty = LLVMGetAllocatedType(s->array);
     for (int g = 0; g < groups; g++) {
-        LLVMValueRef ai[] = {LLVMConstInt(ity, 0, 0), LLVMConstInt(ity, (unsigned long long)g * vf, 0)};
-        LLVMValueRef st = LLVMBuildStore(s->b, acc[g], LLVMBuildInBoundsGEP2(s->b, aty, s->array, ai, 2, ""));
-        LLVMSetAlignment(st, LLVMGetAlignment(f->store));
+        LLVMValueRef ai[] = {LLVMConstInt(ity, 0, 0),
+                             LLVMConstInt(ity, (unsigned long long)g * vf, 0)};
+        LLVMValueRef st =
+            LLVMBuildStore(s->b, acc[g], LLVMBuildInBoundsGEP2(s->b, aty, s->array, ai, 2, ""));
+        LLVMSetAlignment(st, LLVMGetAlignment(s->folds[0].store));
     }
     fill_lanes(s);
     LLVMBuildBr(s->b, s->exit);
@@ -848,8 +847,7 @@ tji_row_order(tj_context *ctx, LLVMModuleRef m)
         for (int i = 0; i < n; i++) {
             rows s = {.ctx = ctx, .b = b}, c = s;
             if (takes(&s, found[i])) {
-                unsigned vf = LLVMGetVectorSize(LLVMTypeOf(LLVMGetOperand(s.folds[0].store, 0)));
-                if (s.width / vf > MAX_GROUPS)
+                if (s.width / fold_vf(&s) > MAX_GROUPS)
                     fold_in_memory(&s);
                 else
                     fold_by_rows(&s);
