@@ -512,6 +512,26 @@ lanes_take_turns(const tj_kernel *k)
     return k->block_dim > 1 && !tji_lanes_run_concurrently(k) && !k->ctx->cpu_butterfly;
 }
 
+/* Marks the users of the lanes' partials ('mine', which 'sum' combines into the total) as
+ * this fold's, where the reducer is one of the built-in associative and commutative
+ * operations on a scalar: the partials are then used only as one total of them all, and
+ * row_order.c may hand it other partials with the same total (jit/lane_loops.c). */
+static void
+mark_turn(tj_kernel *k, LLVMValueRef mine, const tj_val *sum)
+{
+    if (!sum || !LLVMIsAInstruction(sum->ll) || tji_type_is_composite(sum->type))
+        return;
+    LLVMOpcode op = LLVMGetInstructionOpcode(sum->ll);
+    switch (op) {
+    case LLVMAdd: case LLVMMul: case LLVMAnd: case LLVMOr: case LLVMXor:
+    case LLVMFAdd: case LLVMFMul:
+        tji_mark_turn_fold(k->ctx, mine, op);
+        break;
+    default:
+        break;
+    }
+}
+
 static void
 turn_combine(tj_kernel *k, const acc *a)
 {
@@ -544,6 +564,7 @@ turn_combine(tj_kernel *k, const acc *a)
     LLVMBuildStore(b, one, p.flags);
     tji_emit_cond_end(k, &inner);
     tji_emit_cond_end(k, &cond);
+    mark_turn(k, mine, sum);
     tji_emit_barrier(k);
     /* every lane reads the total; no lane writes it before a later call's first barrier */
     LLVMValueRef total = tji_emit_load(k, t, p.vals);

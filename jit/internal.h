@@ -810,6 +810,14 @@ TJI_HIDDEN void tji_vec_front_end(LLVMBuilderRef b, const tji_counted_loop *l, t
  * the pop), where every lane runs the pop in turn; so it is lane 0's minus the lane in
  * every lane when lane 0's is at least block_dim - 1. */
 TJI_HIDDEN void tji_mark_descending(tj_context *ctx, LLVMValueRef v);
+/* lane_loops.c: marks the users of 'partial' (a load of a lane's partial in a tile_reduce
+ * whose lanes fold their partials into one total in turn, builtins/reduce.c) as that fold's,
+ * with 'op' its operation (associative and commutative: the order of combination is
+ * unspecified, SPEC 4). A lanes' array that carries a value whose every user is so marked
+ * takes the mark: its elements are only ever combined, all of them, into one total, so any
+ * elements with the same total do (row_order.c). tji_turn_fold_op: the array's 'op', or 0. */
+TJI_HIDDEN void tji_mark_turn_fold(tj_context *ctx, LLVMValueRef partial, LLVMOpcode op);
+TJI_HIDDEN LLVMOpcode tji_turn_fold_op(LLVMValueRef array);
 /* divergence.c: marks load 'v' as reading the same value in every lane that runs it (a
  * builtin's broadcast after a barrier, with no write before the next: tile_extract's
  * scratch, tile_stack_count, uniform by SPEC 4); and whether load 'v' has that mark. */

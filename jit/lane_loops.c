@@ -416,6 +416,53 @@ lane_slot(lanes *L, LLVMTypeRef arrty, LLVMValueRef arr)
     return LLVMBuildInBoundsGEP2(L->b, arrty, arr, idx, 2, "");
 }
 
+static const char turn_md[] = "tj.turn";
+
+static unsigned
+turn_kind(LLVMContextRef c)
+{
+    return LLVMGetMDKindIDInContext(c, turn_md, sizeof turn_md - 1);
+}
+
+void
+tji_mark_turn_fold(tj_context *ctx, LLVMValueRef partial, LLVMOpcode op)
+{
+    LLVMMetadataRef n = LLVMValueAsMetadata(
+        LLVMConstInt(LLVMInt32TypeInContext(ctx->llctx), (unsigned long long)op, 0));
+    LLVMValueRef node = LLVMMetadataAsValue(ctx->llctx, LLVMMDNodeInContext2(ctx->llctx, &n, 1));
+    for (LLVMUseRef u = LLVMGetFirstUse(partial); u; u = LLVMGetNextUse(u))
+        LLVMSetMetadata(LLVMGetUser(u), turn_kind(ctx->llctx), node);
+}
+
+LLVMOpcode
+tji_turn_fold_op(LLVMValueRef array)
+{
+    if (!LLVMIsAAllocaInst(array))
+        return 0;
+    LLVMValueRef node = LLVMGetMetadata(array, turn_kind(LLVMGetTypeContext(LLVMTypeOf(array))));
+    if (!node || LLVMGetMDNodeNumOperands(node) != 1)
+        return 0;
+    LLVMValueRef op;
+    LLVMGetMDNodeOperands(node, &op);
+    return op && LLVMIsAConstantInt(op) ? (LLVMOpcode)LLVMConstIntGetZExtValue(op) : 0;
+}
+
+/* Whether every user of 'v' is a turn fold's (tji_mark_turn_fold): then the lanes' array
+ * that carries it takes the mark, for row_order.c. */
+static LLVMValueRef
+turn_mark_of_users(LLVMValueRef v)
+{
+    unsigned kind = turn_kind(LLVMGetTypeContext(LLVMTypeOf(v)));
+    LLVMValueRef mark = NULL;
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef m = LLVMGetMetadata(LLVMGetUser(u), kind);
+        if (!m || (mark && m != mark))
+            return NULL;
+        mark = m;
+    }
+    return mark;
+}
+
 /* 'v' is stored per lane where it is made and loaded per lane where it is used. */
 static void
 carry_value(lanes *L, LLVMValueRef v, int shape)
@@ -427,6 +474,9 @@ carry_value(lanes *L, LLVMValueRef v, int shape)
     LLVMTypeRef i8 = LLVMInt8TypeInContext(L->ctx->llctx);
     bool bit = ty == i1;
     LLVMValueRef arr = lane_array(L, bit ? i8 : ty, &arrty, "lanes.value");
+    LLVMValueRef turn = turn_mark_of_users(v);
+    if (turn)
+        LLVMSetMetadata(arr, turn_kind(L->ctx->llctx), turn);
     if (shape != TJI_SHAPE_VARIES && L->shaped_arr) {
         L->shaped_arr[L->nshaped] = arr;
         L->shaped_step[L->nshaped++] = shape == POP_SLOT        ? -1

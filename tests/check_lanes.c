@@ -684,21 +684,25 @@ END_TEST
 /* A whole-tile fold of R rows of W lanes under launch_tiled (tile_load, tile_reduce,
  * tile_store of y[b]), cooperative, in the default form. The lanes' loop that folds each
  * lane's R elements (one of every row) reads the rows one after the other
- * (jit/row_order.c): "rows.fold" in the optimised IR at W = 256 and R = 16, the bench's
- * sum, with the partials in registers with AVX-512 (16 vectors of 16 lanes) and in the
- * lanes' array with AVX2 (32 vectors of 8: "rows.init" copies the first row there; at R =
- * 5 LLVM unrolls the loop fully). The same results in every case: float32 sums of small
- * integers (exact), int32 sums and products (exact, wrapping), at W = 64, 256 and 512 and
- * R = 5 and 16. */
+ * (jit/row_order.c) at W = 256 and R = 16, the bench's sum: with AVX-512 (16 vectors of 16
+ * lanes) the partials stay in registers ("rows.fold"); with AVX2 (32 vectors of 8, more than
+ * the registers hold) the lanes' partials, which the lanes only fold into one total in turn,
+ * become one fold of the whole tile into four vectors ("rows.whole", the operation's
+ * identity in the other lanes' partials; at R = 5 LLVM unrolls the loop fully). The same
+ * results in every case: float32 sums of small integers (exact), int32 sums, products, and
+ * bitwise and, or and xor (exact, wrapping; the identities 0, 1, all ones), at W = 64, 256
+ * and 512 and R = 5 and 16. */
 START_TEST(test_lanes_tile_rows_fold_one_after_the_other)
 {
-    enum { NBL = 3 };
+    enum { NBL = 3, NOPS = 6 };
     static const int widths[] = {64, 256, 512}, heights[] = {5, 16};
-    static const tj_reduce_op ops[] = {TJ_REDUCE_ADD, TJ_REDUCE_ADD, TJ_REDUCE_MUL};
-    static const tj_dtype dts[] = {TJ_DTYPE_F32, TJ_DTYPE_I32, TJ_DTYPE_I32};
+    static const tj_reduce_op ops[] = {TJ_REDUCE_ADD,     TJ_REDUCE_ADD,    TJ_REDUCE_MUL,
+                                       TJ_REDUCE_BIT_AND, TJ_REDUCE_BIT_OR, TJ_REDUCE_BIT_XOR};
+    static const tj_dtype dts[] = {TJ_DTYPE_F32, TJ_DTYPE_I32, TJ_DTYPE_I32,
+                                   TJ_DTYPE_I32, TJ_DTYPE_I32, TJ_DTYPE_I32};
     for (int wi = 0; wi < 3; wi++)
         for (int hi = 0; hi < 2; hi++)
-            for (int oi = 0; oi < 3; oi++) {
+            for (int oi = 0; oi < NOPS; oi++) {
                 int w = widths[wi], per = heights[hi] * w;
                 tj_context *ctx;
                 tj_device *cpu;
@@ -714,26 +718,36 @@ START_TEST(test_lanes_tile_rows_fold_one_after_the_other)
                 bool avx512 = __builtin_cpu_supports("avx512f");
                 if (w == 256 && heights[hi] == 16 && (avx512 || __builtin_cpu_supports("avx2"))) {
                     const char *ir = tj_module_get_ir(m);
-                    ck_assert_msg(strstr(ir, "rows.fold") != NULL,
-                                  "W %d, R %d, op %d: the rows not folded one after the other", w,
-                                  heights[hi], oi);
-                    ck_assert_msg((strstr(ir, "rows.init") != NULL) == !avx512,
-                                  "W %d, R %d, op %d: the partials %s", w, heights[hi], oi,
-                                  avx512 ? "not in registers" : "not in memory");
+                    ck_assert_msg(strstr(ir, avx512 ? "rows.fold" : "rows.whole") != NULL,
+                                  "W %d, R %d, op %d: the rows not folded one after the other%s",
+                                  w, heights[hi], oi, avx512 ? "" : " as one whole tile");
+                    ck_assert_msg(!strstr(ir, "rows.init"),
+                                  "W %d, R %d, op %d: the partials in memory", w, heights[hi], oi);
                 }
                 int n = NBL * per;
                 float *xf = malloc((size_t)n * sizeof *xf);
                 int32_t *xi = malloc((size_t)n * sizeof *xi);
                 double wantf[NBL] = {0};
                 uint32_t wanti[NBL];
+                tj_reduce_op op = ops[oi];
                 for (int b = 0; b < NBL; b++)
-                    wanti[b] = ops[oi] == TJ_REDUCE_MUL ? 1u : 0u;
+                    wanti[b] = op == TJ_REDUCE_MUL ? 1u : op == TJ_REDUCE_BIT_AND ? ~0u : 0u;
                 for (int e = 0; e < n; e++) {
                     xf[e] = (float)(e % 11 - 5);
                     xi[e] = (e * 7919) % 97 - 40;
+                    if (op == TJ_REDUCE_BIT_AND) /* each clears one of bits 0-30 */
+                        xi[e] = ~(1 << (e * 13 % 31));
+                    else if (op == TJ_REDUCE_BIT_OR) /* one of bits 0-28 each */
+                        xi[e] = 1 << (e * 7 % 29);
+                    else if (op == TJ_REDUCE_BIT_XOR)
+                        xi[e] = e % 4093 == 5 ? -2 : 1 << (e * 7 % 29);
+                    uint32_t v = (uint32_t)xi[e], *acc = &wanti[e / per];
                     wantf[e / per] += xf[e];
-                    wanti[e / per] = ops[oi] == TJ_REDUCE_MUL ? wanti[e / per] * (uint32_t)xi[e]
-                                                              : wanti[e / per] + (uint32_t)xi[e];
+                    *acc = op == TJ_REDUCE_MUL       ? *acc * v
+                           : op == TJ_REDUCE_ADD     ? *acc + v
+                           : op == TJ_REDUCE_BIT_AND ? *acc & v
+                           : op == TJ_REDUCE_BIT_OR  ? *acc | v
+                                                     : *acc ^ v;
                 }
                 bool fl = dts[oi] == TJ_DTYPE_F32;
                 tj_array *xa = tjt_array(cpu, t, n, fl ? (const void *)xf : (const void *)xi);
