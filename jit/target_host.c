@@ -519,6 +519,7 @@ finish(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *descs, int n, LLVMTarg
     tji_vectorise_pops(ctx, m);
     tji_interchange_lanes(ctx, m);
     tji_row_order(ctx, m);
+    tji_balance_chains(m);
     tji_range_first(ctx, m);
     widen_half_minmax(ctx, m);
     return TJ_OK;

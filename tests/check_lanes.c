@@ -774,6 +774,74 @@ START_TEST(test_lanes_tile_rows_fold_one_after_the_other)
 }
 END_TEST
 
+/* The longest path of dependent float adds in the optimised IR 'ir' (each 'fadd' one step
+ * more than the deeper of its operands; anything else starts again at 0). */
+static int
+fadd_depth(const char *ir)
+{
+    enum { MAXN = 4096 };
+    static char names[MAXN][48];
+    static int depth[MAXN];
+    int n = 0, deepest = 0;
+    for (const char *line = ir, *nl; line; line = nl ? nl + 1 : NULL) {
+        nl = strchr(line, '\n');
+        char def[48], a[48], b[48];
+        if (n == MAXN ||
+            sscanf(line, " %%%47[^ ] = fadd %*[^%%]%%%47[^,], %%%47[^ \n,]", def, a, b) != 3)
+            continue;
+        int d = 0;
+        for (int i = 0; i < n; i++)
+            if (strcmp(names[i], a) == 0 || strcmp(names[i], b) == 0)
+                d = depth[i] > d ? depth[i] : d;
+        snprintf(names[n], sizeof names[n], "%s", def);
+        depth[n++] = d + 1;
+        deepest = d + 1 > deepest ? d + 1 : deepest;
+    }
+    return deepest;
+}
+
+/* A cooperative block's lanes fold their tile_reduce partials into one total in turn; LLVM
+ * vectorises that lanes' loop with one accumulator and unrolls it, a chain of W / VF - 1
+ * dependent adds (31 with AVX2 at W = 256, 15 with AVX-512), then the scalar tail's.
+ * jit/balance.c makes such chains trees: no path of more than 8 dependent float adds in
+ * the kernel (5 for 32 vectors), and the block totals exact (sums of small integers). */
+START_TEST(test_lanes_turns_total_as_a_tree)
+{
+    enum { W = 256, PER = 16 * W, NBL = 2 };
+    tj_context *ctx;
+    tj_device *cpu;
+    tj_kernel *k = coop_kernel(LOOPS, "turns", W, &ctx, &cpu);
+    const tj_type *f32 = tj_context_get_type(ctx, TJ_DTYPE_F32);
+    tj_val *x = tj_param_array(k, "x", f32, 1), *y = tj_param_array(k, "y", f32, 1);
+    tj_val *tid[2];
+    tj_tid(k, 2, tid);
+    int per = PER;
+    tj_val *off = tj_binary(k, TJ_BIN_MUL, tid[0], tj_const_int(k, TJ_DTYPE_I32, PER));
+    tj_val *tile = tj_tile_load(k, x, 1, &per, &off, TJ_STORAGE_REGISTER);
+    tj_tile_store(k, y, tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, tile), &tid[0]);
+    tj_module *m = build(ctx, cpu, k);
+    int depth = fadd_depth(tj_module_get_ir(m));
+    ck_assert_msg(depth >= 1 && depth <= 8, "a path of %d dependent float adds", depth);
+    static float xf[NBL * PER];
+    double want[NBL] = {0};
+    for (int e = 0; e < NBL * PER; e++) {
+        xf[e] = (float)(e % 13 - 6) * (e % 2 ? 1.0f : 0.5f);
+        want[e / PER] += xf[e];
+    }
+    tj_array *xa = tjt_array(cpu, f32, NBL * PER, xf), *ya = tjt_array(cpu, f32, NBL, NULL);
+    tj_arg args[] = {tj_arg_array(xa), tj_arg_array(ya)};
+    int64_t nb = NBL;
+    tjt_ok(cpu, tj_launch_tiled(cpu, m, "turns", 1, &nb, W, args, 2));
+    tjt_ok(cpu, tj_device_synchronize(cpu));
+    float yf[NBL];
+    tjt_ok(cpu, tj_array_copy_to_host(ya, yf, sizeof yf));
+    for (int b = 0; b < NBL; b++)
+        ck_assert_msg(yf[b] == (float)want[b], "block %d sums to %g, expected %g", b, yf[b],
+                      want[b]);
+    tj_context_destroy(ctx);
+}
+END_TEST
+
 /* A copy of R rows of 256 lanes under launch_tiled: tile_load of x at b * 256 R, tile_store
  * at b * 256 R + shift into y, cooperative. With AVX-512 the lanes' loop of loads and stores
  * copies the rows one after the other ("rows.copy": jit/row_order.c) where the vectoriser
@@ -1541,6 +1609,7 @@ lanes_suite(void)
     tcase_add_test(tc, test_lanes_without_barriers);
     tcase_add_test(tc, test_lanes_tiled_sum_vectorises);
     tcase_add_test(tc, test_lanes_tile_rows_fold_one_after_the_other);
+    tcase_add_test(tc, test_lanes_turns_total_as_a_tree);
     tcase_add_test(tc, test_lanes_tile_rows_copy_one_after_the_other);
     tcase_add_test(tc, test_lanes_tiled_copy_knows_tid_across_barriers);
     tcase_add_test(tc, test_lanes_values_every_lane_carries_alike);
