@@ -131,7 +131,9 @@ balance(LLVMBuilderRef b, LLVMValueRef root)
     if (n == NULL || k >= MAX_LEAVES || k + 1 < MIN_LEAVES)
         return false;
     /* bottom up: leaves[k] and leaves[k - 1] at nodes[k - 1], then leaves[i] at nodes[i] */
-    chain c = {.b = b, .proto = root, .fmf = fmf};
+    /* reassoc and nsz hold in any order; nnan, ninf and the like were said of this one */
+    chain c = {.b = b, .proto = root,
+               .fmf = fmf & (LLVMFastMathAllowReassoc | LLVMFastMathNoSignedZeros)};
     for (int i = k - 1; i >= 0; i--) {
         LLVMPositionBuilderBefore(b, nodes[i]);
         if (i == k - 1)

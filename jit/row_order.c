@@ -60,6 +60,7 @@ enum {
     MAX_GROUPS = 16,
     COPY_UNROLL = 4,  /* vectors a step of a row's copy */
     GROUP_UNROLL = 4, /* vectors a step of a fold's loop over the lanes in memory */
+    MAX_IDENTITY_LANES = 64, /* of a whole fold's vectors (AVX-512 has 64 bytes) */
 };
 
 typedef struct fold {
@@ -586,7 +587,7 @@ fold_in_memory(rows *s)
 static bool
 read_as_one_total(const rows *s)
 {
-    if (tji_turn_fold_op(s->array) != s->op)
+    if (tji_turn_fold_op(s->array) != s->op || fold_vf(s) > MAX_IDENTITY_LANES)
         return false;
     switch (s->op) {
     case LLVMAdd: case LLVMMul: case LLVMAnd: case LLVMOr: case LLVMXor:
@@ -612,10 +613,27 @@ identity(const rows *s, LLVMTypeRef vty)
     default: e = LLVMConstNull(t); break;
     }
     unsigned n = LLVMGetVectorSize(vty);
-    LLVMValueRef el[64];
-    for (unsigned i = 0; i < n && i < 64; i++)
+    LLVMValueRef el[MAX_IDENTITY_LANES];
+    for (unsigned i = 0; i < n; i++)
         el[i] = e;
     return LLVMConstVector(el, n);
+}
+
+/* At the builder: op(a, b) as apply_fold, in an order other than B's: without the flags
+ * that an order proves (nsw, nuw; nnan, ninf and the like, reassoc and nsz kept). */
+static LLVMValueRef
+apply_reordered(rows *s, LLVMValueRef a, LLVMValueRef b)
+{
+    LLVMValueRef op = apply_fold(s, a, b);
+    if (LLVMCanValueUseFastMathFlags(op))
+        LLVMSetFastMathFlags(op, LLVMGetFastMathFlags(op) &
+                                     (LLVMFastMathAllowReassoc | LLVMFastMathNoSignedZeros));
+    else if (s->op == LLVMAdd || s->op == LLVMMul) {
+        LLVMSetNSW(op, false);
+        LLVMSetNUW(op, false);
+    } else if (s->op == LLVMOr)
+        LLVMSetIsDisjoint(op, false);
+    return op;
 }
 
 /* Replaces B, where A is read only as one total of all its elements (read_as_one_total), by
@@ -663,7 +681,7 @@ fold_whole(rows *s)
     for (unsigned k = 0; k < u; k++) {
         LLVMValueRef at =
             LLVMBuildAdd(s->b, j, LLVMConstInt(ity, (unsigned long long)k * vf, 0), "");
-        next[k] = apply_fold(s, part[k], row_vector(s, row, at));
+        next[k] = apply_reordered(s, part[k], row_vector(s, row, at));
         LLVMAddIncoming(part[k], &next[k], &loop, 1);
     }
     LLVMBasicBlockRef latch = LLVMInsertBasicBlockInContext(c, s->exit, "rows.next");
@@ -681,7 +699,7 @@ fold_whole(rows *s)
     LLVMPositionBuilderAtEnd(s->b, done);
     for (unsigned n = u; n > 1; n /= 2)
         for (unsigned k = 0; k < n / 2; k++)
-            next[k] = apply_fold(s, next[2 * k], next[2 * k + 1]);
+            next[k] = apply_reordered(s, next[2 * k], next[2 * k + 1]);
     for (unsigned long long e = 0; e < s->width; e += vf) {
         LLVMValueRef ai[] = {LLVMConstInt(ity, 0, 0), LLVMConstInt(ity, e, 0)};
         LLVMValueRef st = LLVMBuildStore(s->b, e == 0 ? next[0] : id,
