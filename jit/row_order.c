@@ -82,6 +82,8 @@ typedef struct rows {
     int nrows;
     fold folds[MAX_STORES];
     int nfolds;
+    LLVMTypeRef vty;                /* the folds' vectors */
+    unsigned aalign;                /* and their stores' alignment */
     LLVMValueRef fills[MAX_STORES]; /* stores of a value from outside into a per-lane array */
     int nfills;
     /* copies: row k's load and store, at the counter plus off[k] plus 'inv' */
@@ -380,6 +382,8 @@ takes(rows *s, LLVMBasicBlockRef bb)
         if (in != s->iv && in != s->next && in != s->cond &&
             in != LLVMGetBasicBlockTerminator(bb) && !in_folds(s, in))
             return false;
+    s->vty = LLVMTypeOf(LLVMGetOperand(s->folds[0].store, 0));
+    s->aalign = LLVMGetAlignment(s->folds[0].store);
     return true;
 }
 
@@ -440,6 +444,43 @@ table_at(rows *s, LLVMValueRef table, LLVMValueRef k)
 {
     LLVMValueRef idx[] = {LLVMConstInt(LLVMTypeOf(k), 0, 0), k};
     return LLVMBuildInBoundsGEP2(s->b, LLVMGetAllocatedType(table), table, idx, 2, "");
+}
+
+/* The rows' pointers from row 'from' on, in a table in the function's entry that the loop
+ * over the rows reads ('*table'): stored in a new block "rows.first", the builder left at
+ * its end. */
+static LLVMBasicBlockRef
+rows_table(rows *s, int from, LLVMValueRef *table)
+{
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(s->ctx->llctx);
+    *table = entry_table(s, LLVMTypeOf(s->row[0]), s->nrows, "rows.table");
+    LLVMBasicBlockRef first = LLVMInsertBasicBlockInContext(s->ctx->llctx, s->exit, "rows.first");
+    LLVMPositionBuilderAtEnd(s->b, first);
+    for (int r = from; r < s->nrows; r++)
+        LLVMBuildStore(s->b, s->row[r], table_at(s, *table, LLVMConstInt(i32, (unsigned)r, 0)));
+    return first;
+}
+
+/* At the builder: the address of A's element 'at' (of the counter's type). */
+static LLVMValueRef
+lanes_at(rows *s, LLVMValueRef at)
+{
+    LLVMValueRef ai[] = {LLVMConstInt(LLVMTypeOf(at), 0, 0), at};
+    return LLVMBuildInBoundsGEP2(s->b, LLVMGetAllocatedType(s->array), s->array, ai, 2, "");
+}
+
+/* At the builder: stores vector 'v' at A's element 'at', as B stored its folds. */
+static void
+store_lanes(rows *s, LLVMValueRef v, LLVMValueRef at)
+{
+    LLVMSetAlignment(LLVMBuildStore(s->b, v, lanes_at(s, at)), s->aalign);
+}
+
+/* At the builder: row 'r''s pointer from the rows' table. */
+static LLVMValueRef
+row_at(rows *s, LLVMValueRef table, LLVMValueRef r)
+{
+    return LLVMBuildLoad2(s->b, LLVMTypeOf(s->row[0]), table_at(s, table, r), "rows.row");
 }
 
 /* At the builder: the vector of row 'row' at element 'at', with the alignment of B's row
@@ -525,15 +566,10 @@ static void
 fold_in_memory(rows *s)
 {
     LLVMContextRef c = s->ctx->llctx;
-    LLVMTypeRef i32 = LLVMInt32TypeInContext(c), ity = LLVMTypeOf(s->iv);
-    LLVMTypeRef ptr = LLVMTypeOf(s->row[0]), vty = LLVMTypeOf(LLVMGetOperand(s->folds[0].store, 0));
-    LLVMTypeRef aty = LLVMGetAllocatedType(s->array);
-    unsigned vf = fold_vf(s), aalign = LLVMGetAlignment(s->folds[0].store);
-    LLVMValueRef table = entry_table(s, ptr, s->nrows, "rows.table");
-    LLVMBasicBlockRef first = LLVMInsertBasicBlockInContext(c, s->exit, "rows.first");
-    LLVMPositionBuilderAtEnd(s->b, first);
-    for (int r = 2; r < s->nrows; r++)
-        LLVMBuildStore(s->b, s->row[r], table_at(s, table, LLVMConstInt(i32, (unsigned)r, 0)));
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c), ity = LLVMTypeOf(s->iv), vty = s->vty;
+    unsigned vf = fold_vf(s);
+    LLVMValueRef table;
+    LLVMBasicBlockRef first = rows_table(s, 2, &table);
     /* A = op(row 0, row 1) */
     LLVMValueRef j;
     unsigned u;
@@ -542,10 +578,7 @@ fold_in_memory(rows *s)
         LLVMValueRef at =
             LLVMBuildAdd(s->b, j, LLVMConstInt(ity, (unsigned long long)k * vf, 0), "");
         LLVMValueRef l0 = row_vector(s, s->row[0], at);
-        LLVMValueRef op = apply_fold(s, l0, row_vector(s, s->row[1], at));
-        LLVMValueRef ai[] = {LLVMConstInt(ity, 0, 0), at};
-        LLVMValueRef pa = LLVMBuildInBoundsGEP2(s->b, aty, s->array, ai, 2, "");
-        LLVMSetAlignment(LLVMBuildStore(s->b, op, pa), aalign);
+        store_lanes(s, apply_fold(s, l0, row_vector(s, s->row[1], at)), at);
     }
     LLVMBasicBlockRef head = LLVMInsertBasicBlockInContext(c, s->exit, "rows.row");
     close_lanes(s, init, j, u, head);
@@ -554,17 +587,14 @@ fold_in_memory(rows *s)
     LLVMValueRef r = LLVMBuildPhi(s->b, i32, "rows.r");
     LLVMValueRef one = LLVMConstInt(i32, 1, 0), two = LLVMConstInt(i32, 2, 0);
     LLVMAddIncoming(r, &two, &init, 1);
-    LLVMValueRef row = LLVMBuildLoad2(s->b, ptr, table_at(s, table, r), "rows.row");
+    LLVMValueRef row = row_at(s, table, r);
     LLVMBasicBlockRef loop = open_lanes(s, head, "rows.fold", &j, &u);
     for (unsigned k = 0; k < u; k++) {
         LLVMValueRef at =
             LLVMBuildAdd(s->b, j, LLVMConstInt(ity, (unsigned long long)k * vf, 0), "");
-        LLVMValueRef ai[] = {LLVMConstInt(ity, 0, 0), at};
-        LLVMValueRef pa = LLVMBuildInBoundsGEP2(s->b, aty, s->array, ai, 2, "");
-        LLVMValueRef part = LLVMBuildLoad2(s->b, vty, pa, "rows.part");
-        LLVMSetAlignment(part, aalign);
-        LLVMSetAlignment(LLVMBuildStore(s->b, apply_fold(s, part, row_vector(s, row, at)), pa),
-                         aalign);
+        LLVMValueRef part = LLVMBuildLoad2(s->b, vty, lanes_at(s, at), "rows.part");
+        LLVMSetAlignment(part, s->aalign);
+        store_lanes(s, apply_fold(s, part, row_vector(s, row, at)), at);
     }
     LLVMBasicBlockRef latch = LLVMInsertBasicBlockInContext(c, s->exit, "rows.next");
     close_lanes(s, loop, j, u, latch);
@@ -647,17 +677,12 @@ static void
 fold_whole(rows *s)
 {
     LLVMContextRef c = s->ctx->llctx;
-    LLVMTypeRef i32 = LLVMInt32TypeInContext(c), ity = LLVMTypeOf(s->iv);
-    LLVMTypeRef ptr = LLVMTypeOf(s->row[0]), vty = LLVMTypeOf(LLVMGetOperand(s->folds[0].store, 0));
-    LLVMTypeRef aty = LLVMGetAllocatedType(s->array);
-    unsigned vf = fold_vf(s), aalign = LLVMGetAlignment(s->folds[0].store);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c), ity = LLVMTypeOf(s->iv), vty = s->vty;
+    unsigned vf = fold_vf(s);
     LLVMValueRef id = identity(s, vty);
-    LLVMValueRef table = entry_table(s, ptr, s->nrows, "rows.table");
-    LLVMBasicBlockRef first = LLVMInsertBasicBlockInContext(c, s->exit, "rows.first");
+    LLVMValueRef table;
+    LLVMBasicBlockRef first = rows_table(s, 0, &table);
     LLVMBasicBlockRef head = LLVMInsertBasicBlockInContext(c, s->exit, "rows.row");
-    LLVMPositionBuilderAtEnd(s->b, first);
-    for (int r = 0; r < s->nrows; r++)
-        LLVMBuildStore(s->b, s->row[r], table_at(s, table, LLVMConstInt(i32, (unsigned)r, 0)));
     LLVMBuildBr(s->b, head);
     /* for each row, in order: its loads into the accumulators */
     LLVMPositionBuilderAtEnd(s->b, head);
@@ -670,7 +695,7 @@ fold_whole(rows *s)
         acc[k] = LLVMBuildPhi(s->b, vty, "rows.acc");
         LLVMAddIncoming(acc[k], &id, &first, 1);
     }
-    LLVMValueRef row = LLVMBuildLoad2(s->b, ptr, table_at(s, table, r), "rows.row");
+    LLVMValueRef row = row_at(s, table, r);
     LLVMValueRef j;
     unsigned uu;
     LLVMBasicBlockRef loop = open_lanes(s, head, "rows.whole", &j, &uu);
@@ -700,12 +725,8 @@ fold_whole(rows *s)
     for (unsigned n = u; n > 1; n /= 2)
         for (unsigned k = 0; k < n / 2; k++)
             next[k] = apply_reordered(s, next[2 * k], next[2 * k + 1]);
-    for (unsigned long long e = 0; e < s->width; e += vf) {
-        LLVMValueRef ai[] = {LLVMConstInt(ity, 0, 0), LLVMConstInt(ity, e, 0)};
-        LLVMValueRef st = LLVMBuildStore(s->b, e == 0 ? next[0] : id,
-                                         LLVMBuildInBoundsGEP2(s->b, aty, s->array, ai, 2, ""));
-        LLVMSetAlignment(st, aalign);
-    }
+    for (unsigned long long e = 0; e < s->width; e += vf)
+        store_lanes(s, e == 0 ? next[0] : id, LLVMConstInt(ity, e, 0));
     fill_lanes(s);
     LLVMBuildBr(s->b, s->exit);
     replace_loop(s, first, done);
@@ -717,17 +738,14 @@ fold_by_rows(rows *s)
 {
     LLVMContextRef c = s->ctx->llctx;
     LLVMTypeRef i32 = LLVMInt32TypeInContext(c), ity = LLVMTypeOf(s->iv);
-    LLVMTypeRef ptr = LLVMTypeOf(s->row[0]), vty = LLVMTypeOf(LLVMGetOperand(s->folds[0].store, 0));
+    LLVMTypeRef vty = s->vty;
     unsigned vf = fold_vf(s);
     int groups = (int)(s->width / vf);
-    /* the rows' pointers, in a table the loop over the rows reads */
-    LLVMValueRef table = entry_table(s, ptr, s->nrows, "rows.table");
-    LLVMBasicBlockRef first = LLVMInsertBasicBlockInContext(c, s->exit, "rows.first");
+    LLVMValueRef table;
+    LLVMBasicBlockRef first = rows_table(s, 1, &table);
     LLVMBasicBlockRef loop = LLVMInsertBasicBlockInContext(c, s->exit, "rows.fold");
     LLVMBasicBlockRef done = LLVMInsertBasicBlockInContext(c, s->exit, "rows.done");
     LLVMPositionBuilderAtEnd(s->b, first);
-    for (int r = 1; r < s->nrows; r++)
-        LLVMBuildStore(s->b, s->row[r], table_at(s, table, LLVMConstInt(i32, (unsigned)r, 0)));
     /* row 0: each group's vector of lanes */
     LLVMValueRef acc[MAX_GROUPS], part[MAX_GROUPS];
     for (int g = 0; g < groups; g++)
@@ -742,7 +760,7 @@ fold_by_rows(rows *s)
         part[g] = LLVMBuildPhi(s->b, vty, "rows.part");
         LLVMAddIncoming(part[g], &acc[g], &first, 1);
     }
-    LLVMValueRef row = LLVMBuildLoad2(s->b, ptr, table_at(s, table, r), "rows.row");
+    LLVMValueRef row = row_at(s, table, r);
     for (int g = 0; g < groups; g++)
         acc[g] = apply_fold(
             s, part[g], row_vector(s, row, LLVMConstInt(ity, (unsigned long long)g * vf, 0)));
@@ -755,14 +773,8 @@ fold_by_rows(rows *s)
         LLVMAddIncoming(part[g], &acc[g], &loop, 1);
     /* each lane's fold into A, as B stored it */
     LLVMPositionBuilderAtEnd(s->b, done);
-    LLVMTypeRef aty = LLVMGetAllocatedType(s->array);
-    for (int g = 0; g < groups; g++) {
-        LLVMValueRef ai[] = {LLVMConstInt(ity, 0, 0),
-                             LLVMConstInt(ity, (unsigned long long)g * vf, 0)};
-        LLVMValueRef st =
-            LLVMBuildStore(s->b, acc[g], LLVMBuildInBoundsGEP2(s->b, aty, s->array, ai, 2, ""));
-        LLVMSetAlignment(st, LLVMGetAlignment(s->folds[0].store));
-    }
+    for (int g = 0; g < groups; g++)
+        store_lanes(s, acc[g], LLVMConstInt(ity, (unsigned long long)g * vf, 0));
     fill_lanes(s);
     LLVMBuildBr(s->b, s->exit);
     replace_loop(s, first, done);

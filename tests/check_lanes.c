@@ -681,6 +681,33 @@ START_TEST(test_lanes_tiled_sum_vectorises)
 }
 END_TEST
 
+/* A cooperative kernel 'name' of block_dim 'w' (in a new context, on its CPU device) that
+ * reduces its block's tile of 'per' elements of x (dtype 'dt') with 'op' into y[block]:
+ * tile_load at block * per, tile_reduce, tile_store. TJ_REDUCE_FUNC reduces with a user
+ * function add(a, b) = a + b. Built. */
+static tj_module *
+reduce_rows(const char *name, int w, int per, tj_dtype dt, tj_reduce_op op, tj_context **ctx,
+            tj_device **cpu)
+{
+    tj_kernel *k = coop_kernel(LOOPS, name, w, ctx, cpu);
+    const tj_type *t = tj_context_get_type(*ctx, dt);
+    tj_val *x = tj_param_array(k, "x", t, 1), *y = tj_param_array(k, "y", t, 1);
+    tj_val *tid[2];
+    tj_tid(k, 2, tid);
+    tj_val *off = tj_binary(k, TJ_BIN_MUL, tid[0], tj_const_int(k, TJ_DTYPE_I32, per));
+    tj_val *tile = tj_tile_load(k, x, 1, &per, &off, TJ_STORAGE_REGISTER);
+    tj_func *f = NULL;
+    if (op == TJ_REDUCE_FUNC) {
+        tj_kernel_options fo = {.target = TJ_TARGET_CPU, .block_dim = (uint32_t)w,
+                                .cpu_mode = TJ_CPU_COOPERATIVE};
+        f = tj_func_create(*ctx, "add", t, &fo);
+        tj_val *a = tj_param(f, "a", t), *b = tj_param(f, "b", t);
+        tj_return(f, tj_binary(f, TJ_BIN_ADD, a, b));
+    }
+    tj_tile_store(k, y, tj_tile_reduce(k, op, f, tile), &tid[0]);
+    return build(*ctx, *cpu, k);
+}
+
 /* A whole-tile fold of R rows of W lanes under launch_tiled (tile_load, tile_reduce,
  * tile_store of y[b]), cooperative, in the default form. The lanes' loop that folds each
  * lane's R elements (one of every row) reads the rows one after the other
@@ -688,17 +715,20 @@ END_TEST
  * lanes) the partials stay in registers ("rows.fold"); with AVX2 (32 vectors of 8, more than
  * the registers hold) the lanes' partials, which the lanes only fold into one total in turn,
  * become one fold of the whole tile into four vectors ("rows.whole", the operation's
- * identity in the other lanes' partials; at R = 5 LLVM unrolls the loop fully). The same
- * results in every case: float32 sums of small integers (exact), int32 sums, products, and
- * bitwise and, or and xor (exact, wrapping; the identities 0, 1, all ones), at W = 64, 256
- * and 512 and R = 5 and 16. */
+ * identity in the other lanes' partials; at R = 5 LLVM unrolls the loop fully), but a user
+ * function's partials, which the lanes fold in their order, stay each lane's own, in the
+ * lanes' array ("rows.init"). The same results in every case: float32 sums of small
+ * integers (exact), int32 sums, products, and bitwise and, or and xor (exact, wrapping; the
+ * identities 0, 1, all ones) and sums by a user function, at W = 64, 256 and 512 and R = 5
+ * and 16. */
 START_TEST(test_lanes_tile_rows_fold_one_after_the_other)
 {
-    enum { NBL = 3, NOPS = 6 };
+    enum { NBL = 3, NOPS = 7 };
     static const int widths[] = {64, 256, 512}, heights[] = {5, 16};
     static const tj_reduce_op ops[] = {TJ_REDUCE_ADD,     TJ_REDUCE_ADD,    TJ_REDUCE_MUL,
-                                       TJ_REDUCE_BIT_AND, TJ_REDUCE_BIT_OR, TJ_REDUCE_BIT_XOR};
-    static const tj_dtype dts[] = {TJ_DTYPE_F32, TJ_DTYPE_I32, TJ_DTYPE_I32,
+                                       TJ_REDUCE_BIT_AND, TJ_REDUCE_BIT_OR, TJ_REDUCE_BIT_XOR,
+                                       TJ_REDUCE_FUNC};
+    static const tj_dtype dts[] = {TJ_DTYPE_F32, TJ_DTYPE_I32, TJ_DTYPE_I32, TJ_DTYPE_I32,
                                    TJ_DTYPE_I32, TJ_DTYPE_I32, TJ_DTYPE_I32};
     for (int wi = 0; wi < 3; wi++)
         for (int hi = 0; hi < 2; hi++)
@@ -706,23 +736,20 @@ START_TEST(test_lanes_tile_rows_fold_one_after_the_other)
                 int w = widths[wi], per = heights[hi] * w;
                 tj_context *ctx;
                 tj_device *cpu;
-                tj_kernel *k = coop_kernel(LOOPS, "rows", w, &ctx, &cpu);
+                tj_module *m = reduce_rows("rows", w, per, dts[oi], ops[oi], &ctx, &cpu);
                 const tj_type *t = tj_context_get_type(ctx, dts[oi]);
-                tj_val *x = tj_param_array(k, "x", t, 1), *y = tj_param_array(k, "y", t, 1);
-                tj_val *tid[2];
-                tj_tid(k, 2, tid);
-                tj_val *off = tj_binary(k, TJ_BIN_MUL, tid[0], tj_const_int(k, TJ_DTYPE_I32, per));
-                tj_val *tile = tj_tile_load(k, x, 1, &per, &off, TJ_STORAGE_REGISTER);
-                tj_tile_store(k, y, tj_tile_reduce(k, ops[oi], NULL, tile), &tid[0]);
-                tj_module *m = build(ctx, cpu, k);
+                bool f = ops[oi] == TJ_REDUCE_FUNC;
                 bool avx512 = __builtin_cpu_supports("avx512f");
                 if (w == 256 && heights[hi] == 16 && (avx512 || __builtin_cpu_supports("avx2"))) {
-                    const char *ir = tj_module_get_ir(m);
-                    ck_assert_msg(strstr(ir, avx512 ? "rows.fold" : "rows.whole") != NULL,
-                                  "W %d, R %d, op %d: the rows not folded one after the other%s",
-                                  w, heights[hi], oi, avx512 ? "" : " as one whole tile");
-                    ck_assert_msg(!strstr(ir, "rows.init"),
-                                  "W %d, R %d, op %d: the partials in memory", w, heights[hi], oi);
+                    const char *ir = tj_module_get_ir(m), *form = avx512 ? "rows.fold"
+                                                                  : f      ? "rows.init"
+                                                                           : "rows.whole";
+                    ck_assert_msg(strstr(ir, form) != NULL,
+                                  "W %d, R %d, op %d: the rows not folded one after the other "
+                                  "(%s)", w, heights[hi], oi, form);
+                    ck_assert_msg(!strstr(ir, f ? "rows.whole" : "rows.init"),
+                                  "W %d, R %d, op %d: the partials %s", w, heights[hi], oi,
+                                  f ? "folded as one" : "in memory");
                 }
                 int n = NBL * per;
                 float *xf = malloc((size_t)n * sizeof *xf);
@@ -743,8 +770,9 @@ START_TEST(test_lanes_tile_rows_fold_one_after_the_other)
                         xi[e] = e % 4093 == 5 ? -2 : 1 << (e * 7 % 29);
                     uint32_t v = (uint32_t)xi[e], *acc = &wanti[e / per];
                     wantf[e / per] += xf[e];
+                    bool add = op == TJ_REDUCE_ADD || op == TJ_REDUCE_FUNC;
                     *acc = op == TJ_REDUCE_MUL       ? *acc * v
-                           : op == TJ_REDUCE_ADD     ? *acc + v
+                           : add                     ? *acc + v
                            : op == TJ_REDUCE_BIT_AND ? *acc & v
                            : op == TJ_REDUCE_BIT_OR  ? *acc | v
                                                      : *acc ^ v;
@@ -810,16 +838,8 @@ START_TEST(test_lanes_turns_total_as_a_tree)
     enum { W = 256, PER = 16 * W, NBL = 2 };
     tj_context *ctx;
     tj_device *cpu;
-    tj_kernel *k = coop_kernel(LOOPS, "turns", W, &ctx, &cpu);
+    tj_module *m = reduce_rows("turns", W, PER, TJ_DTYPE_F32, TJ_REDUCE_ADD, &ctx, &cpu);
     const tj_type *f32 = tj_context_get_type(ctx, TJ_DTYPE_F32);
-    tj_val *x = tj_param_array(k, "x", f32, 1), *y = tj_param_array(k, "y", f32, 1);
-    tj_val *tid[2];
-    tj_tid(k, 2, tid);
-    int per = PER;
-    tj_val *off = tj_binary(k, TJ_BIN_MUL, tid[0], tj_const_int(k, TJ_DTYPE_I32, PER));
-    tj_val *tile = tj_tile_load(k, x, 1, &per, &off, TJ_STORAGE_REGISTER);
-    tj_tile_store(k, y, tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, tile), &tid[0]);
-    tj_module *m = build(ctx, cpu, k);
     int depth = fadd_depth(tj_module_get_ir(m));
     ck_assert_msg(depth >= 1 && depth <= 8, "a path of %d dependent float adds", depth);
     static float xf[NBL * PER];
