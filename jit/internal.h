@@ -748,6 +748,8 @@ TJI_HIDDEN int tji_interchange_lanes(tj_context *ctx, LLVMModuleRef m);
 /* row_order.c: lanes' loops that fold or copy the rows of a tile read them one after the
  * other; how many */
 TJI_HIDDEN int tji_row_order(tj_context *ctx, LLVMModuleRef m);
+/* prefetch.c: prefetches for the array loads of lanes' loops, steps ahead; how many */
+TJI_HIDDEN int tji_prefetch_lane_loads(tj_context *ctx, LLVMModuleRef m);
 /* balance.c: long chains of one reassociable operation become trees; how many */
 TJI_HIDDEN int tji_balance_chains(LLVMModuleRef m);
 /* range_first.c: a CPU cast's result tested against a range before its own test; how many */

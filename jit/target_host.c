@@ -508,8 +508,10 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
  * tiles) move into the branch that reads them (sink_copies.c); loops of pushes and of the
  * lanes' pops get vector loops (compress_push.c, serial_pops.c); lanes whose loop only
  * scatter-adds integers take turns at each trip (interchange.c); lanes folding or copying
- * the rows of a tile read them one after the other (row_order.c); a cast's result tested
- * against a range takes that test before its own (range_first.c). */
+ * the rows of a tile read them one after the other (row_order.c); long chains of one
+ * reassociable operation become trees (balance.c); a cast's result tested against a range
+ * takes that test before its own (range_first.c); the array loads of lanes' loops prefetch
+ * a few steps ahead (prefetch.c). */
 static tj_status
 finish(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *descs, int n, LLVMTargetMachineRef tm)
 {
@@ -521,6 +523,7 @@ finish(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *descs, int n, LLVMTarg
     tji_row_order(ctx, m);
     tji_balance_chains(m);
     tji_range_first(ctx, m);
+    tji_prefetch_lane_loads(ctx, m);
     widen_half_minmax(ctx, m);
     return TJ_OK;
 }

@@ -708,6 +708,73 @@ reduce_rows(const char *name, int w, int per, tj_dtype dt, tj_reduce_op op, tj_c
     return build(*ctx, *cpu, k);
 }
 
+static int
+cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* A compaction's loop over its block's elements, a step of W lanes at a time (load x where
+ * it is in the array, push what is kept), as the bench's: between two steps the block runs its pushes, so the lanes'
+ * loop that loads x prefetches 4 steps ahead (jit/prefetch.c: 4 * 256 * 4 bytes), and the
+ * blocks keep what they kept without it (the multiset of each block's values >= 0). */
+START_TEST(test_lanes_loads_prefetch_later_steps)
+{
+    enum { W = 256, ITEMS = 4 * W, NBLK = 3, NX = NBLK * ITEMS };
+    tj_context *ctx;
+    tj_device *cpu;
+    tj_kernel *k = coop_kernel(LOOPS, "keep", W, &ctx, &cpu);
+    const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
+    tj_val *x = tj_param_array(k, "x", i32, 1), *out = tj_param_array(k, "out", i32, 1);
+    tj_val *tid[2];
+    tj_tid(k, 2, tid);
+    tj_val *start = tj_binary(k, TJ_BIN_MUL, tid[0], tj_const_int(k, TJ_DTYPE_I32, ITEMS));
+    tj_val *s = tj_tile_stack(k, ITEMS, i32);
+    tj_val *j = tj_for_begin(k, tj_const_int(k, TJ_DTYPE_I32, 0),
+                             tj_const_int(k, TJ_DTYPE_I32, ITEMS), tj_block_dim(k));
+    tj_val *i = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_ADD, start, j), tid[1]);
+    tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0);
+    tj_val *has = tj_compare(k, TJ_CMP_LT, i, tj_shape(k, x, 0));
+    tj_val *safe = tj_select(k, has, i, zero);
+    tj_val *v = tj_load(k, x, &safe, 1);
+    tj_tile_stack_push(k, s, v, tj_binary(k, TJ_BIN_AND, has, tj_compare(k, TJ_CMP_GE, v, zero)));
+    tj_for_end(k);
+    tjt_drain(k, s, out, start);
+    tj_module *m = build(ctx, cpu, k);
+    const char *ir = tj_module_get_ir(m), *pf = strstr(ir, "call void @llvm.prefetch");
+    ck_assert_msg(pf != NULL, "no prefetch in the optimised IR");
+    bool ahead = false;
+    for (const char *p = ir; !ahead && (p = strstr(p, "= getelementptr i8, ptr ")); p++) {
+        const char *eol = strchr(p, '\n');
+        size_t n = strlen(", i64 4096");
+        ahead = eol && (size_t)(eol - p) > n && strncmp(eol - n, ", i64 4096", n) == 0;
+    }
+    ck_assert_msg(ahead, "no address 4096 bytes ahead");
+    static int32_t xs[NX], outs[NX];
+    for (int e = 0; e < NX; e++)
+        xs[e] = (e * 7919) % 201 - 100;
+    tj_array *xa = tjt_array(cpu, i32, NX, xs), *oa = tjt_array(cpu, i32, NX, NULL);
+    tj_arg args[] = {tj_arg_array(xa), tj_arg_array(oa)};
+    int64_t nb = NBLK;
+    tjt_ok(cpu, tj_launch_tiled(cpu, m, "keep", 1, &nb, W, args, 2));
+    tjt_ok(cpu, tj_device_synchronize(cpu));
+    tjt_ok(cpu, tj_array_copy_to_host(oa, outs, sizeof outs));
+    for (int b = 0; b < NBLK; b++) {
+        int32_t want[ITEMS];
+        int n = 0;
+        for (int e = 0; e < ITEMS; e++)
+            if (xs[b * ITEMS + e] >= 0)
+                want[n++] = xs[b * ITEMS + e];
+        qsort(want, (size_t)n, sizeof want[0], cmp_i32);
+        qsort(outs + b * ITEMS, (size_t)n, sizeof outs[0], cmp_i32);
+        ck_assert_msg(n > 0 && memcmp(want, outs + b * ITEMS, (size_t)n * sizeof want[0]) == 0,
+                      "block %d: its %d kept values differ", b, n);
+    }
+    tj_context_destroy(ctx);
+}
+END_TEST
+
 /* A whole-tile fold of R rows of W lanes under launch_tiled (tile_load, tile_reduce,
  * tile_store of y[b]), cooperative, in the default form. The lanes' loop that folds each
  * lane's R elements (one of every row) reads the rows one after the other
@@ -1630,6 +1697,7 @@ lanes_suite(void)
     tcase_add_test(tc, test_lanes_tiled_sum_vectorises);
     tcase_add_test(tc, test_lanes_tile_rows_fold_one_after_the_other);
     tcase_add_test(tc, test_lanes_turns_total_as_a_tree);
+    tcase_add_test(tc, test_lanes_loads_prefetch_later_steps);
     tcase_add_test(tc, test_lanes_tile_rows_copy_one_after_the_other);
     tcase_add_test(tc, test_lanes_tiled_copy_knows_tid_across_barriers);
     tcase_add_test(tc, test_lanes_values_every_lane_carries_alike);
