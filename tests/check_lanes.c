@@ -708,6 +708,30 @@ reduce_rows(const char *name, int w, int per, tj_dtype dt, tj_reduce_op op, tj_c
     return build(*ctx, *cpu, k);
 }
 
+/* A cooperative int32 kernel 'name' (form f, block_dim w) with arrays x and out, a block's
+ * tid()s, its start (block * per) and a stack of 'per' elements: the drains below. */
+typedef struct keeper {
+    tj_context *ctx;
+    tj_device *cpu;
+    tj_kernel *k;
+    const tj_type *i32;
+    tj_val *x, *out, *tid[2], *start, *s;
+} keeper;
+
+static keeper
+keeper_begin(form f, const char *name, int w, int per)
+{
+    keeper q;
+    q.k = coop_kernel(f, name, w, &q.ctx, &q.cpu);
+    q.i32 = tj_context_get_type(q.ctx, TJ_DTYPE_I32);
+    q.x = tj_param_array(q.k, "x", q.i32, 1);
+    q.out = tj_param_array(q.k, "out", q.i32, 1);
+    tj_tid(q.k, 2, q.tid);
+    q.start = tj_binary(q.k, TJ_BIN_MUL, q.tid[0], tj_const_int(q.k, TJ_DTYPE_I32, per));
+    q.s = tj_tile_stack(q.k, per, q.i32);
+    return q;
+}
+
 static int
 cmp_i32(const void *a, const void *b)
 {
@@ -716,32 +740,26 @@ cmp_i32(const void *a, const void *b)
 }
 
 /* A compaction's loop over its block's elements, a step of W lanes at a time (load x where
- * it is in the array, push what is kept), as the bench's: between two steps the block runs its pushes, so the lanes'
- * loop that loads x prefetches 4 steps ahead (jit/prefetch.c: 4 * 256 * 4 bytes), and the
- * blocks keep what they kept without it (the multiset of each block's values >= 0). */
+ * it is in the array, push what is kept), as the bench's: between two steps the block runs
+ * its pushes, so the lanes' loop that loads x prefetches 4 steps ahead (jit/prefetch.c:
+ * 4 * 256 * 4 bytes), and the blocks keep what they kept without it (the multiset of each
+ * block's values >= 0). */
 START_TEST(test_lanes_loads_prefetch_later_steps)
 {
     enum { W = 256, ITEMS = 4 * W, NBLK = 3, NX = NBLK * ITEMS };
-    tj_context *ctx;
-    tj_device *cpu;
-    tj_kernel *k = coop_kernel(LOOPS, "keep", W, &ctx, &cpu);
-    const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
-    tj_val *x = tj_param_array(k, "x", i32, 1), *out = tj_param_array(k, "out", i32, 1);
-    tj_val *tid[2];
-    tj_tid(k, 2, tid);
-    tj_val *start = tj_binary(k, TJ_BIN_MUL, tid[0], tj_const_int(k, TJ_DTYPE_I32, ITEMS));
-    tj_val *s = tj_tile_stack(k, ITEMS, i32);
+    keeper q = keeper_begin(LOOPS, "keep", W, ITEMS);
+    tj_kernel *k = q.k;
     tj_val *j = tj_for_begin(k, tj_const_int(k, TJ_DTYPE_I32, 0),
                              tj_const_int(k, TJ_DTYPE_I32, ITEMS), tj_block_dim(k));
-    tj_val *i = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_ADD, start, j), tid[1]);
+    tj_val *i = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_ADD, q.start, j), q.tid[1]);
     tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0);
-    tj_val *has = tj_compare(k, TJ_CMP_LT, i, tj_shape(k, x, 0));
+    tj_val *has = tj_compare(k, TJ_CMP_LT, i, tj_shape(k, q.x, 0));
     tj_val *safe = tj_select(k, has, i, zero);
-    tj_val *v = tj_load(k, x, &safe, 1);
-    tj_tile_stack_push(k, s, v, tj_binary(k, TJ_BIN_AND, has, tj_compare(k, TJ_CMP_GE, v, zero)));
+    tj_val *v = tj_load(k, q.x, &safe, 1);
+    tj_tile_stack_push(k, q.s, v, tj_binary(k, TJ_BIN_AND, has, tj_compare(k, TJ_CMP_GE, v, zero)));
     tj_for_end(k);
-    tjt_drain(k, s, out, start);
-    tj_module *m = build(ctx, cpu, k);
+    tjt_drain(k, q.s, q.out, q.start);
+    tj_module *m = build(q.ctx, q.cpu, k);
     const char *ir = tj_module_get_ir(m), *pf = strstr(ir, "call void @llvm.prefetch");
     ck_assert_msg(pf != NULL, "no prefetch in the optimised IR");
     bool ahead = false;
@@ -754,12 +772,12 @@ START_TEST(test_lanes_loads_prefetch_later_steps)
     static int32_t xs[NX], outs[NX];
     for (int e = 0; e < NX; e++)
         xs[e] = (e * 7919) % 201 - 100;
-    tj_array *xa = tjt_array(cpu, i32, NX, xs), *oa = tjt_array(cpu, i32, NX, NULL);
+    tj_array *xa = tjt_array(q.cpu, q.i32, NX, xs), *oa = tjt_array(q.cpu, q.i32, NX, NULL);
     tj_arg args[] = {tj_arg_array(xa), tj_arg_array(oa)};
     int64_t nb = NBLK;
-    tjt_ok(cpu, tj_launch_tiled(cpu, m, "keep", 1, &nb, W, args, 2));
-    tjt_ok(cpu, tj_device_synchronize(cpu));
-    tjt_ok(cpu, tj_array_copy_to_host(oa, outs, sizeof outs));
+    tjt_ok(q.cpu, tj_launch_tiled(q.cpu, m, "keep", 1, &nb, W, args, 2));
+    tjt_ok(q.cpu, tj_device_synchronize(q.cpu));
+    tjt_ok(q.cpu, tj_array_copy_to_host(oa, outs, sizeof outs));
     for (int b = 0; b < NBLK; b++) {
         int32_t want[ITEMS];
         int n = 0;
@@ -771,7 +789,7 @@ START_TEST(test_lanes_loads_prefetch_later_steps)
         ck_assert_msg(n > 0 && memcmp(want, outs + b * ITEMS, (size_t)n * sizeof want[0]) == 0,
                       "block %d: its %d kept values differ", b, n);
     }
-    tj_context_destroy(ctx);
+    tj_context_destroy(q.ctx);
 }
 END_TEST
 
@@ -1597,24 +1615,19 @@ START_TEST(test_lanes_pops_that_every_lane_gets_need_no_test)
 {
     enum { PER = 3, NBLK = 5, NX = NBLK * PER * B };
     for (form f = LOOPS; f < NFORMS; f++) {
-        tj_context *ctx;
-        tj_device *cpu;
-        tj_kernel *k = coop_kernel(f, "drain", B, &ctx, &cpu);
-        const tj_type *i32 = tj_context_get_type(ctx, TJ_DTYPE_I32);
-        tj_val *x = tj_param_array(k, "x", i32, 1), *out = tj_param_array(k, "out", i32, 1);
-        tj_val *tid[2];
-        tj_tid(k, 2, tid);
+        keeper q = keeper_begin(f, "drain", B, PER * B);
+        tj_kernel *k = q.k;
+        tj_context *ctx = q.ctx;
+        tj_device *cpu = q.cpu;
         tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0);
-        tj_val *start = tj_binary(k, TJ_BIN_MUL, tid[0], tj_const_int(k, TJ_DTYPE_I32, PER * B));
-        tj_val *s = tj_tile_stack(k, PER * B, i32);
         for (int e = 0; e < PER; e++) {
-            tj_val *i = tj_binary(k, TJ_BIN_ADD, start,
-                                  tj_binary(k, TJ_BIN_ADD, tid[1],
+            tj_val *i = tj_binary(k, TJ_BIN_ADD, q.start,
+                                  tj_binary(k, TJ_BIN_ADD, q.tid[1],
                                             tj_const_int(k, TJ_DTYPE_I32, e * B)));
-            tj_val *v = tj_load(k, x, &i, 1);
-            tj_tile_stack_push(k, s, v, tj_compare(k, TJ_CMP_GE, v, zero));
+            tj_val *v = tj_load(k, q.x, &i, 1);
+            tj_tile_stack_push(k, q.s, v, tj_compare(k, TJ_CMP_GE, v, zero));
         }
-        tjt_drain(k, s, out, start);
+        tjt_drain(k, q.s, q.out, q.start);
         tj_module *m = build(ctx, cpu, k);
         if (f == LOOPS) {
             const char *ir0 = unoptimised_ir(ctx, cpu, k);
@@ -1646,7 +1659,7 @@ START_TEST(test_lanes_pops_that_every_lane_gets_need_no_test)
             }
         ck_assert_int_eq(kept[0], 0);
         ck_assert_int_eq(kept[NBLK - 1], PER * B);
-        tj_array *xa = tjt_array(cpu, i32, NX, xs), *oa = tjt_array(cpu, i32, NX, NULL);
+        tj_array *xa = tjt_array(cpu, q.i32, NX, xs), *oa = tjt_array(cpu, q.i32, NX, NULL);
         for (int e = 0; e < NX; e++)
             outs[e] = -7;
         tjt_ok(cpu, tj_array_copy_from_host(oa, outs, sizeof outs));
