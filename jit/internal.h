@@ -29,7 +29,7 @@
 #define TJI_PRINTF(a, b) __attribute__((format(printf, a, b)))
 /* Part of every compile-cache key: bump it whenever the code the JIT emits for the same
  * lowered module changes (passes, code generation options, runtime ABI). */
-#define TJI_CODEGEN_VERSION 13
+#define TJI_CODEGEN_VERSION 14
 #define TJI_NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
 typedef struct tji_arena_chunk tji_arena_chunk;
