@@ -185,6 +185,8 @@ tj_context_create(tj_context **out)
     ctx->gpu_warp_pop = pop && strcmp(pop, "warp") == 0;
     const char *push = getenv("TILEJIT_GPU_PUSH");
     ctx->gpu_push_fence = push && strcmp(push, "fence") == 0;
+    const char *prefetch = getenv("TILEJIT_CPU_PREFETCH");
+    ctx->cpu_no_prefetch = prefetch && strcmp(prefetch, "off") == 0;
     const char *perf = getenv("TILEJIT_PERF_MAP");
     ctx->perf_map = perf && strcmp(perf, "1") == 0;
     *out = ctx;

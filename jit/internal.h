@@ -70,6 +70,8 @@ struct tj_context {
                                            their slots per warp (stack.c) */
     bool gpu_push_fence;                /* TILEJIT_GPU_PUSH=fence: a GPU push's leading
                                            barrier only where needed (stack.c) */
+    bool cpu_no_prefetch;               /* TILEJIT_CPU_PREFETCH=off: no prefetches in
+                                           lanes' loops (prefetch.c) */
     bool perf_map;                      /* TILEJIT_PERF_MAP=1: CPU entries are listed in
                                            /tmp/perf-<pid>.map for perf (cache.c) */
     tj_type *types;                     /* interned types (a list) */

@@ -452,18 +452,22 @@ verify(tj_context *ctx, LLVMModuleRef m)
 /* The cache key: the lowered module's bitcode (deterministic, and written several times
  * faster than its text) plus everything else that changes the code (library and LLVM
  * versions and the build-ids of their binaries, target, CPU and features, optimisation
- * level, and on the CPU the compress form, which $TILEJIT_CPU_COMPRESS may lower). */
+ * level, and on the CPU the compress form, which $TILEJIT_CPU_COMPRESS may lower, and
+ * whether $TILEJIT_CPU_PREFETCH=off leaves the prefetches out). */
 static void
 module_key(tj_context *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm,
            const tj_build_options *o, tj_target target, uint8_t key[16])
 {
     LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);
-    char *cpu = LLVMGetTargetMachineCPU(tm), *features = LLVMGetTargetMachineFeatureString(tm);
+    char *cpu_name = LLVMGetTargetMachineCPU(tm);
+    char *features = LLVMGetTargetMachineFeatureString(tm);
     char extra[4096];
-    snprintf(extra, sizeof extra, "tilejit %s|%s|codegen %d|%d|%s|%s|opt%d|compress%d",
-             tj_version(), tji_build_identity(), TJI_CODEGEN_VERSION, (int)target, cpu,
-             features, (int)o->opt_level, target == TJ_TARGET_CPU ? (int)ctx->compress : 0);
-    LLVMDisposeMessage(cpu);
+    bool cpu = target == TJ_TARGET_CPU;
+    snprintf(extra, sizeof extra, "tilejit %s|%s|codegen %d|%d|%s|%s|opt%d|compress%d|pf%d",
+             tj_version(), tji_build_identity(), TJI_CODEGEN_VERSION, (int)target, cpu_name,
+             features, (int)o->opt_level, cpu ? (int)ctx->compress : 0,
+             cpu && !ctx->cpu_no_prefetch);
+    LLVMDisposeMessage(cpu_name);
     LLVMDisposeMessage(features);
     uint8_t seed[16];
     tji_hash128(extra, strlen(extra), NULL, seed);

@@ -15,6 +15,7 @@
  * block's elements (and is only a hint where it does not: a prefetch never faults). Such
  * loads are rare outside those phases: the bench's sum, copy and histogram have none left
  * after row_order.c and interchange.c, and width-1 kernels have no lanes' loops.
+ * TILEJIT_CPU_PREFETCH=off, read when a context is created, leaves them out (to measure).
  */
 #include "internal.h"
 
@@ -54,6 +55,8 @@ array_load(LLVMValueRef ld)
 int
 tji_prefetch_lane_loads(tj_context *ctx, LLVMModuleRef m)
 {
+    if (ctx->cpu_no_prefetch)
+        return 0;
     LLVMContextRef c = ctx->llctx;
     LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i32 = LLVMInt32TypeInContext(c);
     LLVMTypeRef i8 = LLVMInt8TypeInContext(c), i64 = LLVMInt64TypeInContext(c);

@@ -267,6 +267,19 @@ START_TEST(test_disk_cache_keeps_cpu_compress_forms_apart)
 }
 END_TEST
 
+/* So is whether the lanes' loops prefetch (TILEJIT_CPU_PREFETCH=off leaves them out). */
+START_TEST(test_disk_cache_keeps_cpu_prefetch_forms_apart)
+{
+    ck_assert(!build_and_run_fresh());
+    ck_assert_int_eq(setenv("TILEJIT_CPU_PREFETCH", "off", 1), 0);
+    ck_assert(!build_and_run_fresh());
+    ck_assert(build_and_run_fresh());
+    ck_assert_int_eq(count_files(".o", NULL, 0), 2);
+    unsetenv("TILEJIT_CPU_PREFETCH");
+    ck_assert(build_and_run_fresh());
+}
+END_TEST
+
 START_TEST(test_disk_cache_directory_is_made_private)
 {
     char nested[400];
@@ -754,6 +767,7 @@ cache_suite(void)
     tcase_add_test(tc, test_disk_cache_serves_a_new_context);
     tcase_add_test(tc, test_perf_map_lists_cpu_entries);
     tcase_add_test(tc, test_disk_cache_keeps_cpu_compress_forms_apart);
+    tcase_add_test(tc, test_disk_cache_keeps_cpu_prefetch_forms_apart);
     tcase_add_test(tc, test_disk_cache_directory_is_made_private);
     tcase_add_test(tc, test_disk_cache_uses_xdg_cache_home);
     tcase_add_loop_test(tc, test_damaged_entry_is_ignored_and_rebuilt, 0, 3);

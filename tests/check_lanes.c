@@ -742,54 +742,62 @@ cmp_i32(const void *a, const void *b)
 /* A compaction's loop over its block's elements, a step of W lanes at a time (load x where
  * it is in the array, push what is kept), as the bench's: between two steps the block runs
  * its pushes, so the lanes' loop that loads x prefetches 4 steps ahead (jit/prefetch.c:
- * 4 * 256 * 4 bytes), and the blocks keep what they kept without it (the multiset of each
- * block's values >= 0). */
+ * 4 * 256 * 4 bytes; none under TILEJIT_CPU_PREFETCH=off), and the blocks keep the same
+ * values either way (the multiset of each block's values >= 0). */
 START_TEST(test_lanes_loads_prefetch_later_steps)
 {
     enum { W = 256, ITEMS = 4 * W, NBLK = 3, NX = NBLK * ITEMS };
-    keeper q = keeper_begin(LOOPS, "keep", W, ITEMS);
-    tj_kernel *k = q.k;
-    tj_val *j = tj_for_begin(k, tj_const_int(k, TJ_DTYPE_I32, 0),
-                             tj_const_int(k, TJ_DTYPE_I32, ITEMS), tj_block_dim(k));
-    tj_val *i = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_ADD, q.start, j), q.tid[1]);
-    tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0);
-    tj_val *has = tj_compare(k, TJ_CMP_LT, i, tj_shape(k, q.x, 0));
-    tj_val *safe = tj_select(k, has, i, zero);
-    tj_val *v = tj_load(k, q.x, &safe, 1);
-    tj_tile_stack_push(k, q.s, v, tj_binary(k, TJ_BIN_AND, has, tj_compare(k, TJ_CMP_GE, v, zero)));
-    tj_for_end(k);
-    tjt_drain(k, q.s, q.out, q.start);
-    tj_module *m = build(q.ctx, q.cpu, k);
-    const char *ir = tj_module_get_ir(m), *pf = strstr(ir, "call void @llvm.prefetch");
-    ck_assert_msg(pf != NULL, "no prefetch in the optimised IR");
-    bool ahead = false;
-    for (const char *p = ir; !ahead && (p = strstr(p, "= getelementptr i8, ptr ")); p++) {
-        const char *eol = strchr(p, '\n');
-        size_t n = strlen(", i64 4096");
-        ahead = eol && (size_t)(eol - p) > n && strncmp(eol - n, ", i64 4096", n) == 0;
+    for (int off = 0; off < 2; off++) { /* TILEJIT_CPU_PREFETCH=off: none */
+        if (off)
+            ck_assert_int_eq(setenv("TILEJIT_CPU_PREFETCH", "off", 1), 0);
+        keeper q = keeper_begin(LOOPS, "keep", W, ITEMS);
+        unsetenv("TILEJIT_CPU_PREFETCH");
+        tj_kernel *k = q.k;
+        tj_val *j = tj_for_begin(k, tj_const_int(k, TJ_DTYPE_I32, 0),
+                                 tj_const_int(k, TJ_DTYPE_I32, ITEMS), tj_block_dim(k));
+        tj_val *i = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_ADD, q.start, j), q.tid[1]);
+        tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0);
+        tj_val *has = tj_compare(k, TJ_CMP_LT, i, tj_shape(k, q.x, 0));
+        tj_val *safe = tj_select(k, has, i, zero);
+        tj_val *v = tj_load(k, q.x, &safe, 1);
+        tj_val *keep = tj_binary(k, TJ_BIN_AND, has, tj_compare(k, TJ_CMP_GE, v, zero));
+        tj_tile_stack_push(k, q.s, v, keep);
+        tj_for_end(k);
+        tjt_drain(k, q.s, q.out, q.start);
+        tj_module *m = build(q.ctx, q.cpu, k);
+        const char *ir = tj_module_get_ir(m);
+        bool ahead = false;
+        for (const char *p = ir; !ahead && (p = strstr(p, "= getelementptr i8, ptr ")); p++) {
+            const char *eol = strchr(p, '\n');
+            size_t n = strlen(", i64 4096");
+            ahead = eol && (size_t)(eol - p) > n && strncmp(eol - n, ", i64 4096", n) == 0;
+        }
+        bool prefetches = strstr(ir, "call void @llvm.prefetch") != NULL;
+        ck_assert_msg(prefetches == !off, "%s prefetch", off ? "a" : "no");
+        ck_assert_msg(ahead == !off, "%s address 4096 bytes ahead", off ? "an" : "no");
+        static int32_t xs[NX], outs[NX];
+        for (int e = 0; e < NX; e++)
+            xs[e] = (e * 7919) % 201 - 100;
+        tj_array *xa = tjt_array(q.cpu, q.i32, NX, xs), *oa = tjt_array(q.cpu, q.i32, NX, NULL);
+        tj_arg args[] = {tj_arg_array(xa), tj_arg_array(oa)};
+        int64_t nb = NBLK;
+        tjt_ok(q.cpu, tj_launch_tiled(q.cpu, m, "keep", 1, &nb, W, args, 2));
+        tjt_ok(q.cpu, tj_device_synchronize(q.cpu));
+        tjt_ok(q.cpu, tj_array_copy_to_host(oa, outs, sizeof outs));
+        for (int b = 0; b < NBLK; b++) {
+            int32_t want[ITEMS];
+            int n = 0;
+            for (int e = 0; e < ITEMS; e++)
+                if (xs[b * ITEMS + e] >= 0)
+                    want[n++] = xs[b * ITEMS + e];
+            qsort(want, (size_t)n, sizeof want[0], cmp_i32);
+            qsort(outs + b * ITEMS, (size_t)n, sizeof outs[0], cmp_i32);
+            ck_assert_msg(n > 0 &&
+                              memcmp(want, outs + b * ITEMS, (size_t)n * sizeof want[0]) == 0,
+                          "block %d: its %d kept values differ", b, n);
+        }
+        tj_context_destroy(q.ctx);
     }
-    ck_assert_msg(ahead, "no address 4096 bytes ahead");
-    static int32_t xs[NX], outs[NX];
-    for (int e = 0; e < NX; e++)
-        xs[e] = (e * 7919) % 201 - 100;
-    tj_array *xa = tjt_array(q.cpu, q.i32, NX, xs), *oa = tjt_array(q.cpu, q.i32, NX, NULL);
-    tj_arg args[] = {tj_arg_array(xa), tj_arg_array(oa)};
-    int64_t nb = NBLK;
-    tjt_ok(q.cpu, tj_launch_tiled(q.cpu, m, "keep", 1, &nb, W, args, 2));
-    tjt_ok(q.cpu, tj_device_synchronize(q.cpu));
-    tjt_ok(q.cpu, tj_array_copy_to_host(oa, outs, sizeof outs));
-    for (int b = 0; b < NBLK; b++) {
-        int32_t want[ITEMS];
-        int n = 0;
-        for (int e = 0; e < ITEMS; e++)
-            if (xs[b * ITEMS + e] >= 0)
-                want[n++] = xs[b * ITEMS + e];
-        qsort(want, (size_t)n, sizeof want[0], cmp_i32);
-        qsort(outs + b * ITEMS, (size_t)n, sizeof outs[0], cmp_i32);
-        ck_assert_msg(n > 0 && memcmp(want, outs + b * ITEMS, (size_t)n * sizeof want[0]) == 0,
-                      "block %d: its %d kept values differ", b, n);
-    }
-    tj_context_destroy(q.ctx);
 }
 END_TEST
 
