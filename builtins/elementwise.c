@@ -33,7 +33,7 @@ static void
 apply_elem(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
 {
     const apply *a = ud;
-    tj_val *elems[8];
+    tj_val *elems[8] = {NULL}; /* only nargs are read; GCC cannot see that for unary ops */
     for (int i = 0; i < a->nargs; i++)
         elems[i] = element_of(k, a->args[i], slot, e);
     tj_val *r = a->op(k, elems, a->ud);
@@ -49,7 +49,7 @@ result_type(tj_kernel *k, tj_val *const *args, int nargs, tji_elem_op op, void *
     LLVMBasicBlockRef here = LLVMGetInsertBlock(k->llb);
     LLVMBasicBlockRef probe = LLVMAppendBasicBlockInContext(k->ctx->llctx, k->llfn, "probe");
     LLVMPositionBuilderAtEnd(k->llb, probe);
-    tj_val *elems[8];
+    tj_val *elems[8] = {NULL}; /* only nargs are read; GCC cannot see that for unary ops */
     for (int i = 0; i < nargs; i++)
         elems[i] = args[i]->kind == TJ_VAL_TILE
                        ? tji_scalar(k, args[i]->type, LLVMGetUndef(args[i]->type->llreg))
