@@ -36,7 +36,8 @@
  * tji_turn_fold_op) the stores to A and back cost a quarter of that loop's time, and the
  * whole tile is folded as one instead (fold_whole): for each row, in order, a loop over
  * the lanes adding into four vector accumulators; then A's first vector is their total
- * and every other lane's element the identity (64 MiB, same host: 0.77-0.83 of C -> 0.87).
+ * and every other lane's element the identity (64 MiB, same host: 0.67-0.83 of C ->
+ * 0.84-0.88).
  *
  * Copies (tile_load, then tile_store or tile_assign of the same elements): B's stores each
  * put a row's vector load, at GEP(T, Q, j + c_r [+ s]) from GEP(T, P, j + c_r [+ t]) (P, Q,
