@@ -517,9 +517,11 @@ lanes_take_turns(const tj_kernel *k)
  * operations on a scalar: the partials are then used only as one total of them all, and
  * row_order.c may hand it other partials with the same total (jit/lane_loops.c). */
 static void
-mark_turn(tj_kernel *k, LLVMValueRef mine, const tj_val *sum)
+mark_turn(tj_kernel *k, const reducer *r, LLVMValueRef mine, const tj_val *sum)
 {
-    if (!sum || !LLVMIsAInstruction(sum->ll) || tji_type_is_composite(sum->type))
+    /* a user function's body is not the operation (it could be inlined into one) */
+    if (r->op == TJ_REDUCE_FUNC || !sum || !LLVMIsAInstruction(sum->ll) ||
+        tji_type_is_composite(sum->type))
         return;
     LLVMOpcode op = LLVMGetInstructionOpcode(sum->ll);
     switch (op) {
@@ -564,7 +566,7 @@ turn_combine(tj_kernel *k, const acc *a)
     LLVMBuildStore(b, one, p.flags);
     tji_emit_cond_end(k, &inner);
     tji_emit_cond_end(k, &cond);
-    mark_turn(k, mine, sum);
+    mark_turn(k, a->r, mine, sum);
     tji_emit_barrier(k);
     /* every lane reads the total; no lane writes it before a later call's first barrier */
     LLVMValueRef total = tji_emit_load(k, t, p.vals);

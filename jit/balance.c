@@ -16,8 +16,9 @@
  * values are live at once; at n_k's place what is left combines. The leaves keep their order.
  * The operations: integer add, mul, and, or, xor (associative and commutative; nsw and nuw
  * go, as the partial values change), and float add and multiply with reassoc on every node
- * (the order of a tile_reduce's combination is unspecified, SPEC 4; each new node takes the
- * flags the chain's nodes all carry).
+ * (the order of a tile_reduce's combination is unspecified, SPEC 4; each new node keeps
+ * reassoc and nsz, which hold in any order, and drops nnan, ninf and the like, which were
+ * said of the old order).
  */
 #include "internal.h"
 

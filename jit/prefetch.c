@@ -40,13 +40,15 @@ lanes_of(LLVMBasicBlockRef bb)
     return LLVMConstIntGetZExtValue(LLVMGetOperand(cmp, 1));
 }
 
-/* Whether 'ld' is a plain vector load from memory that is not an alloca. */
+/* Whether 'ld' is a plain vector load from memory that is not an alloca (in address space
+ * 0, the prefetch's). */
 static bool
 array_load(LLVMValueRef ld)
 {
     if (!LLVMIsALoadInst(ld) || LLVMGetVolatile(ld) ||
         LLVMGetOrdering(ld) != LLVMAtomicOrderingNotAtomic ||
-        LLVMGetTypeKind(LLVMTypeOf(ld)) != LLVMVectorTypeKind)
+        LLVMGetTypeKind(LLVMTypeOf(ld)) != LLVMVectorTypeKind ||
+        LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(ld, 0))) != 0)
         return false;
     LLVMValueRef base = tji_pointer_base(LLVMGetOperand(ld, 0));
     return base && !LLVMIsAAllocaInst(base);
