@@ -520,18 +520,9 @@ static void
 mark_turn(tj_kernel *k, const reducer *r, LLVMValueRef mine, const tj_val *sum)
 {
     /* a user function's body is not the operation (it could be inlined into one) */
-    if (r->op == TJ_REDUCE_FUNC || !sum || !LLVMIsAInstruction(sum->ll) ||
-        tji_type_is_composite(sum->type))
-        return;
-    LLVMOpcode op = LLVMGetInstructionOpcode(sum->ll);
-    switch (op) {
-    case LLVMAdd: case LLVMMul: case LLVMAnd: case LLVMOr: case LLVMXor:
-    case LLVMFAdd: case LLVMFMul:
-        tji_mark_turn_fold(k->ctx, mine, op);
-        break;
-    default:
-        break;
-    }
+    if (r->op != TJ_REDUCE_FUNC && sum && !tji_type_is_composite(sum->type) &&
+        tji_reassociable(sum->ll))
+        tji_mark_turn_fold(k->ctx, mine, LLVMGetInstructionOpcode(sum->ll));
 }
 
 static void

@@ -28,9 +28,8 @@ enum {
     MAX_HEIGHT = 11,  /* log2(MAX_LEAVES) + 1 partial trees at most */
 };
 
-/* Whether instruction 'in' is an operation the pass reorders, with the flags it carries. */
-static bool
-reorders(LLVMValueRef in)
+bool
+tji_reassociable(LLVMValueRef in)
 {
     if (!LLVMIsABinaryOperator(in))
         return false;
@@ -44,12 +43,27 @@ reorders(LLVMValueRef in)
     }
 }
 
+void
+tji_forget_order(LLVMValueRef op)
+{
+    LLVMOpcode o = LLVMGetInstructionOpcode(op);
+    if (LLVMCanValueUseFastMathFlags(op))
+        LLVMSetFastMathFlags(op, LLVMGetFastMathFlags(op) &
+                                     (LLVMFastMathAllowReassoc | LLVMFastMathNoSignedZeros));
+    else if (o == LLVMOr)
+        LLVMSetIsDisjoint(op, false);
+    else if (o == LLVMAdd || o == LLVMMul) {
+        LLVMSetNSW(op, false);
+        LLVMSetNUW(op, false);
+    }
+}
+
 /* Whether 'v' continues the chain below 'user': the same operation in the same block, used
  * by 'user' alone. */
 static bool
 links(LLVMValueRef v, LLVMValueRef user)
 {
-    return LLVMIsAInstruction(v) && reorders(v) &&
+    return LLVMIsAInstruction(v) && tji_reassociable(v) &&
            LLVMGetInstructionOpcode(v) == LLVMGetInstructionOpcode(user) &&
            LLVMGetInstructionParent(v) == LLVMGetInstructionParent(user) &&
            LLVMGetFirstUse(v) && !LLVMGetNextUse(LLVMGetFirstUse(v));
@@ -82,12 +96,7 @@ combine(chain *c, LLVMValueRef x, LLVMValueRef y)
     LLVMSetOperand(op, 1, y);
     if (LLVMCanValueUseFastMathFlags(op))
         LLVMSetFastMathFlags(op, c->fmf);
-    else if (LLVMGetInstructionOpcode(op) == LLVMOr)
-        LLVMSetIsDisjoint(op, false);
-    else if (LLVMGetInstructionOpcode(op) != LLVMAnd && LLVMGetInstructionOpcode(op) != LLVMXor) {
-        LLVMSetNSW(op, false); /* add, mul */
-        LLVMSetNUW(op, false);
-    }
+    tji_forget_order(op);
     LLVMInsertIntoBuilder(c->b, op);
     return op;
 }
@@ -132,9 +141,7 @@ balance(LLVMBuilderRef b, LLVMValueRef root)
     if (n == NULL || k >= MAX_LEAVES || k + 1 < MIN_LEAVES)
         return false;
     /* bottom up: leaves[k] and leaves[k - 1] at nodes[k - 1], then leaves[i] at nodes[i] */
-    /* reassoc and nsz hold in any order; nnan, ninf and the like were said of this one */
-    chain c = {.b = b, .proto = root,
-               .fmf = fmf & (LLVMFastMathAllowReassoc | LLVMFastMathNoSignedZeros)};
+    chain c = {.b = b, .proto = root, .fmf = fmf};
     for (int i = k - 1; i >= 0; i--) {
         LLVMPositionBuilderBefore(b, nodes[i]);
         if (i == k - 1)
@@ -164,8 +171,8 @@ tji_balance_chains(LLVMModuleRef m)
                 LLVMValueRef next = LLVMGetNextInstruction(in);
                 /* a root: no node of a chain above it */
                 LLVMValueRef u = LLVMGetFirstUse(in) ? LLVMGetUser(LLVMGetFirstUse(in)) : NULL;
-                if (reorders(in) && !(u && LLVMIsAInstruction(u) && links(in, u) &&
-                                      reorders(u)) &&
+                if (tji_reassociable(in) && !(u && LLVMIsAInstruction(u) && links(in, u) &&
+                                      tji_reassociable(u)) &&
                     balance(b, in))
                     done++;
                 in = next;

@@ -754,6 +754,12 @@ TJI_HIDDEN int tji_row_order(tj_context *ctx, LLVMModuleRef m);
 TJI_HIDDEN int tji_prefetch_lane_loads(tj_context *ctx, LLVMModuleRef m);
 /* balance.c: long chains of one reassociable operation become trees; how many */
 TJI_HIDDEN int tji_balance_chains(LLVMModuleRef m);
+/* Whether instruction 'in' is an operation whose operands may be combined in any order:
+ * integer add, mul, and, or, xor, or float add and mul with reassoc. */
+TJI_HIDDEN bool tji_reassociable(LLVMValueRef in);
+/* Drops the flags of operation 'op' (a tji_reassociable one, put in a new order) that an
+ * order proves: nsw, nuw, disjoint, nnan, ninf and the like; reassoc and nsz stay. */
+TJI_HIDDEN void tji_forget_order(LLVMValueRef op);
 /* range_first.c: a CPU cast's result tested against a range before its own test; how many */
 TJI_HIDDEN int tji_range_first(tj_context *ctx, LLVMModuleRef m);
 /* control.c: what a pointer is an offset of, through GEPs and casts (instructions or

@@ -62,10 +62,8 @@ tji_prefetch_lane_loads(tj_context *ctx, LLVMModuleRef m)
     LLVMContextRef c = ctx->llctx;
     LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i32 = LLVMInt32TypeInContext(c);
     LLVMTypeRef i8 = LLVMInt8TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
-    LLVMTypeRef params[] = {ptr, i32, i32, i32};
-    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c), params, 4, 0);
+    unsigned id = LLVMLookupIntrinsicID("llvm.prefetch", 13);
     LLVMTargetDataRef dl = LLVMGetModuleDataLayout(m);
-    LLVMValueRef prefetch = NULL;
     LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
     int done = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
@@ -80,15 +78,13 @@ tji_prefetch_lane_loads(tj_context *ctx, LLVMModuleRef m)
                 LLVMTypeRef elem = LLVMGetElementType(LLVMTypeOf(in));
                 unsigned long long ahead = PREFETCH_STEPS * lanes * LLVMABISizeOfType(dl, elem);
                 ahead = ahead < MIN_AHEAD ? MIN_AHEAD : ahead > MAX_AHEAD ? MAX_AHEAD : ahead;
-                if (!prefetch && !(prefetch = LLVMGetNamedFunction(m, "llvm.prefetch.p0")))
-                    prefetch = LLVMAddFunction(m, "llvm.prefetch.p0", fty);
                 LLVMPositionBuilderBefore(b, in);
                 LLVMValueRef off = LLVMConstInt(i64, ahead, 0);
                 /* read, keep in every cache level, data */
                 LLVMValueRef args[] = {LLVMBuildGEP2(b, i8, LLVMGetOperand(in, 0), &off, 1, ""),
                                        LLVMConstInt(i32, 0, 0), LLVMConstInt(i32, 3, 0),
                                        LLVMConstInt(i32, 1, 0)};
-                LLVMBuildCall2(b, fty, prefetch, args, 4, "");
+                tji_build_intrinsic(m, b, id, &ptr, 1, args, 4);
                 done++;
             }
         }

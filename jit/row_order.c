@@ -83,7 +83,7 @@ typedef struct rows {
     int nrows;
     fold folds[MAX_STORES];
     int nfolds;
-    LLVMTypeRef vty;                /* the folds' vectors */
+    LLVMTypeRef vty;                /* the folds' vectors (the first fold's) */
     unsigned aalign;                /* and their stores' alignment */
     LLVMValueRef fills[MAX_STORES]; /* stores of a value from outside into a per-lane array */
     int nfills;
@@ -98,7 +98,7 @@ typedef struct rows {
 static unsigned
 fold_vf(const rows *s)
 {
-    return LLVMGetVectorSize(LLVMTypeOf(LLVMGetOperand(s->folds[0].store, 0)));
+    return LLVMGetVectorSize(s->vty);
 }
 
 static bool
@@ -253,6 +253,10 @@ match_fold(rows *s, LLVMValueRef st)
     s->op = op;
     s->elem = elem;
     s->array = a;
+    if (s->nfolds == 0) {
+        s->vty = LLVMTypeOf(LLVMGetOperand(st, 0));
+        s->aalign = LLVMGetAlignment(st);
+    }
     s->folds[s->nfolds++] = f;
     return true;
 }
@@ -383,8 +387,6 @@ takes(rows *s, LLVMBasicBlockRef bb)
         if (in != s->iv && in != s->next && in != s->cond &&
             in != LLVMGetBasicBlockTerminator(bb) && !in_folds(s, in))
             return false;
-    s->vty = LLVMTypeOf(LLVMGetOperand(s->folds[0].store, 0));
-    s->aalign = LLVMGetAlignment(s->folds[0].store);
     return true;
 }
 
@@ -462,19 +464,28 @@ rows_table(rows *s, int from, LLVMValueRef *table)
     return first;
 }
 
-/* At the builder: the address of A's element 'at' (of the counter's type). */
+/* At the builder: the address of element 'at' (of the counter's type) of per-lane array
+ * 'arr' (A or another). */
 static LLVMValueRef
-lanes_at(rows *s, LLVMValueRef at)
+lanes_at(rows *s, LLVMValueRef arr, LLVMValueRef at)
 {
     LLVMValueRef ai[] = {LLVMConstInt(LLVMTypeOf(at), 0, 0), at};
-    return LLVMBuildInBoundsGEP2(s->b, LLVMGetAllocatedType(s->array), s->array, ai, 2, "");
+    return LLVMBuildInBoundsGEP2(s->b, LLVMGetAllocatedType(arr), arr, ai, 2, "");
+}
+
+/* At the builder: the element of the k-th vector of a step at 'j' (j + k VF). */
+static LLVMValueRef
+step_at(rows *s, LLVMValueRef j, unsigned k)
+{
+    return LLVMBuildAdd(s->b, j,
+                        LLVMConstInt(LLVMTypeOf(j), (unsigned long long)k * fold_vf(s), 0), "");
 }
 
 /* At the builder: stores vector 'v' at A's element 'at', as B stored its folds. */
 static void
 store_lanes(rows *s, LLVMValueRef v, LLVMValueRef at)
 {
-    LLVMSetAlignment(LLVMBuildStore(s->b, v, lanes_at(s, at)), s->aalign);
+    LLVMSetAlignment(LLVMBuildStore(s->b, v, lanes_at(s, s->array, at)), s->aalign);
 }
 
 /* At the builder: row 'r''s pointer from the rows' table. */
@@ -489,8 +500,7 @@ row_at(rows *s, LLVMValueRef table, LLVMValueRef r)
 static LLVMValueRef
 row_vector(rows *s, LLVMValueRef row, LLVMValueRef at)
 {
-    LLVMTypeRef vty = LLVMTypeOf(LLVMGetOperand(s->folds[0].store, 0));
-    LLVMValueRef ld = LLVMBuildLoad2(s->b, vty, LLVMBuildGEP2(s->b, s->elem, row, &at, 1, ""),
+    LLVMValueRef ld = LLVMBuildLoad2(s->b, s->vty, LLVMBuildGEP2(s->b, s->elem, row, &at, 1, ""),
                                      "rows.load");
     LLVMSetAlignment(ld, LLVMGetAlignment(LLVMGetOperand(s->folds[0].ops[1], 1)));
     return ld;
@@ -521,9 +531,7 @@ fill_lanes(rows *s)
         LLVMValueRef v = LLVMGetOperand(fill, 0);
         unsigned n = LLVMGetVectorSize(LLVMTypeOf(v));
         for (unsigned long long e = 0; !again && e < s->width; e += n) {
-            LLVMValueRef ai[] = {LLVMConstInt(ity, 0, 0), LLVMConstInt(ity, e, 0)};
-            LLVMValueRef st = LLVMBuildStore(
-                s->b, v, LLVMBuildInBoundsGEP2(s->b, LLVMGetAllocatedType(arr), arr, ai, 2, ""));
+            LLVMValueRef st = LLVMBuildStore(s->b, v, lanes_at(s, arr, LLVMConstInt(ity, e, 0)));
             LLVMSetAlignment(st, LLVMGetAlignment(fill));
         }
     }
@@ -567,8 +575,7 @@ static void
 fold_in_memory(rows *s)
 {
     LLVMContextRef c = s->ctx->llctx;
-    LLVMTypeRef i32 = LLVMInt32TypeInContext(c), ity = LLVMTypeOf(s->iv), vty = s->vty;
-    unsigned vf = fold_vf(s);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
     LLVMValueRef table;
     LLVMBasicBlockRef first = rows_table(s, 2, &table);
     /* A = op(row 0, row 1) */
@@ -576,8 +583,7 @@ fold_in_memory(rows *s)
     unsigned u;
     LLVMBasicBlockRef init = open_lanes(s, first, "rows.init", &j, &u);
     for (unsigned k = 0; k < u; k++) {
-        LLVMValueRef at =
-            LLVMBuildAdd(s->b, j, LLVMConstInt(ity, (unsigned long long)k * vf, 0), "");
+        LLVMValueRef at = step_at(s, j, k);
         LLVMValueRef l0 = row_vector(s, s->row[0], at);
         store_lanes(s, apply_fold(s, l0, row_vector(s, s->row[1], at)), at);
     }
@@ -591,9 +597,8 @@ fold_in_memory(rows *s)
     LLVMValueRef row = row_at(s, table, r);
     LLVMBasicBlockRef loop = open_lanes(s, head, "rows.fold", &j, &u);
     for (unsigned k = 0; k < u; k++) {
-        LLVMValueRef at =
-            LLVMBuildAdd(s->b, j, LLVMConstInt(ity, (unsigned long long)k * vf, 0), "");
-        LLVMValueRef part = LLVMBuildLoad2(s->b, vty, lanes_at(s, at), "rows.part");
+        LLVMValueRef at = step_at(s, j, k);
+        LLVMValueRef part = LLVMBuildLoad2(s->b, s->vty, lanes_at(s, s->array, at), "rows.part");
         LLVMSetAlignment(part, s->aalign);
         store_lanes(s, apply_fold(s, part, row_vector(s, row, at)), at);
     }
@@ -618,16 +623,8 @@ fold_in_memory(rows *s)
 static bool
 read_as_one_total(const rows *s)
 {
-    if (tji_turn_fold_op(s->array) != s->op || fold_vf(s) > MAX_IDENTITY_LANES)
-        return false;
-    switch (s->op) {
-    case LLVMAdd: case LLVMMul: case LLVMAnd: case LLVMOr: case LLVMXor:
-        return true;
-    case LLVMFAdd: case LLVMFMul:
-        return LLVMGetFastMathFlags(s->folds[0].ops[1]) & LLVMFastMathAllowReassoc;
-    default:
-        return false;
-    }
+    return tji_turn_fold_op(s->array) == s->op && fold_vf(s) <= MAX_IDENTITY_LANES &&
+           tji_reassociable(s->folds[0].ops[1]);
 }
 
 /* The identity of B's operation (read_as_one_total's), a vector of type 'vty'. */
@@ -650,20 +647,12 @@ identity(const rows *s, LLVMTypeRef vty)
     return LLVMConstVector(el, n);
 }
 
-/* At the builder: op(a, b) as apply_fold, in an order other than B's: without the flags
- * that an order proves (nsw, nuw; nnan, ninf and the like, reassoc and nsz kept). */
+/* At the builder: op(a, b) as apply_fold, in an order other than B's (tji_forget_order). */
 static LLVMValueRef
 apply_reordered(rows *s, LLVMValueRef a, LLVMValueRef b)
 {
     LLVMValueRef op = apply_fold(s, a, b);
-    if (LLVMCanValueUseFastMathFlags(op))
-        LLVMSetFastMathFlags(op, LLVMGetFastMathFlags(op) &
-                                     (LLVMFastMathAllowReassoc | LLVMFastMathNoSignedZeros));
-    else if (s->op == LLVMAdd || s->op == LLVMMul) {
-        LLVMSetNSW(op, false);
-        LLVMSetNUW(op, false);
-    } else if (s->op == LLVMOr)
-        LLVMSetIsDisjoint(op, false);
+    tji_forget_order(op);
     return op;
 }
 
@@ -705,8 +694,7 @@ fold_whole(rows *s)
         LLVMAddIncoming(part[k], &acc[k], &head, 1);
     }
     for (unsigned k = 0; k < u; k++) {
-        LLVMValueRef at =
-            LLVMBuildAdd(s->b, j, LLVMConstInt(ity, (unsigned long long)k * vf, 0), "");
+        LLVMValueRef at = step_at(s, j, k);
         next[k] = apply_reordered(s, part[k], row_vector(s, row, at));
         LLVMAddIncoming(part[k], &next[k], &loop, 1);
     }
@@ -996,12 +984,12 @@ tji_row_order(tj_context *ctx, LLVMModuleRef m)
         for (int i = 0; i < n; i++) {
             rows s = {.ctx = ctx, .b = b}, c = s;
             if (takes(&s, found[i])) {
-                if (s.width / fold_vf(&s) > MAX_GROUPS && read_as_one_total(&s))
-                    fold_whole(&s);
-                else if (s.width / fold_vf(&s) > MAX_GROUPS)
-                    fold_in_memory(&s);
-                else
+                if (s.width / fold_vf(&s) <= MAX_GROUPS)
                     fold_by_rows(&s);
+                else if (read_as_one_total(&s))
+                    fold_whole(&s);
+                else
+                    fold_in_memory(&s);
                 done++;
             } else if (takes_copies(&c, found[i])) {
                 copy_by_rows(&c);
