@@ -72,24 +72,40 @@ has_feature(const char *f, const char *name)
 }
 
 tji_compress_form
-tji_compress_form_for(LLVMTargetMachineRef tm, const char *want)
+tji_compress_cap(const char *want)
+{
+    return !want                        ? TJI_COMPRESS_AVX512
+           : strcmp(want, "off") == 0  ? TJI_COMPRESS_NONE
+           : strcmp(want, "avx2") == 0 ? TJI_COMPRESS_PERMUTE
+                                       : TJI_COMPRESS_AVX512;
+}
+
+tji_compress_form
+tji_compress_form_for(LLVMTargetMachineRef tm, tji_compress_form cap)
 {
     char *f = LLVMGetTargetMachineFeatureString(tm);
     tji_compress_form form = has_feature(f, "avx512f") ? TJI_COMPRESS_AVX512
                              : has_feature(f, "avx2")  ? TJI_COMPRESS_PERMUTE
                                                        : TJI_COMPRESS_NONE;
     LLVMDisposeMessage(f);
-    tji_compress_form cap = !want                        ? TJI_COMPRESS_AVX512
-                            : strcmp(want, "off") == 0  ? TJI_COMPRESS_NONE
-                            : strcmp(want, "avx2") == 0 ? TJI_COMPRESS_PERMUTE
-                                                        : TJI_COMPRESS_AVX512;
     return form < cap ? form : cap;
+}
+
+tji_compress_form
+tji_host_compress_form(tj_context *ctx)
+{
+    LLVMTargetMachineRef tm;
+    if (tji_tm_host(ctx, &tm) != TJ_OK) { /* the build reports it (module.c) */
+        tji_ctx_clear_error(ctx);
+        return TJI_COMPRESS_NONE;
+    }
+    return ctx->compress;
 }
 
 bool
 tji_host_compresses(tj_context *ctx)
 {
-    return ctx->compress != TJI_COMPRESS_NONE;
+    return tji_host_compress_form(ctx) != TJI_COMPRESS_NONE;
 }
 
 static const char push_md[] = "tj.serial_push";

@@ -158,6 +158,28 @@ tji_is_identifier(const char *s)
     return strlen(s) <= 200;
 }
 
+/* LLVM reports some errors (unreadable bitcode, a failed link, some code generation errors)
+ * through its context's diagnostic handler, and the default one prints them and exits the
+ * process. This one keeps the first error for the build to report (tji_llvm_error) and
+ * drops warnings, remarks and notes, which a library has no business printing. */
+static void
+diagnose(LLVMDiagnosticInfoRef di, void *arg)
+{
+    tj_context *ctx = arg;
+    if (LLVMGetDiagInfoSeverity(di) != LLVMDSError || ctx->llvm_error[0])
+        return;
+    char *msg = LLVMGetDiagInfoDescription(di);
+    snprintf(ctx->llvm_error, sizeof ctx->llvm_error, "%s",
+             msg && *msg ? msg : "an error without a message");
+    LLVMDisposeMessage(msg);
+}
+
+const char *
+tji_llvm_error(tj_context *ctx)
+{
+    return ctx->llvm_error[0] ? ctx->llvm_error : NULL;
+}
+
 tj_status
 tj_context_create(tj_context **out)
 {
@@ -169,13 +191,9 @@ tj_context_create(tj_context **out)
     if (!ctx)
         return TJ_ERR_NOMEM;
     ctx->llctx = LLVMContextCreate();
+    LLVMContextSetDiagnosticHandler(ctx->llctx, diagnose, ctx);
     ctx->next_id = 1;
-    tj_status st = tji_tm_host(ctx, &ctx->tm_host);
-    if (st != TJ_OK) {
-        tj_context_destroy(ctx);
-        return st;
-    }
-    ctx->compress = tji_compress_form_for(ctx->tm_host, getenv("TILEJIT_CPU_COMPRESS"));
+    ctx->compress_cap = tji_compress_cap(getenv("TILEJIT_CPU_COMPRESS"));
     const char *lanes = getenv("TILEJIT_CPU_LANES");
     ctx->cpu_fibers = lanes && strcmp(lanes, "fibers") == 0;
     ctx->cpu_lanes_switch = lanes && strcmp(lanes, "switch") == 0;

@@ -55,11 +55,13 @@ typedef enum tji_compress_form {
 
 struct tj_context {
     LLVMContextRef llctx;
-    LLVMTargetMachineRef tm_host;       /* created with the context */
+    LLVMTargetMachineRef tm_host;       /* on first use (tji_tm_host) */
     LLVMTargetMachineRef tm_nvptx[4];   /* per architecture and codegen level, on first use */
     char nvptx_arch[4][16];             /* "sm_90", or "sm_90+" for full codegen */
     LLVMOrcLLJITRef jit;                /* created on the first CPU build */
-    tji_compress_form compress;         /* compress_push.c: how push loops are vectorised */
+    tji_compress_form compress;         /* compress_push.c: how push loops are vectorised
+                                           (set with tm_host) */
+    tji_compress_form compress_cap;     /* the most $TILEJIT_CPU_COMPRESS allows */
     bool cpu_fibers;                    /* TILEJIT_CPU_LANES=fibers: cooperative CPU blocks
                                            keep fibers (no lane loops, lane_loops.c) */
     bool cpu_lanes_switch;              /* TILEJIT_CPU_LANES=switch: lane loops without
@@ -77,6 +79,7 @@ struct tj_context {
     tj_type *types;                     /* interned types (a list) */
     tji_cache_entry *cache;             /* compiled modules (cache.c) */
     LLVMMemoryBufferRef libdevice;      /* libdevice bitcode, read on first use */
+    char libdevice_id[4200];            /* its file when read (tji_libdevice_identity) */
     bool libdevice_missing;
     uint64_t next_id;                   /* for unique symbol names */
     tj_kernel *kernels;                 /* live kernels and functions (freed with us) */
@@ -85,6 +88,8 @@ struct tj_context {
     long fail_alloc_after;              /* test hook: fail the Nth allocation (0: never) */
     tj_status status;
     char err[TJI_ERR_BYTES];
+    char llvm_error[512];               /* the first error LLVM diagnosed since the build
+                                           began (context.c's handler), else "" */
 };
 
 TJI_HIDDEN void *tji_alloc(tj_context *ctx, size_t bytes);
@@ -99,6 +104,9 @@ TJI_HIDDEN void tji_arena_release(tji_arena *a);
 TJI_HIDDEN tj_status tji_ctx_fail(tj_context *ctx, tj_status st, const char *fmt, ...)
     TJI_PRINTF(3, 4);
 TJI_HIDDEN void tji_ctx_clear_error(tj_context *ctx);
+/* The first error LLVM diagnosed in this context since tj_module_build began (NULL: none);
+ * LLVM reports some failures (unreadable bitcode, a link, code generation) only that way. */
+TJI_HIDDEN const char *tji_llvm_error(tj_context *ctx);
 /* Converts and disposes an LLVM error handle into a context error. */
 TJI_HIDDEN tj_status tji_ctx_fail_llvm(tj_context *ctx, LLVMErrorRef e, const char *what);
 TJI_HIDDEN bool tji_is_identifier(const char *s);
@@ -587,10 +595,16 @@ typedef struct tji_kdesc {
 struct tji_target {
     const char *name;
     tj_target kind;
-    /* Adds kernel entries and hook bodies, resolves math calls; the module then holds only
-     * target code. */
+    /* Adds kernel entries and hook bodies, renames math calls; the module then holds only
+     * target code and declarations of what 'link' adds. 'tm' is NULL where the target's
+     * machine is created only for a build the cache does not answer (NVPTX). */
     tj_status (*lower)(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n,
                        tji_kdesc *descs, LLVMTargetMachineRef tm);
+    /* Writes into 'buf' what the key must name of the code 'link' would add to 'm', which
+     * the key's bitcode does not hold (NULL: nothing). */
+    void (*key_extra)(tj_context *ctx, LLVMModuleRef m, char *buf, size_t n);
+    /* After the key, for a build the cache does not answer: adds that code (NULL: none). */
+    tj_status (*link)(tj_context *ctx, LLVMModuleRef m);
     /* After optimisation, before code generation (NULL: nothing to do). */
     tj_status (*finish)(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *descs, int n,
                         LLVMTargetMachineRef tm);
@@ -631,8 +645,18 @@ TJI_HIDDEN void tji_emit_entry_common(tj_context *ctx, LLVMModuleRef m, LLVMBuil
                                       const tji_kdesc *kd, LLVMValueRef ts, LLVMValueRef args,
                                       const LLVMValueRef fields[TJI_TS_LANE + 1]);
 
+/* The NVPTX triple and the data layout LLVM 19 gives it (64-bit pointers, no short
+ * pointers): lowering sets them without creating a target machine, which a build the cache
+ * answers never needs; module.c checks the layout against the machine's before codegen. */
+#define TJI_NVPTX_TRIPLE "nvptx64-nvidia-cuda"
+#define TJI_NVPTX_LAYOUT "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+
 /* passes.c */
+/* The host's target machine, created on first use (a context that only builds PTX never
+ * pays for it), with ctx->compress. */
 TJI_HIDDEN tj_status tji_tm_host(tj_context *ctx, LLVMTargetMachineRef *out);
+/* TJ_OK when LLVM 19 can target GPU architecture 'arch', else fails with the option's error. */
+TJI_HIDDEN tj_status tji_nvptx_arch_check(tj_context *ctx, const char *arch);
 /* The NVPTX target machine for 'arch'; 'full_codegen' selects LLVM's codegen optimisations
  * (explicit opt levels) over the fast path of the default level (tji_target_nvptx.finish). */
 TJI_HIDDEN tj_status tji_tm_nvptx(tj_context *ctx, const char *arch, bool full_codegen,
@@ -767,10 +791,15 @@ TJI_HIDDEN int tji_range_first(tj_context *ctx, LLVMModuleRef m);
 TJI_HIDDEN LLVMValueRef tji_pointer_base(LLVMValueRef p);
 
 /* compress_push.c */
-/* The widest form target machine 'tm' has (its "+avx512f", "+avx2" features), capped by
- * 'want' ($TILEJIT_CPU_COMPRESS: "avx512", "avx2" or "off"; NULL or anything else: no cap).
- * tj_context_create stores it in ctx->compress. */
-TJI_HIDDEN tji_compress_form tji_compress_form_for(LLVMTargetMachineRef tm, const char *want);
+/* The most $TILEJIT_CPU_COMPRESS allows ('want': "avx2" or "off"; NULL or anything else: no
+ * cap); tj_context_create stores it in ctx->compress_cap. */
+TJI_HIDDEN tji_compress_form tji_compress_cap(const char *want);
+/* The widest form target machine 'tm' has (its "+avx512f", "+avx2" features), at most
+ * 'cap'. tji_tm_host stores it in ctx->compress. */
+TJI_HIDDEN tji_compress_form tji_compress_form_for(LLVMTargetMachineRef tm, tji_compress_form cap);
+/* The form of this host (creating the host's target machine if need be; NONE if that
+ * fails, which the build then reports). */
+TJI_HIDDEN tji_compress_form tji_host_compress_form(tj_context *ctx);
 /* Whether compress_push.c vectorises loops of serial stack pushes on this host. */
 TJI_HIDDEN bool tji_host_compresses(tj_context *ctx);
 /* Marks 'store' as a serial push's store into a stack of 'capacity' elements: the only
@@ -868,6 +897,9 @@ TJI_HIDDEN bool tji_address_stays_local(LLVMValueRef p, LLVMValueRef skip, tji_v
 /* libdevice.c */
 /* Links the libdevice functions that 'm' declares (and what they call). */
 TJI_HIDDEN tj_status tji_libdevice_link(tj_context *ctx, LLVMModuleRef m);
+/* For the cache key: "" when 'm' declares no libdevice function, else which libdevice file
+ * the build would link (path, size and modification time, or that none is found). */
+TJI_HIDDEN void tji_libdevice_identity(tj_context *ctx, LLVMModuleRef m, char *buf, size_t n);
 TJI_HIDDEN void tji_libdevice_release(tj_context *ctx);
 
 /* cache.c: compiled code keyed by a 128-bit hash of the module and options */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <llvm-c/BitReader.h>
@@ -35,6 +36,18 @@ find_libdevice(char *path, size_t n)
     return false;
 }
 
+/* Names the file at 'path' by its path, size and modification time. */
+static void
+file_identity(const char *path, char *buf, size_t n)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        snprintf(buf, n, "libdevice %s unreadable", path);
+    else
+        snprintf(buf, n, "libdevice %s %lld %lld.%09ld", path, (long long)st.st_size,
+                 (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec);
+}
+
 static tj_status
 load_buffer(tj_context *ctx, const char *first_fn)
 {
@@ -50,6 +63,7 @@ load_buffer(tj_context *ctx, const char *first_fn)
                             first_fn);
     }
     char *msg = NULL;
+    file_identity(path, ctx->libdevice_id, sizeof ctx->libdevice_id);
     if (LLVMCreateMemoryBufferWithContentsOfFile(path, &ctx->libdevice, &msg)) {
         tji_ctx_fail(ctx, TJ_ERR_IO, "cannot read %s: %s", path, msg ? msg : "");
         LLVMDisposeMessage(msg);
@@ -78,6 +92,20 @@ first_math_decl(LLVMModuleRef m)
     return NULL;
 }
 
+void
+tji_libdevice_identity(tj_context *ctx, LLVMModuleRef m, char *buf, size_t n)
+{
+    char path[4096];
+    if (!first_math_decl(m))
+        snprintf(buf, n, "%s", "");
+    else if (ctx->libdevice) /* what this context links, even if the file changed since */
+        snprintf(buf, n, "%s", ctx->libdevice_id);
+    else if (ctx->libdevice_missing || !find_libdevice(path, sizeof path))
+        snprintf(buf, n, "%s", "libdevice none");
+    else
+        file_identity(path, buf, n);
+}
+
 tj_status
 tji_libdevice_link(tj_context *ctx, LLVMModuleRef m)
 {
@@ -92,7 +120,9 @@ tji_libdevice_link(tj_context *ctx, LLVMModuleRef m)
     LLVMModuleRef lib = NULL;
     if (LLVMGetBitcodeModuleInContext2(ctx->llctx, view, &lib)) {
         LLVMDisposeMemoryBuffer(view);
-        return tji_ctx_fail(ctx, TJ_ERR_IO, "libdevice.10.bc is not valid bitcode");
+        const char *why = tji_llvm_error(ctx);
+        return tji_ctx_fail(ctx, TJ_ERR_IO, "libdevice.10.bc is not valid bitcode: %s",
+                            why ? why : "no message");
     }
     /* 'lib' owns 'view' now. Drop every unused __nv_ function before materialising. */
     LLVMValueRef f = LLVMGetFirstFunction(lib);
@@ -106,8 +136,11 @@ tji_libdevice_link(tj_context *ctx, LLVMModuleRef m)
     }
     LLVMSetTarget(lib, LLVMGetTarget(m));
     LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(m));
-    if (LLVMLinkModules2(m, lib)) /* takes 'lib' over */
-        return tji_ctx_fail(ctx, TJ_ERR_LLVM, "internal error: linking libdevice failed");
+    if (LLVMLinkModules2(m, lib)) { /* takes 'lib' over */
+        const char *why = tji_llvm_error(ctx);
+        return tji_ctx_fail(ctx, TJ_ERR_IO, "linking libdevice.10.bc failed: %s",
+                            why ? why : "no message");
+    }
     const char *missing = first_math_decl(m);
     if (missing)
         return tji_ctx_fail(ctx, TJ_ERR_UNSUPPORTED, "libdevice has no function %s", missing);

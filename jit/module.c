@@ -2,11 +2,12 @@
  * jit/module.c: building a module from sealed kernels.
  *
  *   kernels ──seal──▶ clone + link into one LLVM module, with every function they call
- *     ──target.lower──▶ kernel entries, hook bodies, math symbols (libdevice, lazily)
- *     ──verify (a status, never an abort)──▶ 128-bit key
+ *     ──target.lower──▶ kernel entries, hook bodies, math symbols ──▶ 128-bit key (the
+ *     module's bitcode, the options, and target.key_extra: which libdevice file)
  *     ──▶ in-memory cache hit? ──▶ on-disk cache hit (disk_cache.c)?
- *     ──optimise, target.finish──▶ PTX text (NVPTX) | object file ──▶ ORC LLJIT (host); written
- *     to both caches
+ *     ──target.link (libdevice, lazily), the target machine (NVPTX: made only now),
+ *     verify (a status, never an abort), optimise, target.finish──▶ PTX text (NVPTX) |
+ *     object file ──▶ ORC LLJIT (host); written to both caches
  *
  * A module keeps a descriptor per kernel (parameters, argument-buffer layout, block
  * width, shared bytes, debug check sites) and refers to compiled code that the context's
@@ -420,9 +421,8 @@ resolve_target(tj_context *ctx, tj_target target, const tj_build_options *o,
             return tji_ctx_fail(ctx, TJ_ERR_INVALID,
                                 "tj_module_build: option 'device' is a GPU, the kernels are "
                                 "built for the CPU");
-        *tm = ctx->tm_host;
         *arch = "host";
-        return TJ_OK;
+        return tji_tm_host(ctx, tm);
     }
     *arch = o->arch ? o->arch : "sm_90";
     if (!o->arch && o->device) {
@@ -432,7 +432,8 @@ resolve_target(tj_context *ctx, tj_target target, const tj_build_options *o,
                                 "built for CUDA");
         *arch = tj_device_get_arch(o->device);
     }
-    return tji_tm_nvptx(ctx, *arch, o->opt_level != TJ_OPT_DEFAULT, tm);
+    *tm = NULL; /* machine(), for a build the cache does not answer */
+    return tji_nvptx_arch_check(ctx, *arch);
 }
 
 static tj_status
@@ -455,18 +456,22 @@ verify(tj_context *ctx, LLVMModuleRef m)
  * level, and on the CPU the compress form, which $TILEJIT_CPU_COMPRESS may lower, and
  * whether $TILEJIT_CPU_PREFETCH=off leaves the prefetches out). */
 static void
-module_key(tj_context *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm,
-           const tj_build_options *o, tj_target target, uint8_t key[16])
+module_key(tj_context *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm, const char *arch,
+           const tj_build_options *o, const tji_target *tgt, uint8_t key[16])
 {
     LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);
-    char *cpu_name = LLVMGetTargetMachineCPU(tm);
-    char *features = LLVMGetTargetMachineFeatureString(tm);
-    char extra[4096];
-    bool cpu = target == TJ_TARGET_CPU;
-    snprintf(extra, sizeof extra, "tilejit %s|%s|codegen %d|%d|%s|%s|opt%d|compress%d|pf%d",
-             tj_version(), tji_build_identity(), TJI_CODEGEN_VERSION, (int)target, cpu_name,
-             features, (int)o->opt_level, cpu ? (int)ctx->compress : 0,
-             cpu && !ctx->cpu_no_prefetch);
+    bool cpu = tgt->kind == TJ_TARGET_CPU;
+    /* An NVPTX machine is made for "arch" with no features, when it is made at all. */
+    char *cpu_name = cpu ? LLVMGetTargetMachineCPU(tm) : NULL;
+    char *features = cpu ? LLVMGetTargetMachineFeatureString(tm) : NULL;
+    char linked[4400] = "";
+    if (tgt->key_extra)
+        tgt->key_extra(ctx, m, linked, sizeof linked);
+    char extra[16384];
+    snprintf(extra, sizeof extra, "tilejit %s|%s|codegen %d|%d|%s|%s|opt%d|compress%d|pf%d|%s",
+             tj_version(), tji_build_identity(), TJI_CODEGEN_VERSION, (int)tgt->kind,
+             cpu ? cpu_name : arch, cpu ? features : "", (int)o->opt_level,
+             cpu ? (int)ctx->compress : 0, cpu && !ctx->cpu_no_prefetch, linked);
     LLVMDisposeMessage(cpu_name);
     LLVMDisposeMessage(features);
     uint8_t seed[16];
@@ -488,6 +493,32 @@ typedef struct build {
     char *ir;                     /* keep_ir: the optimised IR, before code generation */
     const tji_target *tgt;
 } build;
+
+/* What a build the cache does not answer adds after the key: the target's linked code,
+ * its target machine (NVPTX: checked against the layout lowering gave the module), and a
+ * check that the module verifies. */
+static tj_status
+prepare(build *bd)
+{
+    tj_context *ctx = bd->ctx;
+    tj_status st = TJ_OK;
+    if (bd->tgt->link && (st = bd->tgt->link(ctx, bd->m)) == TJ_OK)
+        internalize(bd->m, bd->descs, bd->n); /* what it linked: dropped once inlined */
+    if (st == TJ_OK && !bd->tm)
+        st = tji_tm_nvptx(ctx, bd->arch, bd->o->opt_level != TJ_OPT_DEFAULT, &bd->tm);
+    if (st != TJ_OK)
+        return st;
+    LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(bd->tm);
+    char *want = LLVMCopyStringRepOfTargetData(dl);
+    bool same = strcmp(want, LLVMGetDataLayoutStr(bd->m)) == 0;
+    if (!same)
+        tji_ctx_fail(ctx, TJ_ERR_LLVM,
+                     "internal error: the module's data layout '%s' is not the target's '%s'",
+                     LLVMGetDataLayoutStr(bd->m), want);
+    LLVMDisposeMessage(want);
+    LLVMDisposeTargetData(dl);
+    return same ? verify(ctx, bd->m) : TJ_ERR_LLVM;
+}
 
 /* The optimisation pipeline, then the target's last IR steps. */
 static tj_status
@@ -640,14 +671,15 @@ build_run(build *bd, tj_kernel *const *ks, size_t n, tj_module **out)
     if (st != TJ_OK)
         return st;
     internalize(bd->m, bd->descs, bd->n);
-    module_key(ctx, bd->m, bd->tm, bd->o, bd->target, bd->key);
+    module_key(ctx, bd->m, bd->tm, bd->arch, bd->o, bd->tgt, bd->key);
     entry_symbols(bd);
     tji_cache_entry *e = tji_cache_find(ctx, bd->key);
     if (!e)
         e = from_disk(bd);
     bool cached = e != NULL;
-    /* Only modules that reach LLVM's passes are verified: a cached one compiled before. */
-    if ((!e || bd->o->keep_ir) && (st = verify(ctx, bd->m)) != TJ_OK)
+    /* Only modules that reach LLVM's passes are linked and verified, and need a target
+     * machine: a cached one compiled before. */
+    if ((!e || bd->o->keep_ir) && (st = prepare(bd)) != TJ_OK)
         return st;
     if (e && bd->o->keep_ir)
         st = optimize(bd);
@@ -666,6 +698,7 @@ tj_module_build(tj_context *ctx, tj_kernel *const *kernels, size_t nkernels,
         return TJ_ERR_INVALID;
     *out = NULL;
     tji_ctx_clear_error(ctx);
+    ctx->llvm_error[0] = 0;
     tj_build_options zero = {0};
     build bd = {.ctx = ctx, .o = opts ? opts : &zero, .n = (int)nkernels};
     tj_status st = check_kernels(ctx, kernels, nkernels);

@@ -37,6 +37,9 @@ tji_llvm_init(void)
 tj_status
 tji_tm_host(tj_context *ctx, LLVMTargetMachineRef *out)
 {
+    *out = ctx->tm_host;
+    if (*out)
+        return TJ_OK;
     char *triple = LLVMGetDefaultTargetTriple();
     char *err = NULL;
     LLVMTargetRef t;
@@ -54,7 +57,11 @@ tji_tm_host(tj_context *ctx, LLVMTargetMachineRef *out)
     LLVMDisposeMessage(cpu);
     LLVMDisposeMessage(features);
     LLVMDisposeMessage(triple);
-    return *out ? TJ_OK : tji_ctx_fail(ctx, TJ_ERR_UNSUPPORTED, "cannot create the host target");
+    if (!*out)
+        return tji_ctx_fail(ctx, TJ_ERR_UNSUPPORTED, "cannot create the host target");
+    ctx->tm_host = *out;
+    ctx->compress = tji_compress_form_for(*out, ctx->compress_cap);
+    return TJ_OK;
 }
 
 /* The architectures LLVM 19's NVPTX backend knows. */
@@ -64,16 +71,23 @@ static const char *const nvptx_archs[] = {
 };
 
 tj_status
+tji_nvptx_arch_check(tj_context *ctx, const char *arch)
+{
+    for (size_t i = 0; i < TJI_NELEMS(nvptx_archs); i++)
+        if (strcmp(arch, nvptx_archs[i]) == 0)
+            return TJ_OK;
+    return tji_ctx_fail(ctx, TJ_ERR_INVALID,
+                        "tj_module_build: option 'arch': '%s' is not an architecture LLVM 19 "
+                        "can target (sm_50 to sm_90a)",
+                        arch);
+}
+
+tj_status
 tji_tm_nvptx(tj_context *ctx, const char *arch, bool full_codegen, LLVMTargetMachineRef *out)
 {
-    bool known = false;
-    for (size_t i = 0; i < TJI_NELEMS(nvptx_archs); i++)
-        known = known || strcmp(arch, nvptx_archs[i]) == 0;
-    if (!known)
-        return tji_ctx_fail(ctx, TJ_ERR_INVALID,
-                            "tj_module_build: option 'arch': '%s' is not an architecture LLVM "
-                            "19 can target (sm_50 to sm_90a)",
-                            arch);
+    tj_status st = tji_nvptx_arch_check(ctx, arch);
+    if (st != TJ_OK)
+        return st;
     char name[sizeof ctx->nvptx_arch[0]];
     snprintf(name, sizeof name, "%s%s", arch, full_codegen ? "+" : "");
     size_t slot = TJI_NELEMS(ctx->tm_nvptx);
@@ -92,7 +106,7 @@ tji_tm_nvptx(tj_context *ctx, const char *arch, bool full_codegen, LLVMTargetMac
     }
     LLVMTargetRef t;
     char *err = NULL;
-    if (LLVMGetTargetFromTriple("nvptx64-nvidia-cuda", &t, &err)) {
+    if (LLVMGetTargetFromTriple(TJI_NVPTX_TRIPLE, &t, &err)) {
         tji_ctx_fail(ctx, TJ_ERR_UNSUPPORTED, "no NVPTX target in this LLVM: %s", err ? err : "");
         LLVMDisposeMessage(err);
         return TJ_ERR_UNSUPPORTED;
@@ -102,7 +116,7 @@ tji_tm_nvptx(tj_context *ctx, const char *arch, bool full_codegen, LLVMTargetMac
      * third of a small kernel's build time. The default level gets the parts that matter
      * elsewhere (tj_tid's 32-bit divisions, target_nvptx.c's finish) and ptxas optimises again. */
     LLVMCodeGenOptLevel level = full_codegen ? LLVMCodeGenLevelAggressive : LLVMCodeGenLevelNone;
-    ctx->tm_nvptx[slot] = LLVMCreateTargetMachine(t, "nvptx64-nvidia-cuda", arch, "", level,
+    ctx->tm_nvptx[slot] = LLVMCreateTargetMachine(t, TJI_NVPTX_TRIPLE, arch, "", level,
                                                   LLVMRelocDefault, LLVMCodeModelDefault);
     if (!ctx->tm_nvptx[slot])
         return tji_ctx_fail(ctx, TJ_ERR_UNSUPPORTED, "cannot create the NVPTX target for %s",
@@ -426,6 +440,12 @@ tji_emit_code(tj_context *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm, bool as
         tji_ctx_fail(ctx, TJ_ERR_LLVM, "code generation failed: %s", err ? err : "");
         LLVMDisposeMessage(err);
         return TJ_ERR_LLVM;
+    }
+    const char *why = tji_llvm_error(ctx); /* diagnosed, and code made all the same */
+    if (why) {
+        LLVMDisposeMemoryBuffer(*out);
+        *out = NULL;
+        return tji_ctx_fail(ctx, TJ_ERR_LLVM, "code generation failed: %s", why);
     }
     return TJ_OK;
 }

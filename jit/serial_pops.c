@@ -339,9 +339,10 @@ vectorise(const poploop *p)
 int
 tji_vectorise_pops(tj_context *ctx, LLVMModuleRef m)
 {
-    unsigned bits = ctx->compress == TJI_COMPRESS_AVX512    ? 512
-                    : ctx->compress == TJI_COMPRESS_PERMUTE ? 256
-                                                            : 128;
+    tji_compress_form form = tji_host_compress_form(ctx);
+    unsigned bits = form == TJI_COMPRESS_AVX512    ? 512
+                    : form == TJI_COMPRESS_PERMUTE ? 256
+                                                   : 128;
     int done = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;

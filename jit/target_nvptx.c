@@ -348,10 +348,8 @@ static tj_status
 lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdesc *descs,
       LLVMTargetMachineRef tm)
 {
-    LLVMSetTarget(m, "nvptx64-nvidia-cuda");
-    LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
-    LLVMSetModuleDataLayout(m, dl);
-    LLVMDisposeTargetData(dl);
+    LLVMSetTarget(m, TJI_NVPTX_TRIPLE);
+    LLVMSetDataLayout(m, TJI_NVPTX_LAYOUT); /* module.c checks it against the machine's */
     LLVMValueRef smem = LLVMAddGlobalInAddressSpace(m, LLVMArrayType2(tji_i8(ctx), 0), SMEM_NAME, 3);
     LLVMSetLinkage(smem, LLVMExternalLinkage);
     LLVMSetAlignment(smem, 16);
@@ -369,10 +367,16 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
     inline_all(ctx, m, descs, n);
     LLVMAddModuleFlag(m, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16,
                       LLVMValueAsMetadata(tji_const_i32(ctx, 0)));
-    if (tji_rename_math(m, "__nv_") > 0)
-        return tji_libdevice_link(ctx, m);
+    tji_rename_math(m, "__nv_"); /* linked after the key (link below) */
     (void)ks;
+    (void)tm;
     return TJ_OK;
+}
+
+static void
+key_extra(tj_context *ctx, LLVMModuleRef m, char *buf, size_t n)
+{
+    tji_libdevice_identity(ctx, m, buf, n);
 }
 
 /* Makes every use of pointer parameter 'p' of a kernel entry go through a cast to the
@@ -727,5 +731,7 @@ const tji_target tji_target_nvptx = {
     .name = "nvptx",
     .kind = TJ_TARGET_CUDA,
     .lower = lower,
+    .key_extra = key_extra,
+    .link = tji_libdevice_link,
     .finish = finish,
 };

@@ -3,9 +3,9 @@
  * tests/check_cache.c: the compile caches (SPEC 6). The in-memory cache of a context, and
  * the on-disk cache: where it lives, what it refuses to load (corrupt, truncated,
  * foreign-owned files; directories others can write; a FIFO at an entry's name; a file
- * size limit), stale temporary files, the size limit of the directory, TILEJIT_CACHE=0, the CPU's compress
- * form and the library's build-id in the key, and processes building the same module at
- * once. Also the perf map of loaded CPU code (TILEJIT_PERF_MAP).
+ * size limit), stale temporary files, the size limit of the directory, TILEJIT_CACHE=0; the
+ * CPU's compress form, the library's build-id and the libdevice file in the key; processes
+ * building the same module at once. Also the perf map of loaded CPU code (TILEJIT_PERF_MAP).
  */
 #include <dirent.h>
 #include <dlfcn.h>
@@ -277,6 +277,96 @@ START_TEST(test_disk_cache_keeps_cpu_prefetch_forms_apart)
     ck_assert_int_eq(count_files(".o", NULL, 0), 2);
     unsetenv("TILEJIT_CPU_PREFETCH");
     ck_assert(build_and_run_fresh());
+}
+END_TEST
+
+/* y[0] = exp(x[0]) for the GPU, built in a fresh context: the status; whether the disk cache
+ * answered it ('cached'); its PTX and, with 'ir', its optimised IR, in 'text'. */
+static tj_status
+build_math_fresh(bool ir, bool *cached, char *text, size_t n)
+{
+    tj_context *ctx;
+    ck_assert_int_eq(tj_context_create(&ctx), TJ_OK);
+    tj_kernel_options o = {.target = TJ_TARGET_CUDA};
+    tj_kernel *k = tj_kernel_create(ctx, "expo", &o);
+    tj_val *x = tj_param_array(k, "x", tj_context_get_type(ctx, TJ_DTYPE_F32), 1);
+    tj_val *y = tj_param_array(k, "y", tj_context_get_type(ctx, TJ_DTYPE_F32), 1);
+    tj_val *i = tj_const_int(k, TJ_DTYPE_I32, 0);
+    ck_assert(tj_store(k, y, &i, 1, tj_unary(k, TJ_UN_EXP, tj_load(k, x, &i, 1))));
+    tj_build_options bo = {.keep_ir = ir};
+    tj_module *m = NULL;
+    tj_status st = tj_kernel_build(k, &bo, &m);
+    *cached = st == TJ_OK && tj_module_is_cached(m);
+    snprintf(text, n, "%s", st != TJ_OK ? tj_context_error(ctx)
+                            : ir         ? tj_module_get_ir(m)
+                                         : tj_module_get_ptx(m));
+    tj_context_destroy(ctx);
+    return st;
+}
+
+/* Copies file 'from' to 'to'. */
+static void
+copy_file(const char *from, const char *to)
+{
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s'", from, to);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+/* A GPU kernel's math functions come from libdevice, which a build links after the key: the
+ * key names the file (path, size, modification time) instead of holding its functions, so a
+ * build the cache answers never reads it, and a file with another time builds again. With
+ * tests/fake_libdevice.ll, whose expf is x * 3 (0f40400000 in PTX). */
+START_TEST(test_disk_cache_names_the_libdevice_file)
+{
+#ifdef TJ_FAKE_LIBDEVICE
+    const char *fake = TJ_FAKE_LIBDEVICE;
+#else
+    const char *fake = "";
+#endif
+    if (access(fake, R_OK) != 0) {
+        fprintf(stderr, "check_cache: no fake libdevice (tests/fake_libdevice.ll needs llvm-as "
+                        "at configure time): the libdevice key test checks nothing\n");
+        return;
+    }
+    char lib[400], text[65536];
+    snprintf(lib, sizeof lib, "%s/libdevice.10.bc", dir);
+    copy_file(fake, lib);
+    ck_assert_int_eq(setenv("TILEJIT_LIBDEVICE", lib, 1), 0);
+    bool cached;
+    ck_assert_int_eq(build_math_fresh(false, &cached, text, sizeof text), TJ_OK);
+    ck_assert(!cached);
+    ck_assert_msg(strstr(text, "0f40400000"), "no linked expf in:\n%s", text);
+    ck_assert_int_eq(build_math_fresh(false, &cached, text, sizeof text), TJ_OK);
+    ck_assert(cached);
+    ck_assert_int_eq(build_math_fresh(true, &cached, text, sizeof text), TJ_OK);
+    ck_assert(cached); /* the IR of a cached build links libdevice too */
+    ck_assert_msg(strstr(text, "fmul float") && strstr(text, "3.000000e+00"), "%s", text);
+
+    /* The same size and time, other bytes: the key is the same, and the file is not read. */
+    struct stat st;
+    ck_assert_int_eq(stat(lib, &st), 0);
+    FILE *f = fopen(lib, "r+");
+    ck_assert_ptr_nonnull(f);
+    for (off_t j = 0; j < st.st_size; j++)
+        fputc('x', f);
+    ck_assert_int_eq(fclose(f), 0);
+    struct timespec times[2] = {st.st_atim, st.st_mtim};
+    ck_assert_int_eq(utimensat(AT_FDCWD, lib, times, 0), 0);
+    ck_assert_int_eq(build_math_fresh(false, &cached, text, sizeof text), TJ_OK);
+    ck_assert(cached);
+
+    /* Another time: another key, so the build reads the file. */
+    times[1].tv_sec += 10;
+    ck_assert_int_eq(utimensat(AT_FDCWD, lib, times, 0), 0);
+    ck_assert_int_eq(build_math_fresh(false, &cached, text, sizeof text), TJ_ERR_IO);
+    ck_assert_str_eq(text, "libdevice.10.bc is not valid bitcode: file doesn't start with "
+                           "bitcode header");
+    copy_file(fake, lib);
+    ck_assert_int_eq(build_math_fresh(false, &cached, text, sizeof text), TJ_OK);
+    ck_assert(!cached);
+    ck_assert_int_eq(count_files(".ptx", NULL, 0), 2);
+    unsetenv("TILEJIT_LIBDEVICE");
 }
 END_TEST
 
@@ -768,6 +858,7 @@ cache_suite(void)
     tcase_add_test(tc, test_perf_map_lists_cpu_entries);
     tcase_add_test(tc, test_disk_cache_keeps_cpu_compress_forms_apart);
     tcase_add_test(tc, test_disk_cache_keeps_cpu_prefetch_forms_apart);
+    tcase_add_test(tc, test_disk_cache_names_the_libdevice_file);
     tcase_add_test(tc, test_disk_cache_directory_is_made_private);
     tcase_add_test(tc, test_disk_cache_uses_xdg_cache_home);
     tcase_add_loop_test(tc, test_damaged_entry_is_ignored_and_rebuilt, 0, 3);

@@ -7,8 +7,10 @@
  * module-level errors of tj_module_build.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tj_api_test.h"
 
@@ -1480,6 +1482,54 @@ START_TEST(test_gpu_math_without_libdevice_is_a_clear_build_error)
 }
 END_TEST
 
+/* A libdevice whose bitcode is damaged (here: tests/fake_libdevice.ll cut short, so its
+ * header is right and its blocks end too soon) fails the build of a kernel that needs it.
+ * LLVM reports such bitcode through its context's diagnostic handler, whose default prints
+ * the message and exits the process; the context's own handler keeps it for the error. */
+START_TEST(test_gpu_math_with_damaged_libdevice_is_a_build_error)
+{
+#ifdef TJ_FAKE_LIBDEVICE
+    const char *fake = TJ_FAKE_LIBDEVICE;
+#else
+    const char *fake = "";
+#endif
+    FILE *in = fopen(fake, "rb");
+    if (!in) {
+        fprintf(stderr, "check_errors: no fake libdevice (tests/fake_libdevice.ll needs "
+                        "llvm-as at configure time): the damaged libdevice test checks "
+                        "nothing\n");
+        return;
+    }
+    char bytes[4096], path[] = "/tmp/tj_libdevice_XXXXXX";
+    size_t n = fread(bytes, 1, sizeof bytes, in);
+    fclose(in);
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, bytes, n / 2), (ssize_t)(n / 2));
+    close(fd);
+    setenv("TILEJIT_LIBDEVICE", path, 1);
+    setenv("TILEJIT_CACHE", "0", 1);
+    tj_kernel_options cuda = {.target = TJ_TARGET_CUDA};
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "k", &cuda);
+    tj_val *a = tj_param_array(k, "a", F32, 1);
+    tj_val *i = tj_const_int(k, TJ_DTYPE_I32, 0);
+    ck_assert(tj_store(k, a, &i, 1, tj_unary(k, TJ_UN_EXP, tj_load(k, a, &i, 1))));
+    tj_module *m = NULL;
+    ck_assert_int_eq(tj_kernel_build(k, NULL, &m), TJ_ERR_IO);
+    ck_assert_ptr_null(m);
+    const char *msg = tj_context_error(tjt.ctx);
+    static const char want[] = "libdevice.10.bc is not valid bitcode: ";
+    ck_assert_msg(strncmp(msg, want, strlen(want)) == 0 && strlen(msg) > strlen(want),
+                  "%s", msg);
+    tj_kernel *plain = simple_kernel("plain", &cuda);
+    ck_assert_int_eq(tj_kernel_build(plain, NULL, &m), TJ_OK);
+    tj_module_destroy(m);
+    unlink(path);
+    unsetenv("TILEJIT_LIBDEVICE");
+    unsetenv("TILEJIT_CACHE");
+}
+END_TEST
+
 /* TIMEOUT_S, or more when the environment asks for more (valgrind runs). */
 static double
 case_timeout(void)
@@ -1509,6 +1559,7 @@ errors_suite(void)
     tcase_add_test(tc, test_module_build_reports_the_first_kernel_in_error);
     tcase_add_test(tc, test_module_rejects_bad_build_options);
     tcase_add_test(tc, test_gpu_math_without_libdevice_is_a_clear_build_error);
+    tcase_add_test(tc, test_gpu_math_with_damaged_libdevice_is_a_build_error);
     suite_add_tcase(s, tc);
     return s;
 }
