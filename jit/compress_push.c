@@ -94,9 +94,16 @@ tji_compress_form_for(LLVMTargetMachineRef tm, tji_compress_form cap)
 tji_compress_form
 tji_host_compress_form(tj_context *ctx)
 {
+    if (ctx->tm_host)
+        return ctx->compress;
+    /* A failure is the CPU build's to report (module.c); the context's error stays. */
+    tj_status status = ctx->status;
+    char err[sizeof ctx->err];
+    memcpy(err, ctx->err, sizeof err);
     LLVMTargetMachineRef tm;
-    if (tji_tm_host(ctx, &tm) != TJ_OK) { /* the build reports it (module.c) */
-        tji_ctx_clear_error(ctx);
+    if (tji_tm_host(ctx, &tm) != TJ_OK) {
+        ctx->status = status;
+        memcpy(ctx->err, err, sizeof err);
         return TJI_COMPRESS_NONE;
     }
     return ctx->compress;
