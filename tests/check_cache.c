@@ -319,16 +319,9 @@ copy_file(const char *from, const char *to)
  * tests/fake_libdevice.ll, whose expf is x * 3 (0f40400000 in PTX). */
 START_TEST(test_disk_cache_names_the_libdevice_file)
 {
-#ifdef TJ_FAKE_LIBDEVICE
-    const char *fake = TJ_FAKE_LIBDEVICE;
-#else
-    const char *fake = "";
-#endif
-    if (access(fake, R_OK) != 0) {
-        fprintf(stderr, "check_cache: no fake libdevice (tests/fake_libdevice.ll needs llvm-as "
-                        "at configure time): the libdevice key test checks nothing\n");
+    const char *fake = tj_test_fake_libdevice("test_disk_cache_names_the_libdevice_file");
+    if (!fake)
         return;
-    }
     char lib[400], text[65536];
     snprintf(lib, sizeof lib, "%s/libdevice.10.bc", dir);
     copy_file(fake, lib);

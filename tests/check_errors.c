@@ -1458,6 +1458,18 @@ START_TEST(test_module_rejects_bad_build_options)
 }
 END_TEST
 
+/* a[0] = exp(a[0]) for the GPU: a kernel that needs libdevice. */
+static tj_kernel *
+exp_kernel(void)
+{
+    tj_kernel_options cuda = {.target = TJ_TARGET_CUDA};
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "k", &cuda);
+    tj_val *a = tj_param_array(k, "a", F32, 1);
+    tj_val *i = tj_const_int(k, TJ_DTYPE_I32, 0);
+    ck_assert(tj_store(k, a, &i, 1, tj_unary(k, TJ_UN_EXP, tj_load(k, a, &i, 1))));
+    return k;
+}
+
 /* A GPU kernel calling a math function needs libdevice; without it the build fails with a
  * message naming the function and where it was looked for (Check forks each test, so the
  * variable stays in this test). Everything else still builds. */
@@ -1465,12 +1477,8 @@ START_TEST(test_gpu_math_without_libdevice_is_a_clear_build_error)
 {
     setenv("TILEJIT_LIBDEVICE", "/nonexistent/libdevice.10.bc", 1);
     tj_kernel_options cuda = {.target = TJ_TARGET_CUDA};
-    tj_kernel *k = tj_kernel_create(tjt.ctx, "k", &cuda);
-    tj_val *a = tj_param_array(k, "a", F32, 1);
-    tj_val *i = tj_const_int(k, TJ_DTYPE_I32, 0);
-    ck_assert(tj_store(k, a, &i, 1, tj_unary(k, TJ_UN_EXP, tj_load(k, a, &i, 1))));
     tj_module *m = NULL;
-    ck_assert_int_eq(tj_kernel_build(k, NULL, &m), TJ_ERR_UNSUPPORTED);
+    ck_assert_int_eq(tj_kernel_build(exp_kernel(), NULL, &m), TJ_ERR_UNSUPPORTED);
     ck_assert_ptr_null(m);
     ck_assert_str_eq(tj_context_error(tjt.ctx),
                      "the kernel calls expf, which needs libdevice on the GPU, and "
@@ -1488,18 +1496,11 @@ END_TEST
  * the message and exits the process; the context's own handler keeps it for the error. */
 START_TEST(test_gpu_math_with_damaged_libdevice_is_a_build_error)
 {
-#ifdef TJ_FAKE_LIBDEVICE
-    const char *fake = TJ_FAKE_LIBDEVICE;
-#else
-    const char *fake = "";
-#endif
-    FILE *in = fopen(fake, "rb");
-    if (!in) {
-        fprintf(stderr, "check_errors: no fake libdevice (tests/fake_libdevice.ll needs "
-                        "llvm-as at configure time): the damaged libdevice test checks "
-                        "nothing\n");
+    const char *fake =
+        tj_test_fake_libdevice("test_gpu_math_with_damaged_libdevice_is_a_build_error");
+    FILE *in = fake ? fopen(fake, "rb") : NULL;
+    if (!in)
         return;
-    }
     char bytes[4096], path[] = "/tmp/tj_libdevice_XXXXXX";
     size_t n = fread(bytes, 1, sizeof bytes, in);
     fclose(in);
@@ -1510,12 +1511,8 @@ START_TEST(test_gpu_math_with_damaged_libdevice_is_a_build_error)
     setenv("TILEJIT_LIBDEVICE", path, 1);
     setenv("TILEJIT_CACHE", "0", 1);
     tj_kernel_options cuda = {.target = TJ_TARGET_CUDA};
-    tj_kernel *k = tj_kernel_create(tjt.ctx, "k", &cuda);
-    tj_val *a = tj_param_array(k, "a", F32, 1);
-    tj_val *i = tj_const_int(k, TJ_DTYPE_I32, 0);
-    ck_assert(tj_store(k, a, &i, 1, tj_unary(k, TJ_UN_EXP, tj_load(k, a, &i, 1))));
     tj_module *m = NULL;
-    ck_assert_int_eq(tj_kernel_build(k, NULL, &m), TJ_ERR_IO);
+    ck_assert_int_eq(tj_kernel_build(exp_kernel(), NULL, &m), TJ_ERR_IO);
     ck_assert_ptr_null(m);
     const char *msg = tj_context_error(tjt.ctx);
     static const char want[] = "libdevice.10.bc is not valid bitcode: ";

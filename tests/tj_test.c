@@ -139,6 +139,18 @@ tj_test_main(int argc, char **argv, Suite *s)
 }
 
 const char *
+tj_test_fake_libdevice(const char *test)
+{
+#ifdef TJ_FAKE_LIBDEVICE
+    if (access(TJ_FAKE_LIBDEVICE, R_OK) == 0)
+        return TJ_FAKE_LIBDEVICE;
+#endif
+    fprintf(stderr, "%s: no fake libdevice (tests/fake_libdevice.ll, assembled by llvm-as "
+                    "when the build found it): the test checks nothing\n", test);
+    return NULL;
+}
+
+const char *
 tj_test_ptxas_path(void)
 {
     static char path[4096];
