@@ -432,7 +432,7 @@ resolve_target(tj_context *ctx, tj_target target, const tj_build_options *o,
                                 "built for CUDA");
         *arch = tj_device_get_arch(o->device);
     }
-    *tm = NULL; /* machine(), for a build the cache does not answer */
+    *tm = NULL; /* made by prepare(), for a build the cache does not answer */
     return tji_nvptx_arch_check(ctx, *arch);
 }
 
@@ -453,8 +453,9 @@ verify(tj_context *ctx, LLVMModuleRef m)
 /* The cache key: the lowered module's bitcode (deterministic, and written several times
  * faster than its text) plus everything else that changes the code (library and LLVM
  * versions and the build-ids of their binaries, target, CPU and features, optimisation
- * level, and on the CPU the compress form, which $TILEJIT_CPU_COMPRESS may lower, and
- * whether $TILEJIT_CPU_PREFETCH=off leaves the prefetches out). */
+ * level, on the CPU the compress form, which $TILEJIT_CPU_COMPRESS may lower, and
+ * whether $TILEJIT_CPU_PREFETCH=off leaves the prefetches out, and what the target links
+ * after the key: on the GPU, which libdevice file). */
 static void
 module_key(tj_context *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm, const char *arch,
            const tj_build_options *o, const tji_target *tgt, uint8_t key[16])
