@@ -30,8 +30,8 @@ const char *tj_test_ptxas_path(void);
 bool tj_test_ptxas(const char *ptx, const char *arch, bool *ran, char *log, size_t nlog);
 
 /* tests/fake_libdevice.ll as bitcode (TJ_FAKE_LIBDEVICE, which CMake gives the suites that
- * use it when it finds llvm-as), or NULL after saying on stderr that 'test' checks nothing
- * without it (the device kit runs the tests away from this build folder). */
+ * use it when it finds llvm-as; else the file beside the test program, where the device kit
+ * puts it), or NULL after saying on stderr that 'test' checks nothing without it. */
 const char *tj_test_fake_libdevice(const char *test);
 
 /* Relative difference test for floats: |a - b| <= tol * max(1, |a|, |b|). */

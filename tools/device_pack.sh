@@ -57,6 +57,8 @@ for f in "$build"/tests/check_* "$build"/examples/* "$build/tilejit-bench" "$bui
     fi
 done
 cp "$root/tools/device_run.sh" "$root/tools/run.sh" "$dest/tools/"
+# The suites' stand-in libdevice (tests/fake_libdevice.ll): they look beside themselves too.
+[ ! -f "$build/tests/fake_libdevice.bc" ] || cp "$build/tests/fake_libdevice.bc" "$dest/tests/"
 
 # CTest files hold absolute paths: put a placeholder where the build folder was (device_run.sh
 # writes the unpacked folder there) and leave out the valgrind tests (no valgrind there; they
