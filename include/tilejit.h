@@ -111,10 +111,11 @@ TJ_API const char *tj_status_name(tj_status status);
 /* Context and errors                                                                        */
 /* ---------------------------------------------------------------------------------------- */
 
-/* Creates a context in '*out'. Fails with TJ_ERR_NOMEM or TJ_ERR_UNSUPPORTED (no usable
- * host target); '*out' is then NULL. The context compiles CPU kernels for this host's CPU
- * and features; $TILEJIT_CPU_COMPRESS ("avx2" or "off"), read here, lowers how width-1
- * loops of stack pushes are vectorised (README). */
+/* Creates a context in '*out'. Fails with TJ_ERR_NOMEM; '*out' is then NULL. The context
+ * compiles CPU kernels for this host's CPU and features (set up at the first CPU build, which
+ * fails with TJ_ERR_UNSUPPORTED when LLVM has no target for the host); $TILEJIT_CPU_COMPRESS
+ * ("avx2" or "off"), read here, lowers how width-1 loops of stack pushes are vectorised
+ * (README). */
 TJ_API tj_status tj_context_create(tj_context **out);
 /* Destroys the context and everything it still owns. NULL does nothing. */
 TJ_API void tj_context_destroy(tj_context *ctx);
