@@ -693,7 +693,8 @@ typedef enum tj_opt_level {
 /* How a module is compiled. A zero-initialised struct (or NULL) means O3 for the default
  * architecture (that of 'device' when set, else sm_90 / the host CPU). */
 typedef struct tj_build_options {
-    const char *arch;          /* CUDA: "sm_XX" */
+    const char *arch;          /* CUDA: "sm_50" to "sm_90a"; PTX 6.0 at least (LLVM's
+                                  default for the architecture when newer) */
     const tj_device *device;   /* take the architecture from this device */
     tj_opt_level opt_level;
     bool keep_ir;              /* keep the optimised LLVM IR (tj_module_get_ir) */

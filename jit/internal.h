@@ -657,6 +657,11 @@ TJI_HIDDEN void tji_emit_entry_common(tj_context *ctx, LLVMModuleRef m, LLVMBuil
 TJI_HIDDEN tj_status tji_tm_host(tj_context *ctx, LLVMTargetMachineRef *out);
 /* TJ_OK when LLVM 19 can target GPU architecture 'arch', else fails with the option's error. */
 TJI_HIDDEN tj_status tji_nvptx_arch_check(tj_context *ctx, const char *arch);
+/* The features of the NVPTX machine for 'arch': "+ptx60" below sm_70. LLVM 19 gives sm_50 to
+ * sm_62 a PTX version older than the warp-synchronous instructions (vote.sync, shfl.sync:
+ * PTX 6.0, CUDA 9) that stacks and warp calls use, and selecting them then aborts the process
+ * ("LLVM ERROR: Cannot select"); PTX 6.0 targets all of them. */
+TJI_HIDDEN const char *tji_nvptx_features(const char *arch);
 /* The NVPTX target machine for 'arch'; 'full_codegen' selects LLVM's codegen optimisations
  * (explicit opt levels) over the fast path of the default level (tji_target_nvptx.finish). */
 TJI_HIDDEN tj_status tji_tm_nvptx(tj_context *ctx, const char *arch, bool full_codegen,

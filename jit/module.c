@@ -462,7 +462,7 @@ module_key(tj_context *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm, const char
 {
     LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);
     bool cpu = tgt->kind == TJ_TARGET_CPU;
-    /* An NVPTX machine is made for "arch" with no features, when it is made at all. */
+    /* An NVPTX machine is made for "arch" and its features, when it is made at all. */
     char *cpu_name = cpu ? LLVMGetTargetMachineCPU(tm) : NULL;
     char *features = cpu ? LLVMGetTargetMachineFeatureString(tm) : NULL;
     char linked[4400] = "";
@@ -471,7 +471,7 @@ module_key(tj_context *ctx, LLVMModuleRef m, LLVMTargetMachineRef tm, const char
     char extra[16384];
     snprintf(extra, sizeof extra, "tilejit %s|%s|codegen %d|%d|%s|%s|opt%d|compress%d|pf%d|%s",
              tj_version(), tji_build_identity(), TJI_CODEGEN_VERSION, (int)tgt->kind,
-             cpu ? cpu_name : arch, cpu ? features : "", (int)o->opt_level,
+             cpu ? cpu_name : arch, cpu ? features : tji_nvptx_features(arch), (int)o->opt_level,
              cpu ? (int)ctx->compress : 0, cpu && !ctx->cpu_no_prefetch, linked);
     LLVMDisposeMessage(cpu_name);
     LLVMDisposeMessage(features);

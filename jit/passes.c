@@ -5,6 +5,7 @@
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <llvm-c/Error.h>
@@ -82,6 +83,12 @@ tji_nvptx_arch_check(tj_context *ctx, const char *arch)
                         arch);
 }
 
+const char *
+tji_nvptx_features(const char *arch)
+{
+    return atoi(arch + 3) < 70 ? "+ptx60" : "";
+}
+
 tj_status
 tji_tm_nvptx(tj_context *ctx, const char *arch, bool full_codegen, LLVMTargetMachineRef *out)
 {
@@ -116,7 +123,8 @@ tji_tm_nvptx(tj_context *ctx, const char *arch, bool full_codegen, LLVMTargetMac
      * third of a small kernel's build time. The default level gets the parts that matter
      * elsewhere (tj_tid's 32-bit divisions, target_nvptx.c's finish) and ptxas optimises again. */
     LLVMCodeGenOptLevel level = full_codegen ? LLVMCodeGenLevelAggressive : LLVMCodeGenLevelNone;
-    ctx->tm_nvptx[slot] = LLVMCreateTargetMachine(t, TJI_NVPTX_TRIPLE, arch, "", level,
+    ctx->tm_nvptx[slot] = LLVMCreateTargetMachine(t, TJI_NVPTX_TRIPLE, arch,
+                                                  tji_nvptx_features(arch), level,
                                                   LLVMRelocDefault, LLVMCodeModelDefault);
     if (!ctx->tm_nvptx[slot])
         return tji_ctx_fail(ctx, TJ_ERR_UNSUPPORTED, "cannot create the NVPTX target for %s",

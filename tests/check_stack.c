@@ -31,7 +31,8 @@
  * compressed push (jit/compress_push.c) in all but the last.
  *
  * Test cases: cpu1, coop (block widths 2, 31, 32, 33, 64, 256; partial blocks), ptx (the
- * same kernels through ptxas, grepped for atom.shared and bar.sync), cuda, errors.
+ * same kernels through ptxas, grepped for atom.shared and bar.sync; a push and a pop for
+ * every architecture), cuda, errors.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -1462,6 +1463,59 @@ START_TEST(test_stack_gpu_push_fence_stands_in_for_a_barrier_after_global_loads)
 }
 END_TEST
 
+/* The architectures tj_build_options.arch accepts (LLVM 19's NVPTX list). */
+static const char *const gpu_archs[] = {"sm_50", "sm_52", "sm_53", "sm_60", "sm_61",
+                                        "sm_62", "sm_70", "sm_72", "sm_75", "sm_80",
+                                        "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a"};
+
+/* Whether there is a ptxas that assembles for 'arch' (CUDA 13's starts at sm_75). */
+static bool
+ptxas_targets(const char *arch)
+{
+    char ptx[128], log[1024];
+    snprintf(ptx, sizeof ptx, ".version 7.8\n.target %s\n.address_size 64\n", arch);
+    bool ran = false;
+    return tj_test_ptxas(ptx, arch, &ran, log, sizeof log) && ran;
+}
+
+/* A push and a pop (ballots, shuffles: PTX 6.0's warp-synchronous instructions) build for
+ * every architecture: LLVM 19 gives sm_50 to sm_62 an older PTX by default, and selecting
+ * them then aborted the process (passes.c's tji_nvptx_features). The PTX is assembled for
+ * its architecture where this toolkit's ptxas still targets it. */
+START_TEST(test_stack_builds_for_every_gpu_architecture)
+{
+    const char *arch = gpu_archs[_i];
+    tj_kernel_options o = {.target = TJ_TARGET_CUDA, .block_dim = 256};
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "pushpop", &o);
+    const tj_type *i32 = tjt_type(TJ_DTYPE_I32);
+    tj_val *out = tj_param_array(k, "out", i32, 1);
+    tj_val *tid;
+    ck_assert(tj_tid(k, 1, &tid));
+    tj_val *s = tj_tile_stack(k, 512, i32);
+    ck_assert_ptr_nonnull(tj_tile_stack_push(k, s, tid, tj_const_bool(k, true)));
+    ck_assert(tj_store(k, out, &tid, 1, tj_tile_stack_pop(k, s, NULL)));
+    tj_build_options bo = {.arch = arch};
+    tj_module *m = NULL;
+    ck_assert_msg(tj_kernel_build(k, &bo, &m) == TJ_OK, "%s: %s", arch,
+                  tj_context_error(tjt.ctx));
+    const char *ptx = tj_module_get_ptx(m);
+    char target[32];
+    snprintf(target, sizeof target, "\n.target %s\n", arch);
+    ck_assert_msg(strstr(ptx, target), "%s: no '.target %s'", arch, arch);
+    int major = 0, minor = 0;
+    const char *v = strstr(ptx, "\n.version ");
+    ck_assert(v && sscanf(v, "\n.version %d.%d", &major, &minor) == 2);
+    ck_assert_msg(major * 10 + minor >= 60, "%s: PTX %d.%d", arch, major, minor);
+    ck_assert(strstr(ptx, "vote.sync.ballot.b32") && strstr(ptx, "shfl.sync.idx.b32"));
+    if (ptxas_targets(arch)) {
+        char log[4096];
+        ck_assert_msg(tj_test_ptxas(ptx, arch, NULL, log, sizeof log), "%s:\n%s", arch, log);
+    }
+    tj_module_destroy(m);
+    tj_kernel_destroy(k);
+}
+END_TEST
+
 /* ---- suite ----------------------------------------------------------------------------------- */
 
 static TCase *
@@ -1491,6 +1545,8 @@ add_where(TCase *tc, int where)
         tcase_add_test(tc, test_stack_gpu_pushes_in_a_run_synchronise_once_each);
         tcase_add_test(tc, test_stack_gpu_pop_synchronises_twice);
         tcase_add_test(tc, test_stack_gpu_push_fence_stands_in_for_a_barrier_after_global_loads);
+        tcase_add_loop_test(tc, test_stack_builds_for_every_gpu_architecture, 0,
+                            NROWS(gpu_archs));
     }
     if (where == ON_CPU1 || where == ON_COOP)
         ADD_ROWS(test_stack_push_loops_keep_order_and_capacity,
