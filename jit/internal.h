@@ -647,7 +647,7 @@ TJI_HIDDEN void tji_emit_entry_common(tj_context *ctx, LLVMModuleRef m, LLVMBuil
 
 /* The NVPTX triple and the data layout LLVM 19 gives it (64-bit pointers, no short
  * pointers): lowering sets them without creating a target machine, which a build the cache
- * answers never needs; module.c checks the layout against the machine's before codegen. */
+ * answers never needs; tji_tm_nvptx checks the layout of each machine it makes. */
 #define TJI_NVPTX_TRIPLE "nvptx64-nvidia-cuda"
 #define TJI_NVPTX_LAYOUT "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 

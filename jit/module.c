@@ -496,8 +496,7 @@ typedef struct build {
 } build;
 
 /* What a build the cache does not answer adds after the key: the target's linked code,
- * its target machine (NVPTX: checked against the layout lowering gave the module), and a
- * check that the module verifies. */
+ * its target machine (NVPTX: made now), and a check that the module verifies. */
 static tj_status
 prepare(build *bd)
 {
@@ -507,18 +506,7 @@ prepare(build *bd)
         internalize(bd->m, bd->descs, bd->n); /* what it linked: dropped once inlined */
     if (st == TJ_OK && !bd->tm)
         st = tji_tm_nvptx(ctx, bd->arch, bd->o->opt_level != TJ_OPT_DEFAULT, &bd->tm);
-    if (st != TJ_OK)
-        return st;
-    LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(bd->tm);
-    char *want = LLVMCopyStringRepOfTargetData(dl);
-    bool same = strcmp(want, LLVMGetDataLayoutStr(bd->m)) == 0;
-    if (!same)
-        tji_ctx_fail(ctx, TJ_ERR_LLVM,
-                     "internal error: the module's data layout '%s' is not the target's '%s'",
-                     LLVMGetDataLayoutStr(bd->m), want);
-    LLVMDisposeMessage(want);
-    LLVMDisposeTargetData(dl);
-    return same ? verify(ctx, bd->m) : TJ_ERR_LLVM;
+    return st == TJ_OK ? verify(ctx, bd->m) : st;
 }
 
 /* The optimisation pipeline, then the target's last IR steps. */

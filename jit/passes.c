@@ -129,6 +129,21 @@ tji_tm_nvptx(tj_context *ctx, const char *arch, bool full_codegen, LLVMTargetMac
     if (!ctx->tm_nvptx[slot])
         return tji_ctx_fail(ctx, TJ_ERR_UNSUPPORTED, "cannot create the NVPTX target for %s",
                             arch);
+    /* Lowering set TJI_NVPTX_LAYOUT without a machine: it must be this machine's. */
+    LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(ctx->tm_nvptx[slot]);
+    char *layout = LLVMCopyStringRepOfTargetData(dl);
+    bool same = strcmp(layout, TJI_NVPTX_LAYOUT) == 0;
+    if (!same) {
+        tji_ctx_fail(ctx, TJ_ERR_LLVM,
+                     "internal error: LLVM's NVPTX data layout is '%s', tilejit sets '%s'",
+                     layout, TJI_NVPTX_LAYOUT);
+        LLVMDisposeTargetMachine(ctx->tm_nvptx[slot]);
+        ctx->tm_nvptx[slot] = NULL;
+    }
+    LLVMDisposeMessage(layout);
+    LLVMDisposeTargetData(dl);
+    if (!same)
+        return TJ_ERR_LLVM;
     snprintf(ctx->nvptx_arch[slot], sizeof ctx->nvptx_arch[slot], "%s", name);
     *out = ctx->tm_nvptx[slot];
     return TJ_OK;

@@ -349,7 +349,7 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
       LLVMTargetMachineRef tm)
 {
     LLVMSetTarget(m, TJI_NVPTX_TRIPLE);
-    LLVMSetDataLayout(m, TJI_NVPTX_LAYOUT); /* module.c checks it against the machine's */
+    LLVMSetDataLayout(m, TJI_NVPTX_LAYOUT); /* tji_tm_nvptx checks it against the machine's */
     LLVMValueRef smem = LLVMAddGlobalInAddressSpace(m, LLVMArrayType2(tji_i8(ctx), 0), SMEM_NAME, 3);
     LLVMSetLinkage(smem, LLVMExternalLinkage);
     LLVMSetAlignment(smem, 16);
@@ -371,12 +371,6 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
     (void)ks;
     (void)tm;
     return TJ_OK;
-}
-
-static void
-key_extra(tj_context *ctx, LLVMModuleRef m, char *buf, size_t n)
-{
-    tji_libdevice_identity(ctx, m, buf, n);
 }
 
 /* Makes every use of pointer parameter 'p' of a kernel entry go through a cast to the
@@ -731,7 +725,7 @@ const tji_target tji_target_nvptx = {
     .name = "nvptx",
     .kind = TJ_TARGET_CUDA,
     .lower = lower,
-    .key_extra = key_extra,
+    .key_extra = tji_libdevice_identity,
     .link = tji_libdevice_link,
     .finish = finish,
 };
