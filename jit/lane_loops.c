@@ -1362,9 +1362,12 @@ test_facts(lanes *L, LLVMBasicBlockRef enter, facts *f, LLVMValueRef *ok)
                                   LLVMBuildInBoundsGEP2(L->b, at, f->arr[a], idx, 2, ""), "lane0");
         ntested += !f->shaped[a];
     }
+    /* Slots descending from lane 0's, by construction (shaped) or as tested below, are all
+     * at least zero only where lane 0's is at least width - 1, which region_loop's copy
+     * takes for granted (fold_nonnegative_tests) */
     *ok = LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0);
     for (int a = 0; a < f->narr; a++)
-        if (f->shaped[a] && f->step[a] < 0)
+        if (f->step[a] < 0)
             *ok = LLVMBuildAnd(L->b, *ok,
                                LLVMBuildICmp(L->b, LLVMIntSGE, f->a0[a],
                                              LLVMConstInt(LLVMTypeOf(f->a0[a]), L->width - 1, 0),

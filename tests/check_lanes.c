@@ -31,6 +31,9 @@ static const char *const form_name[NFORMS] = {"lane loops", "lane loops (switch)
 
 /* A cooperative kernel of B lanes named 'name', in a new context (returned in '*ctx') with
  * its CPU device; TILEJIT_CPU_LANES is set for form 'f' while the context is made. */
+/* Whether coop_kernel makes debug kernels (array and tile indices checked). */
+static bool g_debug;
+
 static tj_kernel *
 coop_kernel(form f, const char *name, int block_dim, tj_context **ctx, tj_device **cpu)
 {
@@ -40,7 +43,7 @@ coop_kernel(form f, const char *name, int block_dim, tj_context **ctx, tj_device
     unsetenv("TILEJIT_CPU_LANES");
     ck_assert_int_eq(tj_device_create(*ctx, TJ_DEVICE_CPU, 0, cpu), TJ_OK);
     tj_kernel_options o = {.target = TJ_TARGET_CPU, .block_dim = (uint32_t)block_dim,
-                           .cpu_mode = TJ_CPU_COOPERATIVE};
+                           .cpu_mode = TJ_CPU_COOPERATIVE, .debug = g_debug};
     return tj_kernel_create(*ctx, name, &o);
 }
 
@@ -1701,6 +1704,65 @@ START_TEST(test_lanes_pops_that_every_lane_gets_need_no_test)
 }
 END_TEST
 
+/* A drain whose last pop leaves one lane without a value (blocks keeping B - 1, 2B - 1 and
+ * 3B - 1 values): every lane's slot is then lane 0's less the lane, -1 included, so the copy
+ * that tests the slots against lane 0's may run; it may drop 'slot >= 0' only where lane
+ * 0's slot is at least B - 1 (else the last lane stores its zero one before the block's
+ * values). Debug builds, whose pops' slots lane_loops.c does not know by construction
+ * (the index checks), took that copy without the test: block 0's last lane failed the
+ * launch with "index -1 is out of range", the others overwrote the block before's last
+ * element. Found by fuzz/diff_kernels. Release and debug builds, every form. */
+START_TEST(test_lanes_a_pop_that_one_lane_misses)
+{
+    enum { PER = 3, NBLK = 5, NX = NBLK * PER * B };
+    static const int keep[NBLK] = {B - 1, 2 * B - 1, 3 * B - 1, B, 1};
+    for (int debug = 0; debug < 2; debug++)
+        for (form f = LOOPS; f < NFORMS; f++) {
+            g_debug = debug;
+            keeper q = keeper_begin(f, "drain1", B, PER * B);
+            g_debug = false;
+            tj_kernel *k = q.k;
+            tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0);
+            for (int e = 0; e < PER; e++) {
+                tj_val *i = tj_binary(k, TJ_BIN_ADD, q.start,
+                                      tj_binary(k, TJ_BIN_ADD, q.tid[1],
+                                                tj_const_int(k, TJ_DTYPE_I32, e * B)));
+                tj_val *v = tj_load(k, q.x, &i, 1);
+                tj_tile_stack_push(k, q.s, v, tj_compare(k, TJ_CMP_GE, v, zero));
+            }
+            tjt_drain(k, q.s, q.out, q.start);
+            tj_module *m = build(q.ctx, q.cpu, k);
+            int32_t xs[NX], outs[NX];
+            for (int b = 0; b < NBLK; b++)
+                for (int e = 0; e < PER * B; e++)
+                    xs[b * PER * B + e] = e < keep[b] ? 1 + (b * 31 + e * 7) % 90 : -1 - e;
+            tj_array *xa = tjt_array(q.cpu, q.i32, NX, xs);
+            tj_array *oa = tjt_array(q.cpu, q.i32, NX, NULL);
+            for (int e = 0; e < NX; e++)
+                outs[e] = -7;
+            tjt_ok(q.cpu, tj_array_copy_from_host(oa, outs, sizeof outs));
+            tj_arg args[] = {tj_arg_array(xa), tj_arg_array(oa)};
+            int64_t nb = NBLK;
+            tjt_ok(q.cpu, tj_launch_tiled(q.cpu, m, "drain1", 1, &nb, B, args, 2));
+            tjt_ok(q.cpu, tj_device_synchronize(q.cpu));
+            tjt_ok(q.cpu, tj_array_copy_to_host(oa, outs, sizeof outs));
+            for (int b = 0; b < NBLK; b++) {
+                int32_t *o = outs + b * PER * B;
+                qsort(o, (size_t)keep[b], sizeof *o, cmp_i32);
+                int32_t want[PER * B];
+                memcpy(want, xs + b * PER * B, sizeof want);
+                qsort(want, (size_t)keep[b], sizeof *want, cmp_i32);
+                for (int e = 0; e < PER * B; e++)
+                    ck_assert_msg(o[e] == (e < keep[b] ? want[e] : -7),
+                                  "%s%s: block %d (keeps %d): out[%d] = %d, expected %d",
+                                  form_name[f], debug ? ", debug" : "", b, keep[b], e, o[e],
+                                  e < keep[b] ? want[e] : -7);
+            }
+            tj_context_destroy(q.ctx);
+        }
+}
+END_TEST
+
 static Suite *
 lanes_suite(void)
 {
@@ -1726,6 +1788,7 @@ lanes_suite(void)
     tcase_add_test(tc, test_lanes_one_lanes_action_leaves_a_short_remainder);
     tcase_add_test(tc, test_lanes_scatter_adds_take_turns_at_each_trip);
     tcase_add_test(tc, test_lanes_pops_that_every_lane_gets_need_no_test);
+    tcase_add_test(tc, test_lanes_a_pop_that_one_lane_misses);
     suite_add_tcase(s, tc);
     return s;
 }
