@@ -241,6 +241,30 @@ START_TEST(test_ir_before_and_after_optimisation)
 }
 END_TEST
 
+/* --debug gives ir and ptx the code of a debug build: the index checks' reports
+ * (tj.report in the IR; the error record __tj_err written, not only declared, in the PTX). */
+START_TEST(test_ir_and_ptx_of_debug_builds)
+{
+    assert_rc(run_cli("ir", seed("compact_values"), "--block-dim", "4", "--cpu-blocks", NULL),
+              0);
+    ck_assert_ptr_null(strstr(out_text, "tj.report"));
+    assert_rc(run_cli("ir", seed("compact_values"), "--block-dim", "4", "--cpu-blocks",
+                      "--debug", NULL),
+              0);
+    ck_assert_ptr_nonnull(strstr(out_text, "call fastcc void @tj.report"));
+    int uses[2];
+    for (int debug = 0; debug < 2; debug++) {
+        assert_rc(run_cli("ptx", seed("compact_values"), debug ? "--debug" : NULL, NULL), 0);
+        tjt_check_ptx(out_text);
+        uses[debug] = 0;
+        for (const char *p = out_text; (p = strstr(p, "__tj_err")); p++)
+            uses[debug]++;
+    }
+    ck_assert_int_eq(uses[0], 1); /* the declaration */
+    ck_assert_int_gt(uses[1], 1);
+}
+END_TEST
+
 /* ---- run ----------------------------------------------------------------------------------- */
 
 START_TEST(test_run_prints_the_seed_outputs)
@@ -382,6 +406,7 @@ cli_suite(void)
     tcase_add_test(tc, test_build_and_run_failures_exit_one);
     tcase_add_test(tc, test_ptx_of_every_seed_assembles);
     tcase_add_test(tc, test_ir_before_and_after_optimisation);
+    tcase_add_test(tc, test_ir_and_ptx_of_debug_builds);
     tcase_add_test(tc, test_run_prints_the_seed_outputs);
     tcase_add_test(tc, test_run_argument_forms_and_output_formats);
     suite_add_tcase(s, tc);

@@ -19,11 +19,11 @@ static const char usage_text[] =
     "Builds tile kernels written in NVIDIA Warp's Python kernel syntax.\n"
     "\n"
     "commands:\n"
-    "  ptx FILE [--kernel NAME] [--block-dim B] [--arch sm_XX] [-o OUT]\n"
+    "  ptx FILE [--kernel NAME] [--block-dim B] [--arch sm_XX] [--debug] [-o OUT]\n"
     "      print the PTX of the file's kernels (or of one), built for CUDA\n"
     "      (block_dim 256 and sm_90 by default)\n"
     "  ir FILE [--kernel NAME] [--target cpu|cuda] [--block-dim B] [--unoptimized]\n"
-    "      [--cpu-blocks]\n"
+    "      [--cpu-blocks] [--debug]\n"
     "      print the LLVM IR after optimisation (--unoptimized: before; target cpu by\n"
     "      default; --cpu-blocks: of cooperative CPU blocks)\n"
     "  run FILE --kernel NAME (--dim N[,N..] | --tiled N[,N..]) [--block-dim B]\n"
@@ -42,7 +42,8 @@ static const char usage_text[] =
     "  --tiled N[,N..]    launch N blocks (1 to 3 dimensions), like wp.launch_tiled\n"
     "  --device cpu|cuda  where to run (default: the GPU when there is one)\n"
     "  --cpu-blocks       on the CPU, run every lane of a block (cooperative mode)\n"
-    "  --debug            check array and tile indices while running\n"
+    "  --debug            check array and tile indices while running (ptx, ir: the\n"
+    "                     code of such a build)\n"
     "  --arg NAME=VALUE   a parameter: a JSON number or bool for a scalar (a list of\n"
     "                     components for a vector or matrix); for an array a JSON\n"
     "                     (nested) list, zeros(SHAPE) such as zeros(8) or zeros(4,4),\n"
@@ -323,7 +324,7 @@ cmd_ptx(const opts *o)
     tj_program *prog = NULL;
     tj_module *m = NULL;
     int rc = open_program(o, &ctx, &prog);
-    tj_kernel_options ko = {.target = TJ_TARGET_CUDA, .block_dim = o->block_dim};
+    tj_kernel_options ko = {.target = TJ_TARGET_CUDA, .block_dim = o->block_dim, .debug = o->debug};
     tj_build_options bo = {.arch = o->arch};
     if (rc == 0)
         rc = build(prog, o, &ko, &bo, &m);
@@ -356,7 +357,7 @@ cmd_ir(const opts *o)
     if (cuda && o->cpu_blocks)
         return usage_error("%s", "--cpu-blocks is for --target cpu");
     tj_kernel_options ko = {.target = cuda ? TJ_TARGET_CUDA : TJ_TARGET_CPU,
-                            .block_dim = o->block_dim,
+                            .block_dim = o->block_dim, .debug = o->debug,
                             .cpu_mode = o->cpu_blocks ? TJ_CPU_COOPERATIVE : TJ_CPU_WIDTH1};
     tj_build_options bo = {.keep_ir = true, .opt_level = o->unoptimized ? TJ_OPT_O0
                                                                         : TJ_OPT_DEFAULT};
@@ -555,8 +556,8 @@ cmd_run(const opts *o)
 int
 main(int argc, char **argv)
 {
-    static const int ptx_opts[] = {O_KERNEL, O_BLOCK, O_ARCH, 'o', 0};
-    static const int ir_opts[] = {O_KERNEL, O_BLOCK, O_TARGET, O_UNOPT, O_CPUBLOCKS, 0};
+    static const int ptx_opts[] = {O_KERNEL, O_BLOCK, O_ARCH, O_DEBUG, 'o', 0};
+    static const int ir_opts[] = {O_KERNEL, O_BLOCK, O_TARGET, O_UNOPT, O_CPUBLOCKS, O_DEBUG, 0};
     static const int run_opts[] = {O_KERNEL, O_BLOCK, O_DIM, O_TILED, O_DEVICE, O_CPUBLOCKS,
                                    O_DEBUG, O_ARG, 0};
     if (argc < 2) {
