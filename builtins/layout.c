@@ -597,8 +597,22 @@ tji_tile_var_set(tj_kernel *k, tj_val *var, tj_val *value)
     char d[64], w[64];
     const tji_tile *a = &var->u.tile, *b = &value->u.tile;
     bool same = value->kind == TJ_VAL_TILE && value->type == var->type && a->rank == b->rank &&
-                memcmp(a->shape, b->shape, (size_t)a->rank * sizeof(int)) == 0 &&
-                (!a->replicated || b->replicated);
+                memcmp(a->shape, b->shape, (size_t)a->rank * sizeof(int)) == 0;
+    if (same && a->replicated && !b->replicated) {
+        /* A variable that started as a reduction's result (every lane holds its one
+         * element) takes a value of that shape held by its owner lane, such as the result
+         * plus a loaded tile: the owner publishes the element (tile_extract), and every
+         * lane keeps it. */
+        tj_val *zero[TJI_MAX_DIMS];
+        for (int i = 0; i < b->rank; i++)
+            zero[i] = tj_const_int(k, TJ_DTYPE_I32, 0);
+        tj_val *e = tj_tile_extract(k, value, zero, b->rank);
+        if (!e)
+            return false;
+        LLVMValueRef at = tji_const_i32(k->ctx, 0);
+        tji_tile_set(k, var, at, at, e->ll);
+        return true;
+    }
     if (!same) {
         tj_val shown = *var;
         shown.kind = TJ_VAL_TILE;

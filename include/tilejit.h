@@ -442,7 +442,10 @@ TJ_API tj_val *tj_cast(tj_kernel *k, tj_val *v, const tj_type *type);
 
 /* A mutable local holding 'init': a scalar, composite or struct, or a tile. A tile variable
  * keeps a register copy of its own: tj_var_get gives a register tile, and tj_var_set takes
- * a tile of the same element type and shape (SPEC 3). */
+ * a tile of the same element type and shape (SPEC 3). A variable made from a reduction's
+ * result also takes other tiles of its shape (the result plus a loaded tile); each lane
+ * then gets the element from the lane that holds it, so every lane of the block must reach
+ * such a tj_var_set, as a cooperative builtin. */
 TJ_API tj_val *tj_var_new(tj_kernel *k, tj_val *init);
 /* The current value of variable 'var'. */
 TJ_API tj_val *tj_var_get(tj_kernel *k, tj_val *var);

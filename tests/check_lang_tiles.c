@@ -284,6 +284,45 @@ START_TEST(test_tile_reduce_every_operator_and_axis)
 }
 END_TEST
 
+/* A variable that starts as a reduction's result (held by every lane) and is then given
+ * the result plus a loaded tile of shape (1,) (held by lane 0): the assignment hands the
+ * element to every lane. It was a build error whose two types read the same ("a tile of
+ * int32 (1,), the variable holds a tile of int32 (1,)"); found by fuzz/diff_kernels. */
+static const char reduction_variable_src[] =
+    "@wp.kernel\n"
+    "def k(x: wp.array[int], out: wp.array[int]):\n"
+    "    blk, lane = wp.tid()\n"
+    "    acc = wp.tile_sum(wp.tile_load(x, shape=8, offset=blk * 8))\n"
+    "    for j in range(3):\n"
+    "        acc = wp.tile_map(wp.add, acc, wp.tile_load(x, shape=1, offset=blk * 8 + j))\n"
+    "        acc = wp.tile_map(wp.mul, acc, wp.tile_max(wp.tile_ones(shape=2, dtype=int)))\n"
+    "    wp.tile_store(out, acc, offset=blk * 2)\n"
+    "    if lane == 0:\n"
+    "        out[blk * 2 + 1] = acc[0] * 10\n";
+
+START_TEST(test_reduction_result_variables_take_other_tiles)
+{
+    enum { NBLK = 3 };
+    int32_t in[NBLK * 8], out[NBLK * 2];
+    for (int i = 0; i < NBLK * 8; i++)
+        in[i] = i * 3 - 7;
+    static const uint32_t widths[] = {1, 3, 4, 32};
+    for (size_t w = 0; w < sizeof widths / sizeof *widths; w++) {
+        run_tiled_i32(reduction_variable_src, widths[w], NBLK, in, NBLK * 8, NBLK * 2, out);
+        for (int b = 0; b < NBLK; b++) {
+            int want = 0;
+            for (int i = 0; i < 8; i++)
+                want += in[b * 8 + i];
+            for (int j = 0; j < 3; j++)
+                want += in[b * 8 + j];
+            ck_assert_msg(out[b * 2] == want && out[b * 2 + 1] == want * 10,
+                          "block width %u, block %d: %d and %d, want %d and %d", widths[w], b,
+                          out[b * 2], out[b * 2 + 1], want, want * 10);
+        }
+    }
+}
+END_TEST
+
 START_TEST(test_tile_scatter_add_atomic_and_not)
 {
     const char *src = "@wp.kernel\n"
@@ -581,6 +620,8 @@ START_TEST(test_seed_kernels_ptx_passes_ptxas)
     tj_module *m = tjl_build(src, "histogram", o);
     ck_assert_ptr_nonnull(strstr(tj_module_get_ptx(m), "bar.sync"));
     free(src);
+    /* a reduction's variable given other tiles (coop: the values) */
+    tjl_build(reduction_variable_src, "k", o);
 }
 END_TEST
 
@@ -622,6 +663,7 @@ lang_tiles_suite(void)
     tcase_add_test(coop, test_tile_and_untile_of_scalars_vectors_and_matrices);
     tcase_add_test(coop, test_tile_map_and_tile_arithmetic);
     tcase_add_test(coop, test_tile_reduce_every_operator_and_axis);
+    tcase_add_test(coop, test_reduction_result_variables_take_other_tiles);
     tcase_add_test(coop, test_tile_scatter_add_atomic_and_not);
     tcase_add_test(coop, test_tile_stack_push_pop_count_and_clear);
     tcase_add_test(coop, test_tile_element_writes_atomic_add_and_variables);
