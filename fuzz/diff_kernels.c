@@ -460,6 +460,69 @@ gen_view(gen *g)
              off[0], off[1], w[0], w[1]);
 }
 
+/* One dimension of a subscript of extent 'n': a slice (Python's rules; empty ones are
+ * avoided) into 'buf', its length returned; or, with 'index', a constant index (wrapping
+ * once when negative), 0 returned. */
+static int
+slice_of(gen *g, int n, bool index, char *buf, size_t len)
+{
+    if (index) {
+        int i = range(g, -n, n - 1);
+        snprintf(buf, len, "%d", i);
+        return 0;
+    }
+    switch (pick(g, 4)) {
+    case 0:
+        snprintf(buf, len, ":");
+        return n;
+    case 1: { /* start:stop */
+        int a = range(g, 0, n - 1), b = range(g, a + 1, n);
+        snprintf(buf, len, "%d:%d", a, b);
+        return b - a;
+    }
+    case 2: { /* start::step */
+        int a = range(g, 0, n - 1), st = range(g, 1, 3);
+        snprintf(buf, len, "%d::%d", a, st);
+        return (n - a + st - 1) / st;
+    }
+    default: { /* reversed: start down to the front, by step */
+        int st = range(g, 1, 2), a = range(g, 0, n - 1);
+        snprintf(buf, len, "%d::-%d", a, st);
+        return a / st + 1;
+    }
+    }
+}
+
+/* A view by subscript: t[a:b], t[::-1], t[i, :], t[:, j], t[a:b, c:d]... */
+static void
+gen_slice(gen *g)
+{
+    tvar *a = some_tile(g, NO_REDUCED);
+    if (!a)
+        return;
+    int ai = (int)(a - g->v);
+    char sub[2][48];
+    int w[2], nd = 0;
+    bool index[2] = {false, false};
+    if (a->ndim == 2 && chance(g, 40))
+        index[pick(g, 2)] = true;
+    for (int d = 0; d < a->ndim; d++) {
+        int n = slice_of(g, a->shape[d], index[d], sub[d], sizeof sub[d]);
+        if (!index[d])
+            w[nd++] = n;
+    }
+    tvar *t = new_var(g, a->dt, nd, w, a->bound);
+    if (!t)
+        return;
+    a = &g->v[ai];
+    t->root = a->root;
+    t->view = true;
+    if (a->ndim == 1)
+        emit(g, "%s = %s[%s]", t->name, a->name, sub[0]);
+    else
+        emit(g, "%s = %s[%s, %s]", t->name, a->name, sub[0], sub[1]);
+}
+
 static void
 gen_assign(gen *g)
 {
@@ -755,8 +818,10 @@ gen_stmt(gen *g)
         gen_map(g);
     else if (k < 26)
         gen_reduce(g);
-    else if (k < 34)
+    else if (k < 30)
         gen_view(g);
+    else if (k < 34)
+        gen_slice(g);
     else if (k < 42)
         gen_assign(g);
     else if (k < 52) {
