@@ -777,6 +777,11 @@ tj_tile_extract(tj_kernel *k, tj_val *t, tj_val *const *idx, int nidx)
     tji_emit_barrier(k);
     LLVMValueRef v = tji_emit_load(k, t->type, scratch);
     tji_mark_alike(k->ctx, v); /* every lane reads the element: jit/divergence.c */
+    /* In a partial block the owner may not run: the element has no value, and reads as
+     * zero (not what an earlier use of the scratch left there) */
+    LLVMValueRef runs = LLVMBuildICmp(b, LLVMIntULT, owner, tji_emit_nactive(k), "");
+    v = LLVMBuildSelect(b, runs, v, LLVMConstNull(LLVMTypeOf(v)), "");
+    tji_mark_alike(k->ctx, v);
     tji_emit_barrier(k); /* the scratch is free again */
     return tji_scalar(k, t->type, v);
 }

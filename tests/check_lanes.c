@@ -176,13 +176,19 @@ END_TEST
  * stores element B - 1, which lane B - 1 loaded: in the partial last block (4 lanes) no
  * lane did. x[i] = i + 1, so the earlier blocks' values are never zero. S = B and S = 16384
  * (64 KiB: lane loops take the worker's arena, not a local array), a shared tile, and a
- * register tile, whose extract goes through the scratch. */
+ * register tile, whose extract goes through the scratch; and a register tile whose element
+ * 1 (lane 1's, which runs) was extracted just before: the scratch then held x[first + 1],
+ * which the extract of element B - 1 gave (found by fuzz/diff_kernels). */
 START_TEST(test_lanes_partial_block_reads_zero_where_no_lane_wrote)
 {
     static const struct {
         int size;
         tj_storage storage;
-    } rows[] = {{B, TJ_STORAGE_SHARED}, {16384, TJ_STORAGE_SHARED}, {B, TJ_STORAGE_REGISTER}};
+        bool after; /* extract element 1 first: the scratch then holds x[first + 1] */
+    } rows[] = {{B, TJ_STORAGE_SHARED, false},
+                {16384, TJ_STORAGE_SHARED, false},
+                {B, TJ_STORAGE_REGISTER, false},
+                {B, TJ_STORAGE_REGISTER, true}};
     for (form f = LOOPS; f < NFORMS; f++)
         for (int row = 0; row < (int)(sizeof rows / sizeof rows[0]); row++) {
             xy_kernel r = xy_begin(f, "unwritten");
@@ -191,7 +197,13 @@ START_TEST(test_lanes_partial_block_reads_zero_where_no_lane_wrote)
             tj_val *at = tj_binary(k, TJ_BIN_MUL, tj_binary(k, TJ_BIN_DIV, r.tid, bd), bd);
             tj_val *t = tj_tile_load(k, r.x, 1, &rows[row].size, &at, rows[row].storage);
             tj_val *last = tj_const_int(k, TJ_DTYPE_I32, B - 1);
-            tj_store(k, r.y, &r.tid, 1, tj_tile_extract(k, t, &last, 1));
+            tj_val *one = tj_const_int(k, TJ_DTYPE_I32, 1);
+            tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0);
+            tj_val *before = rows[row].after ? tj_tile_extract(k, t, &one, 1) : zero;
+            tj_val *flag = tj_select(k, tj_compare(k, TJ_CMP_GT, before, zero),
+                                     tj_const_int(k, TJ_DTYPE_I32, 100000), zero);
+            tj_store(k, r.y, &r.tid, 1, tj_binary(k, TJ_BIN_ADD, tj_tile_extract(k, t, &last, 1),
+                                                  flag));
             int nx = 3 * B + rows[row].size;
             int32_t *xs = malloc((size_t)nx * sizeof *xs), out[NTHREADS];
             ck_assert_ptr_nonnull(xs);
@@ -201,6 +213,7 @@ START_TEST(test_lanes_partial_block_reads_zero_where_no_lane_wrote)
             for (int i = 0; i < NTHREADS; i++) {
                 int first = i / B * B;
                 int want = first + B <= NTHREADS ? first + B : 0; /* x[first + B - 1] */
+                want += rows[row].after ? 100000 : 0;             /* x[first + 1] > 0 */
                 ck_assert_msg(out[i] == want, "%s, %s tile of %d: y[%d] = %d, expected %d",
                               form_name[f], rows[row].storage == TJ_STORAGE_SHARED ? "shared"
                                                                                    : "register",
