@@ -80,6 +80,7 @@ typedef struct gen {
     int64_t used[NOUT]; /* elements (rows for 2D) handed out */
     int B, nblocks, nx, r2, c2, ai_size;
     bool lane_free; /* the outputs do not depend on the block width */
+    int64_t threads; /* > 0: a launch of this many threads, the last block partial; 0: tiled */
     int depth, ntmp;
     bool overflow;
 } gen;
@@ -391,7 +392,11 @@ gen_reduce(gen *g)
     case 0: op = "add"; bound = n * b; break;
     case 1: op = "min"; break;
     case 2: op = "max"; break;
-    case 3: op = a->dt == D_INT ? "uadd" : "faddf"; bound = n * b; user = true; break;
+    case 3: /* a user operator; none in partial blocks, whose empty slices it cannot fill */
+        op = g->threads ? "add" : a->dt == D_INT ? "uadd" : "faddf";
+        bound = n * b;
+        user = !g->threads;
+        break;
     case 4: op = "sum"; bound = n * b; break;
     case 5: op = "bit_or"; bound = pow2_above(b); break;
     default: op = "bit_xor"; bound = pow2_above(b); break;
@@ -865,7 +870,9 @@ generate(gen *g, uint64_t seed)
     g->r2 = range(g, 8, 48);
     g->c2 = range(g, 4, 20);
     g->ai_size = range(g, 16, 300);
-    g->lane_free = chance(g, 40);
+    if (chance(g, 25))
+        g->threads = (int64_t)g->nblocks * g->B - range(g, 1, g->B - 1);
+    g->lane_free = !g->threads && chance(g, 40);
     emit(g, "import warp as wp");
     emit(g, "");
     emit(g, "@wp.func");
@@ -881,7 +888,13 @@ generate(gen *g, uint64_t seed)
             "xf2: wp.array2d[float], oi: wp.array[int], of: wp.array[float], "
             "oi2: wp.array2d[int], of2: wp.array2d[float], ai: wp.array[int]):");
     g->indent = 1;
-    emit(g, "blk, lane = wp.tid()");
+    if (g->threads) {
+        emit(g, "i = wp.tid()");
+        emit(g, "blk = i // wp.block_dim()");
+        emit(g, "lane = i %% wp.block_dim()");
+    } else {
+        emit(g, "blk, lane = wp.tid()");
+    }
     int n = range(g, 3, 22);
     for (int i = 0; i < n && !g->overflow; i++)
         gen_stmt(g);
@@ -1089,7 +1102,9 @@ run_config(const gen *g, const inputs *in, const config *c, outputs *o)
         args[a] = tj_arg_array(arr[a]);
     }
     int64_t nb = g->nblocks;
-    if (tj_launch_tiled(dev, m, "k", 1, &nb, B, args, ARRAYS) != TJ_OK ||
+    tj_status st = g->threads ? tj_launch(dev, m, "k", 1, &g->threads, B, args, ARRAYS)
+                              : tj_launch_tiled(dev, m, "k", 1, &nb, B, args, ARRAYS);
+    if (st != TJ_OK ||
         tj_device_synchronize(dev) != TJ_OK) {
         snprintf(o->msg, sizeof o->msg, "launch: %s", tj_device_error(dev));
         goto done;
@@ -1271,15 +1286,24 @@ write_replay(const gen *g, const inputs *in, uint64_t seed, const char *dir, con
     uint32_t B = c->width == 1 ? 1 : (uint32_t)g->B;
     if (c->width == 2)
         B = g->B == 32 ? 7 : 32;
-    fprintf(f, "#!/bin/sh\n# seed %" PRIu64 ", the way '%s' \n"
-               "cd \"$(dirname \"$0\")\"\n",
-            seed, c->name);
-    fprintf(f, "TILEJIT_CACHE=0 %s%s%s%s%s%s${TILEJIT:-tilejit} run ../diff-%" PRIu64 ".py "
-               "--kernel k --tiled %d --block-dim %u --device cpu%s%s \\\n",
+    fprintf(f, "#!/bin/sh\n# seed %" PRIu64 ", the way '%s'%s\ncd \"$(dirname \"$0\")\"\n",
+            seed, c->name,
+            c->opt != TJ_OPT_DEFAULT ? " (but at the default optimisation level: the "
+                                       "command has no option for it)"
+                                     : "");
+    char launch[64];
+    if (g->threads)
+        snprintf(launch, sizeof launch, "--dim %" PRId64, g->threads);
+    else
+        snprintf(launch, sizeof launch, "--tiled %d", g->nblocks);
+    fprintf(f, "TILEJIT_CACHE=0 %s%s%s%s%s%s%s%s%s${TILEJIT:-tilejit} run ../diff-%" PRIu64
+               ".py --kernel k %s --block-dim %u --device cpu%s%s \\\n",
             c->lanes ? "TILEJIT_CPU_LANES=" : "", c->lanes ? c->lanes : "",
             c->lanes ? " " : "", c->reduce ? "TILEJIT_CPU_REDUCE=" : "",
-            c->reduce ? c->reduce : "", c->reduce ? " " : "", seed, g->nblocks, B,
-            B > 1 ? " --cpu-blocks" : "", c->debug ? " --debug" : "");
+            c->reduce ? c->reduce : "", c->reduce ? " " : "",
+            c->prefetch ? "TILEJIT_CPU_PREFETCH=" : "", c->prefetch ? c->prefetch : "",
+            c->prefetch ? " " : "", seed, launch, B, B > 1 ? " --cpu-blocks" : "",
+            c->debug ? " --debug" : "");
     fprintf(f, "    --arg xi=@xi.npy --arg xf=@xf.npy --arg xi2=@xi2.npy --arg xf2=@xf2.npy \\\n");
     for (int a = 0; a < NOUT; a++) {
         bool two = a == A_OI2 || a == A_OF2;
@@ -1308,8 +1332,8 @@ static void
 report(const gen *g, const inputs *in, const config *c, uint64_t seed, const char *keep,
        const char *what)
 {
-    fprintf(stderr, "diff_kernels: seed %" PRIu64 " (block width %d, %d blocks): %s\n", seed,
-            g->B, g->nblocks, what);
+    fprintf(stderr, "diff_kernels: seed %" PRIu64 " (block width %d, %d blocks%s): %s\n", seed,
+            g->B, g->nblocks, g->threads ? ", the last partial" : "", what);
     fprintf(stderr, "---- the kernel ----\n%s----\n", g->src);
     char path[1024];
     snprintf(path, sizeof path, "%s/diff-%" PRIu64 ".py", keep ? keep : ".", seed);
@@ -1357,8 +1381,8 @@ one_kernel(uint64_t seed, const run_opts *ro, stats *st)
     }
     st->kernels++;
     if (ro->print)
-        printf("# seed %" PRIu64 ": block width %d, %d blocks\n%s\n", seed, g.B, g.nblocks,
-               g.src);
+        printf("# seed %" PRIu64 ": block width %d, %d blocks%s\n%s\n", seed, g.B, g.nblocks,
+               g.threads ? ", the last partial" : "", g.src);
     if (g.overflow) {
         st->invalid++;
         return;
