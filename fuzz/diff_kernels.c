@@ -636,7 +636,9 @@ gen_scatter(gen *g)
         snprintf(val, sizeof val, "xi[(blk + lane * 3) %% %d]", g->nx);
     else
         snprintf(val, sizeof val, "xf[(blk * 7 + lane) %% %d]", g->nx);
-    const char *cond[] = {"True", "lane % 3 != 1", "xi[lane % 97] > 0", "lane < 5"};
+    char bylane[64];
+    snprintf(bylane, sizeof bylane, "xi[lane %% %d] > 0", g->nx);
+    const char *cond[] = {"True", "lane % 3 != 1", bylane, "lane < 5"};
     if (two)
         emit(g, "%s = wp.tile_zeros(shape=(%d, %d), dtype=%s, storage=\"shared\")", t->name,
              sh[0], sh[1], dtname(dt));
