@@ -271,14 +271,14 @@ visit(tj_kernel *k, tji_elem_fn fn, void *ud, tji_owned at)
     k->owned = outer;
 }
 
-void
-tji_foreach_owned_from(tj_kernel *k, int64_t size, int first, tji_elem_fn fn, void *ud)
+/* tji_foreach_owned_from for the elements of lane 'lane' (an i32). */
+static void
+foreach_slot(tj_kernel *k, int64_t size, int first, LLVMValueRef lane, tji_elem_fn fn, void *ud)
 {
     tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
     int64_t B = k->block_dim;
     int64_t nslots = (size + B - 1) / B;
-    LLVMValueRef lane = tji_lane(k);
     bool ragged = size % B != 0;
     if (nslots <= UNROLL_SLOTS) {
         for (int64_t s = first; s < nslots; s++) {
@@ -311,6 +311,43 @@ tji_foreach_owned_from(tj_kernel *k, int64_t size, int first, tji_elem_fn fn, vo
     LLVMBuildStore(b, LLVMBuildAdd(b, s, tji_const_i32(c, 1), ""), counter);
     LLVMBuildBr(b, head);
     LLVMPositionBuilderAtEnd(b, done);
+}
+
+void
+tji_foreach_owned_from(tj_kernel *k, int64_t size, int first, tji_elem_fn fn, void *ud)
+{
+    foreach_slot(k, size, first, tji_lane(k), fn, ud);
+}
+
+void
+tji_foreach_unowned(tj_kernel *k, int64_t size, tji_elem_fn fn, void *ud)
+{
+    if (k->block_dim == 1 || k->opts.target != TJ_TARGET_CPU)
+        return;
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    LLVMValueRef B = tji_const_i32(c, k->block_dim);
+    LLVMValueRef nactive = tji_emit_nactive(k);
+    LLVMValueRef first = LLVMBuildICmp(b, LLVMIntEQ, tji_lane(k), tji_const_i32(c, 0), "");
+    LLVMValueRef partial = LLVMBuildICmp(b, LLVMIntULT, nactive, B, "");
+    tji_cond cond;
+    tji_emit_cold_begin(k, LLVMBuildAnd(b, first, partial, ""), &cond);
+    /* each lane l from nactive on, and its elements as tji_foreach_owned visits a lane's */
+    LLVMValueRef lv = tji_alloca(k, tji_i32(c), "unowned.lane");
+    LLVMBuildStore(b, nactive, lv);
+    LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "unowned.head");
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "unowned.body");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "unowned.done");
+    LLVMBuildBr(b, head);
+    LLVMPositionBuilderAtEnd(b, head);
+    LLVMValueRef l = LLVMBuildLoad2(b, tji_i32(c), lv, "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, l, B, ""), body, done);
+    LLVMPositionBuilderAtEnd(b, body);
+    foreach_slot(k, size, 0, l, fn, ud);
+    LLVMBuildStore(b, LLVMBuildNUWAdd(b, l, tji_const_i32(c, 1), ""), lv);
+    LLVMBuildBr(b, head);
+    LLVMPositionBuilderAtEnd(b, done);
+    tji_emit_cond_end(k, &cond);
 }
 
 /* x / n and x % n for a constant n > 0: a shift and a mask when n is a power of two. */

@@ -78,6 +78,33 @@ fill_elem(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
     tji_tile_set(k, f->t, slot, e, v);
 }
 
+/* In a partial CPU block, the shared tile's elements of the lanes that do not run: lane 0
+ * clears the whole (dense, new) tile for zeros, one memset, and fills the other values
+ * element by element (tji_foreach_unowned, which says why not on the GPU). */
+static void
+fill_unowned(tj_kernel *k, const fill *f)
+{
+    const tj_val *t = f->t;
+    if (k->block_dim == 1 || k->opts.target != TJ_TARGET_CPU)
+        return;
+    if (!f->value || !LLVMIsNull(f->value)) {
+        tji_foreach_unowned(k, t->u.tile.size, fill_elem, (void *)f);
+        return;
+    }
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    LLVMValueRef nactive = tji_emit_nactive(k);
+    LLVMValueRef first = LLVMBuildICmp(b, LLVMIntEQ, tji_lane(k), tji_const_i32(c, 0), "");
+    LLVMValueRef partial =
+        LLVMBuildICmp(b, LLVMIntULT, nactive, tji_const_i32(c, k->block_dim), "");
+    tji_cond cond;
+    tji_emit_cold_begin(k, LLVMBuildAnd(b, first, partial, ""), &cond);
+    LLVMBuildMemSet(b, t->u.tile.base, LLVMConstInt(LLVMInt8TypeInContext(c->llctx), 0, 0),
+                    tji_const_i64(c, t->u.tile.size * (int64_t)t->type->size),
+                    (unsigned)t->type->size);
+    tji_emit_cond_end(k, &cond);
+}
+
 static tj_val *
 filled(tj_kernel *k, const char *fn, const tj_type *elem, int rank, const int *shape,
        tj_storage storage, fill *f)
@@ -100,6 +127,8 @@ filled(tj_kernel *k, const char *fn, const tj_type *elem, int rank, const int *s
         tji_emit_cond_begin(k, needed, &guard);
     }
     tji_foreach_owned(k, t->u.tile.size, fill_elem, f);
+    if (needed) /* the elements of lanes that do not run too: zeros are zeros everywhere */
+        fill_unowned(k, f);
     if (needed) {
         tji_emit_cond_end(k, &guard);
         /* after the fill's own blocks, so that the code is laid out as without the test */
@@ -470,10 +499,15 @@ tj_tile_load(tj_kernel *k, tj_val *arr, int rank, const int *shape, tj_val *cons
     if (!t)
         return NULL;
     a.t = a.out = t;
-    if (borrowable(k, t))
+    if (borrowable(k, t)) {
         load_borrowed(k, &a, t);
-    else
+    } else {
         access_all(k, &a, foreach_stored);
+        if (storage == TJ_STORAGE_SHARED) { /* the elements of lanes that do not run too */
+            a.checked = true;
+            tji_foreach_unowned(k, t->u.tile.size, access_elem, &a);
+        }
+    }
     return finish(k, t);
 }
 
