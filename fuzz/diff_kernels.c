@@ -19,8 +19,8 @@
  * .npy files and run.sh, which runs the failing way with `tilejit run`. `--seed S --file
  * F.py` runs F.py (an edited copy, when reducing one) with the arrays and block width of
  * seed S. A kernel that no way builds counts as invalid (the generator's mistake, not the
- * library's); more than a tenth of them fails the run. --print prints each kernel, --times
- * each way's build and launch time.
+ * library's); more than a tenth of them (of 20 or more) fails the run. --print prints each
+ * kernel, --times each way's build and launch time.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -1521,7 +1521,7 @@ main(int argc, char **argv)
            st.invalid, st.failed, st.ptx_checked);
     if (st.failed)
         return 1;
-    if (st.invalid * 10 > st.kernels) {
+    if (st.kernels >= 20 && st.invalid * 10 > st.kernels) {
         printf("diff_kernels: more than a tenth of the kernels did not build anywhere: the "
                "generator is wrong (--print shows them)\n");
         return 1;
