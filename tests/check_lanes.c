@@ -1679,6 +1679,26 @@ START_TEST(test_lanes_values_alike_by_construction_are_not_tested)
 }
 END_TEST
 
+/* A keeper (keeper_begin) of 'per' * B elements a block whose lanes push x's values that
+ * are at least zero, 'per' steps of a value a lane, then drain the stack into out at the
+ * block's start (tjt_drain). */
+static keeper
+drain_kernel(form f, const char *name, int per)
+{
+    keeper q = keeper_begin(f, name, B, per * B);
+    tj_kernel *k = q.k;
+    tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0);
+    for (int e = 0; e < per; e++) {
+        tj_val *i = tj_binary(k, TJ_BIN_ADD, q.start,
+                              tj_binary(k, TJ_BIN_ADD, q.tid[1],
+                                        tj_const_int(k, TJ_DTYPE_I32, e * B)));
+        tj_val *v = tj_load(k, q.x, &i, 1);
+        tj_tile_stack_push(k, q.s, v, tj_compare(k, TJ_CMP_GE, v, zero));
+    }
+    tjt_drain(k, q.s, q.out, q.start);
+    return q;
+}
+
 /* A drain as the bench's compaction has it: while the stack holds values, every lane pops
  * and stores its value at the block's start plus its slot if it got one. Where lane 0's
  * slot is at least B - 1 every lane gets one, so the copy that knows it (lane 0's slot
@@ -1688,19 +1708,10 @@ START_TEST(test_lanes_pops_that_every_lane_gets_need_no_test)
 {
     enum { PER = 3, NBLK = 5, NX = NBLK * PER * B };
     for (form f = LOOPS; f < NFORMS; f++) {
-        keeper q = keeper_begin(f, "drain", B, PER * B);
+        keeper q = drain_kernel(f, "drain", PER);
         tj_kernel *k = q.k;
         tj_context *ctx = q.ctx;
         tj_device *cpu = q.cpu;
-        tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0);
-        for (int e = 0; e < PER; e++) {
-            tj_val *i = tj_binary(k, TJ_BIN_ADD, q.start,
-                                  tj_binary(k, TJ_BIN_ADD, q.tid[1],
-                                            tj_const_int(k, TJ_DTYPE_I32, e * B)));
-            tj_val *v = tj_load(k, q.x, &i, 1);
-            tj_tile_stack_push(k, q.s, v, tj_compare(k, TJ_CMP_GE, v, zero));
-        }
-        tjt_drain(k, q.s, q.out, q.start);
         tj_module *m = build(ctx, cpu, k);
         if (f == LOOPS) {
             const char *ir0 = unoptimised_ir(ctx, cpu, k);
@@ -1781,19 +1792,9 @@ START_TEST(test_lanes_a_pop_that_one_lane_misses)
     for (int debug = 0; debug < 2; debug++)
         for (form f = LOOPS; f < NFORMS; f++) {
             g_debug = debug;
-            keeper q = keeper_begin(f, "drain1", B, PER * B);
+            keeper q = drain_kernel(f, "drain1", PER);
             g_debug = false;
-            tj_kernel *k = q.k;
-            tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0);
-            for (int e = 0; e < PER; e++) {
-                tj_val *i = tj_binary(k, TJ_BIN_ADD, q.start,
-                                      tj_binary(k, TJ_BIN_ADD, q.tid[1],
-                                                tj_const_int(k, TJ_DTYPE_I32, e * B)));
-                tj_val *v = tj_load(k, q.x, &i, 1);
-                tj_tile_stack_push(k, q.s, v, tj_compare(k, TJ_CMP_GE, v, zero));
-            }
-            tjt_drain(k, q.s, q.out, q.start);
-            tj_module *m = build(q.ctx, q.cpu, k);
+            tj_module *m = build(q.ctx, q.cpu, q.k);
             int32_t xs[NX], outs[NX];
             for (int b = 0; b < NBLK; b++)
                 for (int e = 0; e < PER * B; e++)
