@@ -328,22 +328,19 @@ gen_map(gen *g)
     tvar *a = some_tile(g, ANY);
     if (!a)
         return;
-    int ai = (int)(a - g->v);
     if (chance(g, 25)) {
         const char *op = chance(g, 50) ? "neg" : "abs";
-        tvar *t = new_var(g, a->dt, a->ndim, a->shape, g->v[ai].bound);
+        tvar *t = new_var(g, a->dt, a->ndim, a->shape, a->bound);
         if (!t)
             return;
-        a = &g->v[ai];
         t->reduced = a->reduced;
         t->lanes = a->lanes;
         emit(g, "%s = wp.tile_map(wp.%s, %s)", t->name, op, a->name);
         return;
     }
-    tvar *b = var_like(g, g->v[ai].dt, g->v[ai].ndim, g->v[ai].shape, ANY);
+    tvar *b = var_like(g, a->dt, a->ndim, a->shape, ANY);
     if (!b)
         return;
-    a = &g->v[ai];
     int64_t ba = a->bound, bb = b->bound;
     const char *op;
     int64_t bound;
@@ -363,12 +360,9 @@ gen_map(gen *g)
         op = "min";
         bound = ba > bb ? ba : bb;
     }
-    int bi = (int)(b - g->v);
     tvar *t = new_var(g, a->dt, a->ndim, a->shape, bound);
     if (!t)
         return;
-    a = &g->v[ai];
-    b = &g->v[bi];
     t->reduced = a->reduced && b->reduced; /* held by every lane only if both are */
     t->lanes = a->lanes || b->lanes;
     emit(g, "%s = wp.tile_map(%s%s, %s, %s)", t->name, k == 5 ? "" : "wp.", op, a->name,
@@ -381,7 +375,6 @@ gen_reduce(gen *g)
     tvar *a = some_tile(g, ANY);
     if (!a)
         return;
-    int ai = (int)(a - g->v);
     int axis = a->ndim == 2 && chance(g, 50) ? pick(g, 2) : -1;
     int64_t n = axis < 0 ? elems(a) : a->shape[axis];
     int64_t b = a->bound;
@@ -409,14 +402,13 @@ gen_reduce(gen *g)
     int shape[2] = {1, 1};
     if (axis >= 0)
         shape[0] = a->shape[1 - axis];
-    tvar *t = new_var(g, g->v[ai].dt, 1, shape, bound);
+    tvar *t = new_var(g, a->dt, 1, shape, bound);
     if (!t)
         return;
     t->reduced = axis < 0;
     char ax[16] = "";
     if (axis >= 0)
         snprintf(ax, sizeof ax, ", axis=%d", axis);
-    a = &g->v[ai];
     if (strcmp(op, "sum") == 0)
         emit(g, "%s = wp.tile_sum(%s%s)", t->name, a->name, ax);
     else if (!user && chance(g, 30) && (strcmp(op, "min") == 0 || strcmp(op, "max") == 0))
@@ -440,7 +432,6 @@ gen_view(gen *g)
     tvar *a = some_tile(g, NO_REDUCED);
     if (!a)
         return;
-    int ai = (int)(a - g->v);
     int w[2], o[2];
     char off[2][64];
     for (int d = 0; d < a->ndim; d++) {
@@ -454,7 +445,6 @@ gen_view(gen *g)
     tvar *t = new_var(g, a->dt, a->ndim, w, a->bound);
     if (!t)
         return;
-    a = &g->v[ai];
     t->root = a->root;
     t->view = true;
     if (a->ndim == 1)
@@ -505,7 +495,6 @@ gen_slice(gen *g)
     tvar *a = some_tile(g, NO_REDUCED);
     if (!a)
         return;
-    int ai = (int)(a - g->v);
     char sub[2][48];
     int w[2], nd = 0;
     bool index[2] = {false, false};
@@ -519,7 +508,6 @@ gen_slice(gen *g)
     tvar *t = new_var(g, a->dt, nd, w, a->bound);
     if (!t)
         return;
-    a = &g->v[ai];
     t->root = a->root;
     t->view = true;
     if (a->ndim == 1)
@@ -534,7 +522,6 @@ gen_assign(gen *g)
     tvar *d = some_tile(g, NO_REDUCED);
     if (!d)
         return;
-    int di = (int)(d - g->v);
     int w[2] = {1, 1}, o[2] = {0, 0};
     for (int k = 0; k < d->ndim; k++) {
         w[k] = range(g, 1, d->shape[k]);
@@ -543,7 +530,6 @@ gen_assign(gen *g)
     tvar *s = var_like(g, d->dt, d->ndim, w, NO_REDUCED);
     if (!s)
         return;
-    d = &g->v[di];
     if (d->ndim == 1)
         emit(g, "wp.tile_assign(%s, %s, offset=(%d,))", d->name, s->name, o[0]);
     else
@@ -759,15 +745,14 @@ gen_loop(gen *g)
     tvar *a = some_tile(g, NO_LANES);
     if (!a || a->view || a->depth != g->depth)
         return;
-    int ai = (int)(a - g->v);
     int trips = range(g, 1, 4);
     char name[16];
     snprintf(name, sizeof name, "j%d", g->ntmp++);
-    int64_t b = g->v[ai].bound;
+    int64_t b = a->bound;
     emit(g, "for %s in range(%d):", name, trips);
     g->indent++;
     g->depth++;
-    const tvar *x = &g->v[ai];
+    const tvar *x = a;
     int64_t bx = x->dt == D_INT ? 50 : 8;
     if (x->ndim == 1)
         emit(g, "%s = wp.tile_map(wp.add, %s, wp.tile_load(x%s, shape=%d, offset=blk * %d + "
@@ -786,7 +771,7 @@ gen_loop(gen *g)
     /* what the body made is out of scope now; the tile grew */
     while (g->nv > 0 && g->v[g->nv - 1].depth > g->depth)
         g->nv--;
-    raise_bound(g, g->v[ai].root, b + trips * bx);
+    raise_bound(g, a->root, b + trips * bx);
     for (int i = 0; i < g->nv; i++)
         if (g->v[i].bound > LIMIT)
             g->v[i].bound = LIMIT; /* kept exact by the later ops' limits */
