@@ -59,6 +59,10 @@ TJI_HIDDEN void tji_foreach_owned_from(tj_kernel *k, int64_t size, int first, tj
  * in a tiled launch, made the histogram seed's build 14% longer (instructions, 30 builds
  * under callgrind), a memset instead of the loop too. */
 TJI_HIDDEN void tji_foreach_unowned(tj_kernel *k, int64_t size, tji_elem_fn fn, void *ud);
+/* Where tji_foreach_unowned applies: begins code that lane 0 of a partial cooperative CPU
+ * block runs ('cond', ended by tji_emit_cond_end) and returns the active lanes (i32), or
+ * returns NULL and emits nothing. */
+TJI_HIDDEN LLVMValueRef tji_partial_lane0_begin(tj_kernel *k, tji_cond *cond);
 /* Splits linear element index 'e' (row-major) into coordinates by the tile's shape. */
 TJI_HIDDEN void tji_tile_coords(tj_kernel *k, const tji_tile *t, LLVMValueRef e,
                                 LLVMValueRef *coords);

@@ -319,19 +319,31 @@ tji_foreach_owned_from(tj_kernel *k, int64_t size, int first, tji_elem_fn fn, vo
     foreach_slot(k, size, first, tji_lane(k), fn, ud);
 }
 
+LLVMValueRef
+tji_partial_lane0_begin(tj_kernel *k, tji_cond *cond)
+{
+    if (k->block_dim == 1 || k->opts.target != TJ_TARGET_CPU)
+        return NULL;
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    LLVMValueRef nactive = tji_emit_nactive(k);
+    LLVMValueRef first = LLVMBuildICmp(b, LLVMIntEQ, tji_lane(k), tji_const_i32(c, 0), "");
+    LLVMValueRef partial =
+        LLVMBuildICmp(b, LLVMIntULT, nactive, tji_const_i32(c, k->block_dim), "");
+    tji_emit_cold_begin(k, LLVMBuildAnd(b, first, partial, ""), cond);
+    return nactive;
+}
+
 void
 tji_foreach_unowned(tj_kernel *k, int64_t size, tji_elem_fn fn, void *ud)
 {
-    if (k->block_dim == 1 || k->opts.target != TJ_TARGET_CPU)
+    tji_cond cond;
+    LLVMValueRef nactive = tji_partial_lane0_begin(k, &cond);
+    if (!nactive)
         return;
     tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
     LLVMValueRef B = tji_const_i32(c, k->block_dim);
-    LLVMValueRef nactive = tji_emit_nactive(k);
-    LLVMValueRef first = LLVMBuildICmp(b, LLVMIntEQ, tji_lane(k), tji_const_i32(c, 0), "");
-    LLVMValueRef partial = LLVMBuildICmp(b, LLVMIntULT, nactive, B, "");
-    tji_cond cond;
-    tji_emit_cold_begin(k, LLVMBuildAnd(b, first, partial, ""), &cond);
     /* each lane l from nactive on, and its elements as tji_foreach_owned visits a lane's */
     LLVMValueRef lv = tji_alloca(k, tji_i32(c), "unowned.lane");
     LLVMBuildStore(b, nactive, lv);

@@ -85,21 +85,15 @@ static void
 fill_unowned(tj_kernel *k, const fill *f)
 {
     const tj_val *t = f->t;
-    if (k->block_dim == 1 || k->opts.target != TJ_TARGET_CPU)
-        return;
     if (!f->value || !LLVMIsNull(f->value)) {
         tji_foreach_unowned(k, t->u.tile.size, fill_elem, (void *)f);
         return;
     }
-    tj_context *c = k->ctx;
-    LLVMBuilderRef b = k->llb;
-    LLVMValueRef nactive = tji_emit_nactive(k);
-    LLVMValueRef first = LLVMBuildICmp(b, LLVMIntEQ, tji_lane(k), tji_const_i32(c, 0), "");
-    LLVMValueRef partial =
-        LLVMBuildICmp(b, LLVMIntULT, nactive, tji_const_i32(c, k->block_dim), "");
     tji_cond cond;
-    tji_emit_cold_begin(k, LLVMBuildAnd(b, first, partial, ""), &cond);
-    LLVMBuildMemSet(b, t->u.tile.base, LLVMConstInt(LLVMInt8TypeInContext(c->llctx), 0, 0),
+    if (!tji_partial_lane0_begin(k, &cond))
+        return;
+    tj_context *c = k->ctx;
+    LLVMBuildMemSet(k->llb, t->u.tile.base, LLVMConstInt(LLVMInt8TypeInContext(c->llctx), 0, 0),
                     tji_const_i64(c, t->u.tile.size * (int64_t)t->type->size),
                     (unsigned)t->type->size);
     tji_emit_cond_end(k, &cond);
