@@ -7,7 +7,8 @@
  * builds; width-1 blocks and another block width where the kernel does not depend on it)
  * and compares every output with the first way's. Each kernel is also built for CUDA and,
  * where ptxas is found, assembled. Values are small integers (also in float tiles), so
- * sums in any order are exact; a stack's slots are compared as a set per block.
+ * sums in any order are exact; floats compare by value (min and max may give 0 or -0); a
+ * stack's slots are compared as a set per block.
  *
  *   diff_kernels [--seed S] [--count N] [--seconds T] [--keep DIR] [--print] [--times]
  *                [--file F.py]
@@ -1208,7 +1209,8 @@ differ(const outputs *a, const outputs *b, char *why, size_t n)
         for (size_t i = 0; i < cnt; i++) {
             const void *pa = (const char *)a->data[k] + i * 4;
             const void *pb = (const char *)b->data[k] + i * 4;
-            if (memcmp(pa, pb, 4) == 0)
+            /* floats by value: min and max of 0 and -0 may give either (fmin, fmax) */
+            if (isf ? *(const float *)pa == *(const float *)pb : memcmp(pa, pb, 4) == 0)
                 continue;
             if (isf)
                 snprintf(why, n, "%s[%zu%s] = %g against %g", out_names[k],
