@@ -939,6 +939,26 @@ set_env(const char *name, const char *value)
         unsetenv(name);
 }
 
+/* The environment a context made next reads for way 'c' (NULL: the library's defaults). */
+static void
+use_env(const config *c)
+{
+    set_env("TILEJIT_CPU_LANES", c ? c->lanes : NULL);
+    set_env("TILEJIT_CPU_REDUCE", c ? c->reduce : NULL);
+    set_env("TILEJIT_CPU_PREFETCH", c ? c->prefetch : NULL);
+}
+
+/* The block width way 'c' builds and launches the kernel of 'g' with. */
+static uint32_t
+way_width(const gen *g, const config *c)
+{
+    if (c->width == 1)
+        return 1;
+    if (c->width == 2)
+        return g->B == 32 ? 7 : 32;
+    return (uint32_t)g->B;
+}
+
 static const int32_t SENTINEL_I = -777777;
 static const float SENTINEL_F = -777777.0f;
 
@@ -1030,9 +1050,7 @@ static bool
 run_config(const gen *g, const inputs *in, const config *c, outputs *o)
 {
     memset(o, 0, sizeof *o);
-    set_env("TILEJIT_CPU_LANES", c->lanes);
-    set_env("TILEJIT_CPU_REDUCE", c->reduce);
-    set_env("TILEJIT_CPU_PREFETCH", c->prefetch);
+    use_env(c);
     tj_context *ctx = NULL;
     tj_device *dev = NULL;
     tj_program *p = NULL;
@@ -1047,9 +1065,7 @@ run_config(const gen *g, const inputs *in, const config *c, outputs *o)
         snprintf(o->msg, sizeof o->msg, "tj_device_create: %s", tj_context_error(ctx));
         goto done;
     }
-    uint32_t B = c->width == 1 ? 1 : (uint32_t)g->B;
-    if (c->width == 2)
-        B = g->B == 32 ? 7 : 32;
+    uint32_t B = way_width(g, c);
     tj_kernel_options ko = {.target = TJ_TARGET_CPU, .block_dim = B,
                             .cpu_mode = B > 1 ? TJ_CPU_COOPERATIVE : TJ_CPU_WIDTH1,
                             .debug = c->debug};
@@ -1118,9 +1134,7 @@ done:
 static bool
 check_ptx(const gen *g, const char *ptxas, char *why, size_t n)
 {
-    set_env("TILEJIT_CPU_LANES", NULL);
-    set_env("TILEJIT_CPU_REDUCE", NULL);
-    set_env("TILEJIT_CPU_PREFETCH", NULL);
+    use_env(NULL);
     tj_context *ctx = NULL;
     tj_program *p = NULL;
     tj_module *m = NULL;
@@ -1272,9 +1286,7 @@ write_replay(const gen *g, const inputs *in, uint64_t seed, const char *dir, con
     FILE *f = fopen(script, "w");
     if (!f)
         return;
-    uint32_t B = c->width == 1 ? 1 : (uint32_t)g->B;
-    if (c->width == 2)
-        B = g->B == 32 ? 7 : 32;
+    uint32_t B = way_width(g, c);
     fprintf(f, "#!/bin/sh\n# seed %" PRIu64 ", the way '%s'%s\ncd \"$(dirname \"$0\")\"\n",
             seed, c->name,
             c->opt != TJ_OPT_DEFAULT ? " (but at the default optimisation level: the "
