@@ -30,7 +30,9 @@
  * loop's tests to go on (TJI_MORE_FLAG) when its entry finds them true from lane 0's
  * values, so that the loop's way out is only in the copies taken on the last trip. A copy
  * that may stop at several points keeps the least and the greatest as its lanes stop, and
- * decides without the scan (decide_as_lanes_stop).
+ * decides without the scan (decide_as_lanes_stop). Under 32 lanes, a copy's loop over the
+ * lanes around a loop that lanes run a different number of times (a lane's elements of a
+ * tile) is kept rolled (holds_lane_loop): unrolled, it cost narrow blocks seconds to build.
  *
  * A value used on the far side of a barrier from where it was made (a path from its
  * definition to a use passes a barrier block) goes through an array with one element per
@@ -102,6 +104,9 @@ typedef struct lanes {
      * a uniform loop whose exits are all such stops all its lanes at one point */
     unsigned char *alike_barrier;
     bool alike_return;
+    /* per block of the lane code: whether every lane runs it alike (none where the analysis
+     * could not run) */
+    unsigned char *alike_block;
 } lanes;
 
 /* tji_split_before, the new block ending in a branch to the rest. */
@@ -1057,6 +1062,61 @@ has_adds_loop(const lanes *L, const LLVMBasicBlockRef *buf, int n)
     return false;
 }
 
+/* Whether the region ('n' blocks of 'buf', of the lane code) holds a loop that lanes run a
+ * different number of times, such as a loop over a lane's elements of a tile (ceil((n -
+ * lane) / B) of them). A lanes' loop around one stays rolled: of a narrow block (B = 2-8),
+ * LLVM fully unrolled it, and then, the lane being known in each copy, such loops inside
+ * too, into blocks of thousands of instructions whose SLP vectorising took seconds
+ * (bench/RESULTS.md, "2026-12-06 (fourth session)"). Only under 32 lanes: LLVM unrolls in
+ * full a loop of more than 10 trips only within 300 instructions (O3), which no lanes' loop
+ * around another loop fits at 32 lanes; above, the mark changed nothing but LLVM's peeling
+ * of some lanes (row_products at 256). A loop whose trip count every lane shares (a row of
+ * 3 elements) is LLVM's to unroll first, which leaves the lanes' loop innermost, for the
+ * vectoriser. A depth-first search of the region, whose back edges lead to the loops'
+ * heads. */
+static bool
+holds_lane_loop(const lanes *L, const LLVMBasicBlockRef *buf, int n)
+{
+    /* per block of the lane code: 0 outside the region, 1 in it, 2 on the search's path,
+     * 3 searched */
+    unsigned char *state = calloc((size_t)L->nblocks + 1, 1);
+    int *path = malloc(((size_t)n + 1) * sizeof *path);
+    unsigned *next = malloc(((size_t)n + 1) * sizeof *next);
+    bool found = false;
+    for (int i = 0; state && i < n; i++) {
+        int j = block_index(L, buf[i]);
+        if (j >= 0)
+            state[j] = 1;
+    }
+    for (int i = 0; state && path && next && i < n && !found; i++) {
+        int top = 0;
+        path[0] = block_index(L, buf[i]);
+        if (path[0] < 0 || state[path[0]] != 1)
+            continue;
+        state[path[0]] = 2;
+        next[0] = 0;
+        while (top >= 0 && !found) {
+            LLVMValueRef term = LLVMGetBasicBlockTerminator(L->blocks[path[top]]);
+            if (next[top] == LLVMGetNumSuccessors(term)) {
+                state[path[top--]] = 3;
+                continue;
+            }
+            int h = block_index(L, LLVMGetSuccessor(term, next[top]++));
+            if (h >= 0 && state[h] == 2) /* a loop's head */
+                found = !L->alike_block || !L->alike_block[h];
+            if (h >= 0 && state[h] == 1) {
+                state[h] = 2;
+                path[++top] = h;
+                next[top] = 0;
+            }
+        }
+    }
+    free(state);
+    free(path);
+    free(next);
+    return found;
+}
+
 /* Whether the region ('n' blocks of 'buf') pops from a stack serially. */
 static bool
 pops(const LLVMBasicBlockRef *buf, int n)
@@ -1512,7 +1572,8 @@ region_loop(lanes *L, const LLVMBasicBlockRef *buf, int n, size_t count, LLVMBas
     if ((tji_host_compresses(L->ctx) && pushes_only(L, buf, n)) || pops(buf, n))
         tji_keep_rolled(L->ctx, br);
     else
-        tji_mark_lane_loop(L->ctx, br, has_adds_loop(L, buf, n));
+        tji_mark_lane_loop(L->ctx, br, has_adds_loop(L, buf, n) ||
+                                         (L->width < 32 && holds_lane_loop(L, buf, n)));
     if (stop != INT32_MIN) {
         /* nothing reads the lanes' resume points after this loop (build_phases) */
         drop_resume_stores(L, latch);
@@ -1704,6 +1765,9 @@ shape_values(lanes *L, const LLVMValueRef *vals, int n, int *shapes)
     for (int t = 0; L->alike_barrier && t < L->nbar; t++)
         L->alike_barrier[t] = tji_lane_runs_alike(s, L->calls[t]);
     L->alike_return = s != NULL;
+    L->alike_block = s ? calloc((size_t)L->nblocks + 1, 1) : NULL;
+    for (int b = 0; L->alike_block && b < L->nblocks; b++)
+        L->alike_block[b] = tji_lane_runs_alike(s, LLVMGetBasicBlockTerminator(L->blocks[b]));
     for (int b = 0; s && b < L->nblocks; b++) {
         LLVMValueRef term = LLVMGetBasicBlockTerminator(L->blocks[b]);
         if (term && LLVMIsAReturnInst(term) && !tji_lane_runs_alike(s, term))
@@ -1813,6 +1877,7 @@ tji_lane_loops(tj_context *ctx, LLVMValueRef fn, LLVMValueRef marker, uint32_t w
     free(L.shaped_arr);
     free(L.shaped_step);
     free(L.alike_barrier);
+    free(L.alike_block);
     free(L.calls);
     free(L.barrier);
     free(L.resume_at);
