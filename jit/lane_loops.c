@@ -1503,12 +1503,33 @@ sure_facts(const facts *f, bool tested, facts *out)
         }
 }
 
+/* How the loops over the lanes of a region's copies are marked. A loop of the lanes' serial
+ * pushes stays rolled where compress_push.c vectorises it, and one of their pops for
+ * serial_pops.c (FORM_ROLLED). Others are lanes' loops with one vector per iteration: LLVM
+ * peels lane 0 from a loop that tests for it (a tile_atomic_add's one lane), and of the 255
+ * lanes left, four vectors of 8 per iteration left 31 to a scalar remainder, which took as
+ * long as the vector loop in the cooperative compaction's loop phase; the mark also tells
+ * jit/interchange.c that the loop is one over lanes. They stay rolled around a loop of
+ * scatter-adds (has_adds_loop) and, under 32 lanes, one that lanes run a different number of
+ * times (holds_lane_loop): FORM_LANES_ROLLED. */
+typedef enum { FORM_ROLLED, FORM_LANES, FORM_LANES_ROLLED } loop_form;
+
+static loop_form
+region_form(const lanes *L, const LLVMBasicBlockRef *buf, int n)
+{
+    if ((tji_host_compresses(L->ctx) && pushes_only(L, buf, n)) || pops(buf, n))
+        return FORM_ROLLED;
+    bool rolled = has_adds_loop(L, buf, n) || (L->width < 32 && holds_lane_loop(L, buf, n));
+    return rolled ? FORM_LANES_ROLLED : FORM_LANES;
+}
+
 /* A loop over the lanes running a copy of a region ('n' blocks of 'buf'), entered from
- * 'from'; the copies of the 'nfix' flags 'fix' become 'to'. Its head, or NULL (no memory).
- * 'count': at least the lane code's blocks and instructions, and 8. */
+ * 'from', marked as 'form' says; the copies of the 'nfix' flags 'fix' become 'to'. Its head,
+ * or NULL (no memory). 'count': at least the lane code's blocks and instructions, and 8. */
 static LLVMBasicBlockRef
-region_loop(lanes *L, const LLVMBasicBlockRef *buf, int n, size_t count, LLVMBasicBlockRef from,
-            const LLVMValueRef *fix, const LLVMValueRef *to, int nfix, const facts *f)
+region_loop(lanes *L, const LLVMBasicBlockRef *buf, int n, loop_form form, size_t count,
+            LLVMBasicBlockRef from, const LLVMValueRef *fix, const LLVMValueRef *to, int nfix,
+            const facts *f)
 {
     LLVMContextRef c = L->ctx->llctx;
     tji_vmap map = {0};
@@ -1563,17 +1584,10 @@ region_loop(lanes *L, const LLVMBasicBlockRef *buf, int n, size_t count, LLVMBas
         LLVMAddIncoming(L->at, &at, &latch, 1);
         LLVMAddIncoming(L->same, &same, &latch, 1);
     }
-    /* A loop of the lanes' serial pushes stays rolled where compress_push.c vectorises it,
-     * and one of their pops for serial_pops.c. Others get one vector per iteration: LLVM
-     * peels lane 0 from a loop that tests for it (a tile_atomic_add's one lane), and of the
-     * 255 lanes left, four vectors of 8 per iteration left 31 to a scalar remainder, which
-     * took as long as the vector loop in the cooperative compaction's loop phase; the mark
-     * also tells jit/interchange.c that the loop is one over lanes. */
-    if ((tji_host_compresses(L->ctx) && pushes_only(L, buf, n)) || pops(buf, n))
+    if (form == FORM_ROLLED)
         tji_keep_rolled(L->ctx, br);
     else
-        tji_mark_lane_loop(L->ctx, br, has_adds_loop(L, buf, n) ||
-                                         (L->width < 32 && holds_lane_loop(L, buf, n)));
+        tji_mark_lane_loop(L->ctx, br, form == FORM_LANES_ROLLED);
     if (stop != INT32_MIN) {
         /* nothing reads the lanes' resume points after this loop (build_phases) */
         drop_resume_stores(L, latch);
@@ -1662,20 +1676,21 @@ uniform_loop(lanes *L, int t, LLVMBasicBlockRef *buf, size_t count)
      * trip: without them its loads of x were gathers) */
     facts sure;
     sure_facts(&f, known != NULL, &sure);
-    LLVMBasicBlockRef head = region_loop(L, buf, n, count, last, fix, to, nfix, &sure);
+    loop_form form = region_form(L, buf, n);
+    LLVMBasicBlockRef head = region_loop(L, buf, n, form, count, last, fix, to, nfix, &sure);
     LLVMBasicBlockRef in = NULL, fast = NULL;
     for (int i = 0; i < nwhole; i++) {
         fix[nfix + i] = whole[i];
         to[nfix + i] = yes;
     }
     if (all)
-        in = region_loop(L, buf, n, count, split, fix, to, nfix + nwhole, &sure);
+        in = region_loop(L, buf, n, form, count, split, fix, to, nfix + nwhole, &sure);
     for (int i = 0; i < nmore; i++) {
         fix[nfix + nwhole + i] = more[i];
         to[nfix + nwhole + i] = yes;
     }
     if (known)
-        fast = region_loop(L, buf, n, count, split, fix, to, nfix + nwhole + nmore, &f);
+        fast = region_loop(L, buf, n, form, count, split, fix, to, nfix + nwhole + nmore, &f);
     LLVMBasicBlockRef other = head ? head : LLVMGetSwitchDefaultDest(L->pick);
     if (split != last) {
         LLVMPositionBuilderAtEnd(L->b, last);
