@@ -1878,8 +1878,8 @@ enum { NARROW_BLOCKS = 3, NARROW_PER = 250, NARROW_TRIPS = 5 };
 typedef void (*narrow_body)(tj_kernel *k, tj_val *x, tj_val *y, tj_val *const *tid);
 
 /* Builds it: checks that 'rolled' of its lanes' loops are kept rolled (-1: some, and a
- * lanes' loop is left after optimisation), and that a tiled launch of NARROW_BLOCKS blocks on x[i] =
- * i * 7 % 1000 - 500 ('nx' of them) gives y[i] = want(xs, i). */
+ * lanes' loop is left after optimisation), and that a tiled launch of NARROW_BLOCKS blocks
+ * on x[i] = i * 7 % 1000 - 500 ('nx' of them) gives y[i] = want(xs, i). */
 static void
 check_narrow(const char *name, int w, narrow_body body, int rolled, int nx,
              int32_t (*want)(const int32_t *xs, int i))
@@ -1939,7 +1939,8 @@ static void
 sum_lanes_rows(tj_kernel *k, tj_val *x, tj_val *y, tj_val *const *tid)
 {
     tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0);
-    tj_val *base = tj_binary(k, TJ_BIN_MUL, tid[0], tj_const_int(k, TJ_DTYPE_I32, 4 * NARROW_TRIPS));
+    tj_val *base =
+        tj_binary(k, TJ_BIN_MUL, tid[0], tj_const_int(k, TJ_DTYPE_I32, 4 * NARROW_TRIPS));
     tj_val *sum = tj_var_new(k, zero);
     tj_val *j = tj_for_begin(k, zero, tj_const_int(k, TJ_DTYPE_I32, NARROW_TRIPS),
                              tj_const_int(k, TJ_DTYPE_I32, 1));
@@ -1967,7 +1968,7 @@ rows_sum(const int32_t *xs, int i)
  * number of times. Under 32 lanes the lanes' loop around it stays rolled: at 4, LLVM unrolled
  * it in full and then each copy's loop, the lane being known there (4327 lines of optimised
  * IR in 0.36 s, against 2477 in 0.18 s kept rolled); a kernel of random tiles at 7 lanes
- * built in 6.7 s (bench/RESULTS.md). At 32 lanes the lanes' loops are LLVM's to unroll,
+ * built in 4.6 s (bench/RESULTS.md). At 32 lanes the lanes' loops are LLVM's to unroll,
  * which it cannot. A loop that every lane runs alike (the user's, 5 trips) leaves its lanes'
  * loop to LLVM at 4 lanes too: it unrolls that loop first. The results must be exact. */
 START_TEST(test_lanes_narrow_blocks_keep_loops_of_elements_rolled)
