@@ -295,22 +295,12 @@ foreach_slot(tj_kernel *k, int64_t size, int first, LLVMValueRef lane, tji_elem_
         }
         return;
     }
-    LLVMValueRef counter = tji_alloca(k, tji_i32(c), "slot");
-    LLVMBuildStore(b, tji_const_i32(c, first), counter);
-    LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "slots.head");
-    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "slots.body");
-    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "slots.done");
-    LLVMBuildBr(b, head);
-    LLVMPositionBuilderAtEnd(b, head);
-    LLVMValueRef s = LLVMBuildLoad2(b, tji_i32(c), counter, "s");
+    tji_count lp;
+    LLVMValueRef s = tji_emit_count_begin(k, &lp, tji_const_i32(c, first), "slot", "s", "slots");
     LLVMValueRef e = LLVMBuildNUWAdd(b, LLVMBuildNUWMul(b, s, tji_const_i32(c, B), ""), lane, "e");
-    LLVMValueRef go = LLVMBuildICmp(b, LLVMIntULT, e, tji_const_i32(c, size), "");
-    LLVMBuildCondBr(b, go, body, done);
-    LLVMPositionBuilderAtEnd(b, body);
+    tji_emit_count_test(k, &lp, LLVMBuildICmp(b, LLVMIntULT, e, tji_const_i32(c, size), ""));
     visit(k, fn, ud, (tji_owned){.e = e, .slot = s, .lane = lane});
-    LLVMBuildStore(b, LLVMBuildAdd(b, s, tji_const_i32(c, 1), ""), counter);
-    LLVMBuildBr(b, head);
-    LLVMPositionBuilderAtEnd(b, done);
+    tji_emit_count_end(k, &lp, s, 1, false);
 }
 
 void
@@ -345,20 +335,11 @@ tji_foreach_unowned(tj_kernel *k, int64_t size, tji_elem_fn fn, void *ud)
     LLVMBuilderRef b = k->llb;
     LLVMValueRef B = tji_const_i32(c, k->block_dim);
     /* each lane l from nactive on, and its elements as tji_foreach_owned visits a lane's */
-    LLVMValueRef lv = tji_alloca(k, tji_i32(c), "unowned.lane");
-    LLVMBuildStore(b, nactive, lv);
-    LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "unowned.head");
-    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "unowned.body");
-    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "unowned.done");
-    LLVMBuildBr(b, head);
-    LLVMPositionBuilderAtEnd(b, head);
-    LLVMValueRef l = LLVMBuildLoad2(b, tji_i32(c), lv, "");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, l, B, ""), body, done);
-    LLVMPositionBuilderAtEnd(b, body);
+    tji_count lp;
+    LLVMValueRef l = tji_emit_count_begin(k, &lp, nactive, "unowned.lane", "", "unowned");
+    tji_emit_count_test(k, &lp, LLVMBuildICmp(b, LLVMIntULT, l, B, ""));
     foreach_slot(k, size, 0, l, fn, ud);
-    LLVMBuildStore(b, LLVMBuildNUWAdd(b, l, tji_const_i32(c, 1), ""), lv);
-    LLVMBuildBr(b, head);
-    LLVMPositionBuilderAtEnd(b, done);
+    tji_emit_count_end(k, &lp, l, 1, true);
     tji_emit_cond_end(k, &cond);
 }
 

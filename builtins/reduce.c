@@ -676,20 +676,11 @@ fold_slice(tj_kernel *k, const axis_job *j, const acc *a, LLVMValueRef o, LLVMVa
             return;
         }
     }
-    LLVMValueRef iv = tji_alloca(k, tji_i32(c), "i");
-    LLVMBuildStore(b, first, iv);
-    LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "slice.head");
-    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "slice.body");
-    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "slice.done");
-    LLVMBuildBr(b, head);
-    LLVMPositionBuilderAtEnd(b, head);
-    LLVMValueRef i = LLVMBuildLoad2(b, tji_i32(c), iv, "");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, i, tji_const_i32(c, len), ""), body, done);
-    LLVMPositionBuilderAtEnd(b, body);
+    tji_count lp;
+    LLVMValueRef i = tji_emit_count_begin(k, &lp, first, "i", "", "slice");
+    tji_emit_count_test(k, &lp, LLVMBuildICmp(b, LLVMIntULT, i, tji_const_i32(c, len), ""));
     fold_slice_elem(k, j, a, o, i);
-    LLVMBuildStore(b, LLVMBuildAdd(b, i, tji_const_i32(c, step), ""), iv);
-    LLVMBuildBr(b, head);
-    LLVMPositionBuilderAtEnd(b, done);
+    tji_emit_count_end(k, &lp, i, step, false);
 }
 
 /* The accumulated value, or the identity (error for user operators) when empty. */

@@ -5,6 +5,7 @@
  * emits target-neutral IR: what differs per target is a hook (tj.hook.*) that
  * target_*.c defines.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
@@ -308,6 +309,42 @@ tji_emit_cond_end(tj_kernel *k, tji_cond *c)
     c->then_bb = LLVMGetInsertBlock(k->llb); /* the region may have added blocks */
     LLVMBuildBr(k->llb, c->done_bb);
     LLVMPositionBuilderAtEnd(k->llb, c->done_bb);
+}
+
+LLVMValueRef
+tji_emit_count_begin(tj_kernel *k, tji_count *lp, LLVMValueRef first, const char *var,
+                     const char *load, const char *name)
+{
+    LLVMContextRef c = k->ctx->llctx;
+    char label[64];
+    lp->var = tji_alloca(k, tji_i32(k->ctx), var);
+    LLVMBuildStore(k->llb, first, lp->var);
+    snprintf(label, sizeof label, "%s.head", name);
+    lp->head = LLVMAppendBasicBlockInContext(c, k->llfn, label);
+    snprintf(label, sizeof label, "%s.body", name);
+    lp->body = LLVMAppendBasicBlockInContext(c, k->llfn, label);
+    snprintf(label, sizeof label, "%s.done", name);
+    lp->done = LLVMAppendBasicBlockInContext(c, k->llfn, label);
+    LLVMBuildBr(k->llb, lp->head);
+    LLVMPositionBuilderAtEnd(k->llb, lp->head);
+    return LLVMBuildLoad2(k->llb, tji_i32(k->ctx), lp->var, load);
+}
+
+void
+tji_emit_count_test(tj_kernel *k, tji_count *lp, LLVMValueRef go)
+{
+    LLVMBuildCondBr(k->llb, go, lp->body, lp->done);
+    LLVMPositionBuilderAtEnd(k->llb, lp->body);
+}
+
+void
+tji_emit_count_end(tj_kernel *k, tji_count *lp, LLVMValueRef i, int64_t step, bool nuw)
+{
+    LLVMValueRef by = tji_const_i32(k->ctx, step);
+    LLVMValueRef next = nuw ? LLVMBuildNUWAdd(k->llb, i, by, "") : LLVMBuildAdd(k->llb, i, by, "");
+    LLVMBuildStore(k->llb, next, lp->var);
+    LLVMBuildBr(k->llb, lp->head);
+    LLVMPositionBuilderAtEnd(k->llb, lp->done);
 }
 
 static bool

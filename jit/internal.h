@@ -518,6 +518,21 @@ TJI_HIDDEN void tji_emit_cond_begin(tj_kernel *k, LLVMValueRef cond, tji_cond *c
  * region out of the way. */
 TJI_HIDDEN void tji_emit_cold_begin(tj_kernel *k, LLVMValueRef cond, tji_cond *c);
 TJI_HIDDEN void tji_emit_cond_end(tj_kernel *k, tji_cond *c);
+/* A counted loop of emitted code over an i32 held in a local named 'var', its blocks
+ * '<name>.head', '.body' and '.done': tji_emit_count_begin stores 'first' and returns the
+ * counter as the head loads it (named 'load'); tji_emit_count_test enters the body while
+ * 'go' holds, else leaves the loop; tji_emit_count_end stores 'i' + 'step' (nuw: without
+ * unsigned wrap) and goes back to the head, leaving the builder after the loop. */
+typedef struct tji_count {
+    LLVMValueRef var;
+    LLVMBasicBlockRef head, body, done;
+} tji_count;
+TJI_HIDDEN LLVMValueRef tji_emit_count_begin(tj_kernel *k, tji_count *lp, LLVMValueRef first,
+                                             const char *var, const char *load,
+                                             const char *name);
+TJI_HIDDEN void tji_emit_count_test(tj_kernel *k, tji_count *lp, LLVMValueRef go);
+TJI_HIDDEN void tji_emit_count_end(tj_kernel *k, tji_count *lp, LLVMValueRef i, int64_t step,
+                                   bool nuw);
 /* Ends the region like tji_emit_cond_end and gives 'v' (made inside it) where the region
  * ran, else zero. */
 TJI_HIDDEN LLVMValueRef tji_emit_cond_value(tj_kernel *k, tji_cond *c, LLVMValueRef v);
