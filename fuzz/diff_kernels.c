@@ -6,12 +6,18 @@
  * lane loops; optimisation levels; the butterfly reduction; without prefetches; debug
  * builds; width-1 blocks and another block width where the kernel does not depend on it)
  * and compares every output with the first way's. Each kernel is also built for CUDA and,
- * where ptxas is found, assembled. Values are small integers (also in float tiles), so
- * sums in any order are exact; floats compare by value (min and max may give 0 or -0); a
- * stack's slots are compared as a set per block.
+ * where ptxas is found, assembled; where a CUDA device opens, kernels of tiled launches
+ * also run on the GPU (the default pipeline, O3, a debug build, warp pops, fenced pushes;
+ * not partial blocks, whose shared elements of lanes that do not run the GPU leaves
+ * unspecified). Values are small integers (also in float tiles), so sums in any order are
+ * exact; floats compare by value (min and max may give 0 or -0); a stack's slots are
+ * compared as a set per block.
  *
  *   diff_kernels [--seed S] [--count N] [--seconds T] [--keep DIR] [--print] [--times]
- *                [--file F.py]
+ *                [--file F.py] [--cuda]
+ *
+ * --cuda: the GPU's ways against the first way only; without a GPU it prints SKIP and exits
+ * 77, or FAIL and 1 when TILEJIT_REQUIRE_GPU=1.
  *
  * A kernel that some ways build and others do not, outputs that differ, a launch that fails
  * (a debug build's report among them) or a CUDA build that fails, fail the run: the kernel's
@@ -902,24 +908,33 @@ typedef struct config {
     const char *lanes;    /* TILEJIT_CPU_LANES */
     const char *reduce;   /* TILEJIT_CPU_REDUCE */
     const char *prefetch; /* TILEJIT_CPU_PREFETCH */
+    const char *pop;      /* TILEJIT_GPU_POP */
+    const char *push;     /* TILEJIT_GPU_PUSH */
     tj_opt_level opt;
     bool debug;
     int width; /* 0: the kernel's block width; 1: width-1 blocks; 2: another width */
+    bool cuda; /* built for the GPU and launched there (tiled launches only) */
 } config;
 
+/* The first way is the reference the others are compared with. */
 static const config configs[] = {
-    {"fibers", "fibers", NULL, NULL, TJ_OPT_DEFAULT, false, 0},
-    {"fibers -O0", "fibers", NULL, NULL, TJ_OPT_O0, false, 0},
-    {"switch", "switch", NULL, NULL, TJ_OPT_DEFAULT, false, 0},
-    {"lane loops", NULL, NULL, NULL, TJ_OPT_DEFAULT, false, 0},
-    {"lane loops -O1", NULL, NULL, NULL, TJ_OPT_O1, false, 0},
-    {"lane loops -O2", NULL, NULL, NULL, TJ_OPT_O2, false, 0},
-    {"lane loops, butterfly reduce", NULL, "butterfly", NULL, TJ_OPT_DEFAULT, false, 0},
-    {"lane loops, no prefetch", NULL, NULL, "off", TJ_OPT_DEFAULT, false, 0},
-    {"lane loops, debug", NULL, NULL, NULL, TJ_OPT_DEFAULT, true, 0},
-    {"width-1", NULL, NULL, NULL, TJ_OPT_DEFAULT, false, 1},
-    {"width-1 -O0", NULL, NULL, NULL, TJ_OPT_O0, false, 1},
-    {"another block width", NULL, NULL, NULL, TJ_OPT_DEFAULT, false, 2},
+    {.name = "fibers", .lanes = "fibers"},
+    {.name = "fibers -O0", .lanes = "fibers", .opt = TJ_OPT_O0},
+    {.name = "switch", .lanes = "switch"},
+    {.name = "lane loops"},
+    {.name = "lane loops -O1", .opt = TJ_OPT_O1},
+    {.name = "lane loops -O2", .opt = TJ_OPT_O2},
+    {.name = "lane loops, butterfly reduce", .reduce = "butterfly"},
+    {.name = "lane loops, no prefetch", .prefetch = "off"},
+    {.name = "lane loops, debug", .debug = true},
+    {.name = "width-1", .width = 1},
+    {.name = "width-1 -O0", .opt = TJ_OPT_O0, .width = 1},
+    {.name = "another block width", .width = 2},
+    {.name = "cuda", .cuda = true},
+    {.name = "cuda -O3", .opt = TJ_OPT_O3, .cuda = true},
+    {.name = "cuda, debug", .debug = true, .cuda = true},
+    {.name = "cuda, warp pops", .pop = "warp", .cuda = true},
+    {.name = "cuda, fenced pushes", .push = "fence", .cuda = true},
 };
 enum { NCONFIGS = (int)(sizeof configs / sizeof *configs) };
 
@@ -946,6 +961,8 @@ use_env(const config *c)
     set_env("TILEJIT_CPU_LANES", c ? c->lanes : NULL);
     set_env("TILEJIT_CPU_REDUCE", c ? c->reduce : NULL);
     set_env("TILEJIT_CPU_PREFETCH", c ? c->prefetch : NULL);
+    set_env("TILEJIT_GPU_POP", c ? c->pop : NULL);
+    set_env("TILEJIT_GPU_PUSH", c ? c->push : NULL);
 }
 
 /* The block width way 'c' builds and launches the kernel of 'g' with. */
@@ -1061,15 +1078,15 @@ run_config(const gen *g, const inputs *in, const config *c, outputs *o)
         snprintf(o->msg, sizeof o->msg, "tj_context_create failed");
         goto done;
     }
-    if (tj_device_create(ctx, TJ_DEVICE_CPU, 0, &dev) != TJ_OK) {
+    if (tj_device_create(ctx, c->cuda ? TJ_DEVICE_CUDA : TJ_DEVICE_CPU, 0, &dev) != TJ_OK) {
         snprintf(o->msg, sizeof o->msg, "tj_device_create: %s", tj_context_error(ctx));
         goto done;
     }
     uint32_t B = way_width(g, c);
-    tj_kernel_options ko = {.target = TJ_TARGET_CPU, .block_dim = B,
+    tj_kernel_options ko = {.target = c->cuda ? TJ_TARGET_CUDA : TJ_TARGET_CPU, .block_dim = B,
                             .cpu_mode = B > 1 ? TJ_CPU_COOPERATIVE : TJ_CPU_WIDTH1,
                             .debug = c->debug};
-    tj_build_options bo = {.opt_level = c->opt};
+    tj_build_options bo = {.opt_level = c->opt, .device = c->cuda ? dev : NULL};
     if (tj_program_create(ctx, g->src, "diff.py", &p) != TJ_OK ||
         tj_program_build(p, "k", &ko, &bo, &m) != TJ_OK) {
         snprintf(o->msg, sizeof o->msg, "%s", p && tj_program_error(p) ? tj_program_error(p)
@@ -1158,7 +1175,7 @@ check_ptx(const gen *g, const char *ptxas, char *why, size_t n)
             snprintf(why, n, "cannot write the PTX to %s", path);
             ok = false;
         } else {
-            char cmd[512];
+            char cmd[1200];
             snprintf(cmd, sizeof cmd, "'%s' -arch=sm_90 -o /dev/null '%s' 2>&1", ptxas, path);
             FILE *f = popen(cmd, "r");
             char log[1024] = "";
@@ -1297,14 +1314,18 @@ write_replay(const gen *g, const inputs *in, uint64_t seed, const char *dir, con
         snprintf(launch, sizeof launch, "--dim %" PRId64, g->threads);
     else
         snprintf(launch, sizeof launch, "--tiled %d", g->nblocks);
-    fprintf(f, "TILEJIT_CACHE=0 %s%s%s%s%s%s%s%s%s${TILEJIT:-tilejit} run ../diff-%" PRIu64
-               ".py --kernel k %s --block-dim %u --device cpu%s%s \\\n",
-            c->lanes ? "TILEJIT_CPU_LANES=" : "", c->lanes ? c->lanes : "",
-            c->lanes ? " " : "", c->reduce ? "TILEJIT_CPU_REDUCE=" : "",
-            c->reduce ? c->reduce : "", c->reduce ? " " : "",
-            c->prefetch ? "TILEJIT_CPU_PREFETCH=" : "", c->prefetch ? c->prefetch : "",
-            c->prefetch ? " " : "", seed, launch, B, B > 1 ? " --cpu-blocks" : "",
-            c->debug ? " --debug" : "");
+    char env[256] = "TILEJIT_CACHE=0 ";
+    static const char *const vars[] = {"TILEJIT_CPU_LANES", "TILEJIT_CPU_REDUCE",
+                                       "TILEJIT_CPU_PREFETCH", "TILEJIT_GPU_POP",
+                                       "TILEJIT_GPU_PUSH"};
+    const char *values[] = {c->lanes, c->reduce, c->prefetch, c->pop, c->push};
+    for (int v = 0; v < 5; v++)
+        if (values[v])
+            snprintf(env + strlen(env), sizeof env - strlen(env), "%s=%s ", vars[v], values[v]);
+    fprintf(f, "%s${TILEJIT:-tilejit} run ../diff-%" PRIu64 ".py --kernel k %s --block-dim %u "
+               "--device %s%s%s \\\n",
+            env, seed, launch, B, c->cuda ? "cuda" : "cpu",
+            !c->cuda && B > 1 ? " --cpu-blocks" : "", c->debug ? " --debug" : "");
     fprintf(f, "    --arg xi=@xi.npy --arg xf=@xf.npy --arg xi2=@xi2.npy --arg xf2=@xf2.npy \\\n");
     for (int a = 0; a < NOUT; a++) {
         bool two = a == A_OI2 || a == A_OF2;
@@ -1326,7 +1347,7 @@ write_replay(const gen *g, const inputs *in, uint64_t seed, const char *dir, con
 }
 
 typedef struct stats {
-    int kernels, invalid, failed, ptx_checked;
+    int kernels, invalid, failed, ptx_checked, gpu_compared;
 } stats;
 
 static void
@@ -1354,7 +1375,23 @@ typedef struct run_opts {
     const char *ptxas; /* NULL: PTX not assembled */
     const char *file;  /* a source to run instead of the generated one */
     bool print, times;
+    bool gpu;       /* a CUDA device opens: the GPU's ways run */
+    bool cuda_only; /* --cuda: the GPU's ways and the reference way only */
 } run_opts;
+
+/* Whether way 'c' runs the kernel of 'g': another block width only where the outputs do not
+ * depend on it; the GPU's ways where a GPU is, for tiled launches (in a partial block the
+ * GPU leaves the shared elements of lanes that do not run unspecified: README); with
+ * --cuda, the CPU's reference way and the GPU's. */
+static bool
+way_applies(const gen *g, const config *c, const run_opts *ro)
+{
+    if (c->cuda)
+        return ro->gpu && !g->threads;
+    if (ro->cuda_only && c != configs)
+        return false;
+    return c->width == 0 || g->lane_free;
+}
 
 static double
 ms_since(const struct timespec *t0)
@@ -1395,7 +1432,7 @@ one_kernel(uint64_t seed, const run_opts *ro, stats *st)
     const config *unbuilt = NULL, *first = NULL; /* the first that did not build, did build */
     const config *c = configs;
     for (; c < configs + NCONFIGS; c++) {
-        if (c->width != 0 && !g.lane_free)
+        if (!way_applies(&g, c, ro))
             continue;
         outputs *o = first ? &cur : &ref;
         struct timespec t0;
@@ -1447,6 +1484,7 @@ one_kernel(uint64_t seed, const run_opts *ro, stats *st)
         return;
     }
     st->ptx_checked += ro->ptxas != NULL;
+    st->gpu_compared += ro->gpu && !g.threads;
     return;
 fail:
     report(&g, &in, c, seed, ro->keep, why);
@@ -1454,6 +1492,24 @@ fail:
     free_outputs(&cur);
     free_outputs(&ref);
     free_inputs(&in);
+}
+
+/* Whether a CUDA device opens (the library looks for the driver at run time); else why not
+ * in 'why'. */
+static bool
+have_gpu(char *why, size_t n)
+{
+    use_env(NULL);
+    tj_context *ctx = NULL;
+    tj_device *dev = NULL;
+    bool ok = tj_context_create(&ctx) == TJ_OK &&
+              tj_device_create(ctx, TJ_DEVICE_CUDA, 0, &dev) == TJ_OK;
+    if (!ok)
+        snprintf(why, n, "%s", ctx && tj_context_error(ctx) ? tj_context_error(ctx)
+                                                            : "tj_context_create failed");
+    tj_device_destroy(dev);
+    tj_context_destroy(ctx);
+    return ok;
 }
 
 static const char *
@@ -1494,16 +1550,39 @@ main(int argc, char **argv)
             ro.print = true;
         else if (strcmp(argv[i], "--times") == 0)
             ro.times = true;
+        else if (strcmp(argv[i], "--cuda") == 0)
+            ro.cuda_only = true;
         else {
             fprintf(stderr, "usage: diff_kernels [--seed S] [--count N] [--seconds T] "
-                            "[--keep DIR] [--print] [--times] [--file F.py]\n");
+                            "[--keep DIR] [--print] [--times] [--file F.py] [--cuda]\n");
             return 2;
         }
     }
     setenv("TILEJIT_CACHE", "0", 1);
     ro.ptxas = find_ptxas();
-    printf("diff_kernels: from seed %" PRIu64 ", %s; %d ways on the CPU, CUDA builds%s\n", seed,
-           seconds > 0 ? "for a time" : "a count", NCONFIGS,
+    char no_gpu[512] = "";
+    ro.gpu = have_gpu(no_gpu, sizeof no_gpu);
+    if (ro.cuda_only && !ro.gpu) {
+        const char *req = getenv("TILEJIT_REQUIRE_GPU");
+        if (req && strcmp(req, "1") == 0) {
+            printf("FAIL: TILEJIT_REQUIRE_GPU=1 but no CUDA device opened: %s\n", no_gpu);
+            return 1;
+        }
+        printf("SKIP: no CUDA device (%s); set TILEJIT_REQUIRE_GPU=1 to make this a failure\n",
+               no_gpu);
+        return 77;
+    }
+    int ncpu = 0, ngpu = 0;
+    for (int i = 0; i < NCONFIGS; i++)
+        configs[i].cuda ? ngpu++ : ncpu++;
+    char gpu_ways[600];
+    if (ro.gpu)
+        snprintf(gpu_ways, sizeof gpu_ways, "%d on the GPU (tiled launches)", ngpu);
+    else
+        snprintf(gpu_ways, sizeof gpu_ways, "none on the GPU (%s)", no_gpu);
+    printf("diff_kernels: from seed %" PRIu64 ", %s; %d ways on the CPU%s, %s; CUDA builds%s\n",
+           seed, seconds > 0 ? "for a time" : "a count", ro.cuda_only ? 1 : ncpu,
+           ro.cuda_only ? " (the reference)" : "", gpu_ways,
            ro.ptxas ? " assembled by ptxas" : " (no ptxas: not assembled)");
     struct timespec t0, t;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -1516,8 +1595,8 @@ main(int argc, char **argv)
         one_kernel(seed + (uint64_t)i, &ro, &st);
         fflush(stdout);
     }
-    printf("diff_kernels: %d kernels, %d invalid, %d failed, %d PTX assembled\n", st.kernels,
-           st.invalid, st.failed, st.ptx_checked);
+    printf("diff_kernels: %d kernels, %d invalid, %d failed, %d PTX assembled, %d compared on the "
+           "GPU\n", st.kernels, st.invalid, st.failed, st.ptx_checked, st.gpu_compared);
     if (st.failed)
         return 1;
     if (st.kernels >= 20 && st.invalid * 10 > st.kernels) {
