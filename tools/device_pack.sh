@@ -57,16 +57,25 @@ for f in "$build"/tests/check_* "$build"/examples/* "$build/tilejit-bench" "$bui
     fi
 done
 cp "$root/tools/device_run.sh" "$root/tools/run.sh" "$dest/tools/"
+# fuzz/diff_kernels, for its GPU test (diff_kernels_cuda: random kernels on the GPU against
+# the CPU's fibers), beside the suites.
+cp "$build/fuzz/diff_kernels" "$dest/tests/"
 # The suites' stand-in libdevice (tests/fake_libdevice.ll): they look beside themselves too.
 [ ! -f "$build/tests/fake_libdevice.bc" ] || cp "$build/tests/fake_libdevice.bc" "$dest/tests/"
 
 # CTest files hold absolute paths: put a placeholder where the build folder was (device_run.sh
 # writes the unpacked folder there) and leave out the valgrind tests (no valgrind there; they
-# name files of this checkout). The kit holds the Check suites only (not fuzz/).
+# name files of this checkout). The kit holds the Check suites and, of fuzz/, the GPU test
+# of diff_kernels (its binary in tests/).
 t="$build/tests/CTestTestfile.cmake"
 [ -f "$t" ] || fail "$t is missing (TILEJIT_TESTS off?)"
-grep -v '^add_test(\[=\[valgrind_\|^set_tests_properties(\[=\[valgrind_' "$t" |
-    sed "s#$build#@TJ_ROOT@#g" >"$dest/tests/CTestTestfile.cmake.in"
+fz="$build/fuzz/CTestTestfile.cmake"
+grep -q 'diff_kernels_cuda' "$fz" || fail "$fz has no diff_kernels_cuda"
+{
+    grep -v '^add_test(\[=\[valgrind_\|^set_tests_properties(\[=\[valgrind_' "$t"
+    grep '^add_test(\[=\[diff_kernels_cuda\]=\]\|^set_tests_properties(\[=\[diff_kernels_cuda\]=\]' \
+        "$fz" | sed "s#$build/fuzz#$build/tests#g"
+} | sed "s#$build#@TJ_ROOT@#g" >"$dest/tests/CTestTestfile.cmake.in"
 printf '# tilejit device kit: the Check suites\nsubdirs("tests")\n' >"$dest/CTestTestfile.cmake.in"
 
 # ---- strip and check -------------------------------------------------------------------------

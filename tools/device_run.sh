@@ -147,7 +147,12 @@ elif command -v ctest >/dev/null; then
     failed=$(grep -E 'Test +#[0-9]+: .*\*\*\*' "$OUT/ctest.log" | grep -v '\*\*\*Skipped' |
         sed 's/.*Test *#[0-9]*: \([^ ]*\) .*\*\*\*\([A-Za-z ]*[A-Za-z]\).*/\1 (\2)/' |
         tr '\n' ';')
-    [ -n "$line" ] || line="ctest did not finish (exit $rc)"
+    # No summary line: ctest stopped, or found no tests (a filter that matches none exits 0).
+    if [ -z "$line" ]; then
+        grep -q 'No tests were found' "$OUT/ctest.log" && line="no tests matched" ||
+            line="ctest did not finish (exit $rc)"
+        [ "$rc" != 0 ] || rc=1
+    fi
     say "tests: $line; $skipped skipped ($(($(now) - t0)) s; log: ctest.log)"
     [ -z "$failed" ] || say "  failed: $failed"
 else
