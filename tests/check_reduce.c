@@ -34,11 +34,9 @@
 #include <string.h>
 
 #include "tj_api_test.h"
+#include "tj_where_test.h"
 
 enum { TIMEOUT_S = 600 };
-enum { ON_CPU1 = 0, ON_COOP = 1, ON_PTX = 2, ON_CUDA = 3, NWHERE = 4 };
-/* Loop indices are where * STRIDE + row. */
-enum { STRIDE = 100000 };
 
 #define NROWS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -46,7 +44,6 @@ static const uint32_t widths[] = {2, 31, 32, 33, 64, 256};
 enum { NWIDTHS = 6 };
 static const int sizes[] = {3, 37, 64, 300};
 
-static int g_where;
 static bool g_butterfly; /* the case coop_butterfly: TILEJIT_CPU_REDUCE=butterfly */
 
 /* A context whose cooperative CPU blocks keep fibers (TILEJIT_CPU_LANES=fibers; lane loops
@@ -62,67 +59,6 @@ fiber_context(void)
     unsetenv("TILEJIT_CPU_LANES");
     unsetenv("TILEJIT_CPU_REDUCE");
     return ctx;
-}
-
-/* ---- targets ------------------------------------------------------------------------------ */
-
-static tj_kernel_options
-opts_for(uint32_t block_dim, bool debug)
-{
-    return (tj_kernel_options){
-        .target = g_where == ON_PTX || g_where == ON_CUDA ? TJ_TARGET_CUDA : TJ_TARGET_CPU,
-        .block_dim = block_dim,
-        .cpu_mode = g_where == ON_COOP ? TJ_CPU_COOPERATIVE : TJ_CPU_WIDTH1,
-        .debug = debug,
-    };
-}
-
-static tj_device *
-device(void)
-{
-    return g_where == ON_CUDA ? tjt_gpu() : tjt.cpu;
-}
-
-/* The block width kernels see: 1 in width-1 mode. */
-static uint32_t
-width_of(uint32_t block_dim)
-{
-    return g_where == ON_CPU1 ? 1 : block_dim;
-}
-
-static bool
-runs(void)
-{
-    return g_where != ON_PTX;
-}
-
-static tj_module *
-build(tj_kernel *k)
-{
-    ck_assert_msg(tj_kernel_error(k) == NULL, "builder error: %s", tj_kernel_error(k));
-    return tjt_build(k);
-}
-
-static void
-ptx_has(tj_module *m, const char *what, bool want)
-{
-    const char *ptx = tj_module_get_ptx(m);
-    ck_assert_ptr_nonnull(ptx);
-    ck_assert_msg((strstr(ptx, what) != NULL) == want, "'%s' is %s the PTX", what,
-                  want ? "missing from" : "unexpectedly in");
-}
-
-static void
-launch_n(tj_module *m, const char *name, int64_t n, uint32_t block_dim, const tj_arg *args,
-         size_t nargs)
-{
-    tjt_ok(device(), tj_launch(device(), m, name, 1, &n, block_dim, args, nargs));
-}
-
-static tj_val *
-ci(tj_kernel *k, int64_t v)
-{
-    return tj_const_int(k, TJ_DTYPE_I32, v);
 }
 
 /* ---- dtypes and host values --------------------------------------------------------------- */

@@ -35,100 +35,14 @@
 #include <string.h>
 
 #include "tj_api_test.h"
+#include "tj_where_test.h"
 
 enum { TIMEOUT_S = 600 };
-enum { ON_CPU1 = 0, ON_COOP = 1, ON_PTX = 2, ON_CUDA = 3, NWHERE = 4 };
-enum { STRIDE = 100000 };
 
 #define NROWS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static const uint32_t widths[] = {2, 31, 32, 33, 64, 256};
 enum { NWIDTHS = 6 };
-
-static int g_where;
-
-/* ---- targets ------------------------------------------------------------------------------ */
-
-static tj_kernel_options
-opts_for(uint32_t block_dim, bool debug)
-{
-    return (tj_kernel_options){
-        .target = g_where == ON_PTX || g_where == ON_CUDA ? TJ_TARGET_CUDA : TJ_TARGET_CPU,
-        .block_dim = block_dim,
-        .cpu_mode = g_where == ON_COOP ? TJ_CPU_COOPERATIVE : TJ_CPU_WIDTH1,
-        .debug = debug,
-    };
-}
-
-static tj_device *
-device(void)
-{
-    return g_where == ON_CUDA ? tjt_gpu() : tjt.cpu;
-}
-
-static uint32_t
-width_of(uint32_t block_dim)
-{
-    return g_where == ON_CPU1 ? 1 : block_dim;
-}
-
-static bool
-runs(void)
-{
-    return g_where != ON_PTX;
-}
-
-static tj_module *
-build(tj_kernel *k)
-{
-    ck_assert_msg(tj_kernel_error(k) == NULL, "builder error: %s", tj_kernel_error(k));
-    return tjt_build(k);
-}
-
-static void
-ptx_has(tj_module *m, const char *what, bool want)
-{
-    const char *ptx = tj_module_get_ptx(m);
-    ck_assert_ptr_nonnull(ptx);
-    ck_assert_msg((strstr(ptx, what) != NULL) == want, "'%s' is %s the PTX", what,
-                  want ? "missing from" : "unexpectedly in");
-}
-
-static void
-launch_n(tj_module *m, const char *name, int64_t n, uint32_t block_dim, const tj_arg *args,
-         size_t nargs)
-{
-    tjt_ok(device(), tj_launch(device(), m, name, 1, &n, block_dim, args, nargs));
-}
-
-static tj_val *
-ci(tj_kernel *k, int64_t v)
-{
-    return tj_const_int(k, TJ_DTYPE_I32, v);
-}
-
-static tj_val *
-bin(tj_kernel *k, tj_binop op, tj_val *a, tj_val *b)
-{
-    return tj_binary(k, op, a, b);
-}
-
-/* g, its block and its lane, for 1-D launches. */
-static void
-thread_ids(tj_kernel *k, tj_val **g, tj_val **blk, tj_val **lane)
-{
-    tj_tid(k, 1, g);
-    *blk = bin(k, TJ_BIN_DIV, *g, tj_block_dim(k));
-    *lane = bin(k, TJ_BIN_MOD, *g, tj_block_dim(k));
-}
-
-/* Threads of block b that run in a launch of n threads with blocks of W. */
-static int64_t
-active_in(int64_t n, int64_t W, int64_t b)
-{
-    int64_t left = n - b * W;
-    return left < 0 ? 0 : left < W ? left : W;
-}
 
 /* ---- dtypes and host values --------------------------------------------------------------- */
 

@@ -41,47 +41,16 @@
 #include <string.h>
 
 #include "tj_tile_test.h" /* tt_get, tt_put */
+#include "tj_where_test.h"
 
 enum { TIMEOUT_S = 600 };
-enum { ON_CPU1 = 0, ON_COOP = 1, ON_PTX = 2, ON_CUDA = 3, NWHERE = 4 };
-enum { STRIDE = 100000 };
 
 #define NROWS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static const uint32_t widths[] = {2, 31, 32, 33, 64, 256};
 enum { NWIDTHS = 6 };
 
-static int g_where;
-
 /* ---- targets ------------------------------------------------------------------------------ */
-
-static tj_kernel_options
-opts_for(uint32_t block_dim)
-{
-    return (tj_kernel_options){
-        .target = g_where == ON_PTX || g_where == ON_CUDA ? TJ_TARGET_CUDA : TJ_TARGET_CPU,
-        .block_dim = block_dim,
-        .cpu_mode = g_where == ON_COOP ? TJ_CPU_COOPERATIVE : TJ_CPU_WIDTH1,
-    };
-}
-
-static tj_device *
-device(void)
-{
-    return g_where == ON_CUDA ? tjt_gpu() : tjt.cpu;
-}
-
-static uint32_t
-width_of(uint32_t block_dim)
-{
-    return g_where == ON_CPU1 ? 1 : block_dim;
-}
-
-static bool
-runs(void)
-{
-    return g_where != ON_PTX;
-}
 
 /* Lanes run in ascending order between barriers on the CPU (SPEC 1): slots are exact. */
 static bool
@@ -90,53 +59,10 @@ exact_slots(void)
     return g_where == ON_CPU1 || g_where == ON_COOP;
 }
 
-static tj_module *
-build(tj_kernel *k)
-{
-    ck_assert_msg(tj_kernel_error(k) == NULL, "builder error: %s", tj_kernel_error(k));
-    return tjt_build(k);
-}
-
-static void
-ptx_has(tj_module *m, const char *what, bool want)
-{
-    const char *ptx = tj_module_get_ptx(m);
-    ck_assert_ptr_nonnull(ptx);
-    ck_assert_msg((strstr(ptx, what) != NULL) == want, "'%s' is %s the PTX", what,
-                  want ? "missing from" : "unexpectedly in");
-}
-
-static tj_val *
-ci(tj_kernel *k, int64_t v)
-{
-    return tj_const_int(k, TJ_DTYPE_I32, v);
-}
-
-static tj_val *
-bin(tj_kernel *k, tj_binop op, tj_val *a, tj_val *b)
-{
-    return tj_binary(k, op, a, b);
-}
-
 static void
 put(tj_kernel *k, tj_val *arr, tj_val *i, tj_val *v)
 {
     ck_assert(tj_store(k, arr, &i, 1, v));
-}
-
-static void
-thread_ids(tj_kernel *k, tj_val **g, tj_val **blk, tj_val **lane)
-{
-    tj_tid(k, 1, g);
-    *blk = bin(k, TJ_BIN_DIV, *g, tj_block_dim(k));
-    *lane = bin(k, TJ_BIN_MOD, *g, tj_block_dim(k));
-}
-
-static int64_t
-active_in(int64_t n, int64_t W, int64_t b)
-{
-    int64_t left = n - b * W;
-    return left < 0 ? 0 : left < W ? left : W;
 }
 
 /* ---- scripts ------------------------------------------------------------------------------- */
@@ -395,7 +321,7 @@ pop_in(tj_kernel *k, const funcs *fs, const sop *op, tj_val *st, tj_val **slot)
 static tj_kernel *
 script_kernel(const script *s, uint32_t B)
 {
-    tj_kernel_options o = opts_for(B);
+    tj_kernel_options o = opts_for(B, false);
     uint32_t W = width_of(B);
     int64_t T = 3 * (int64_t)W;
     const tj_type *i32 = tjt_type(TJ_DTYPE_I32);
@@ -750,7 +676,7 @@ START_TEST(test_stack_of_vec3_and_struct_elements)
     int64_t T = 2 * (int64_t)W;
     const tj_type *it = item_type(), *v3 = tj_context_get_vector_type(tjt.ctx, TJ_DTYPE_F32, 3);
     const tj_type *i32 = tjt_type(TJ_DTYPE_I32), *f32 = tjt_type(TJ_DTYPE_F32);
-    tj_kernel_options o = opts_for(B);
+    tj_kernel_options o = opts_for(B, false);
     tj_kernel *k = tj_kernel_create(tjt.ctx, "elems", &o);
     tj_val *oi = tj_param_array(k, "oi", it, 1), *ov = tj_param_array(k, "ov", v3, 1);
     tj_val *os = tj_param_array(k, "os", i32, 1);
@@ -871,7 +797,7 @@ START_TEST(test_stack_compaction_seed)
     static const uint32_t seed_widths[] = {4, 2, 31, 32, 33, 64, 256};
     uint32_t B = seed_widths[_i % STRIDE];
     const tj_type *i32 = tjt_type(TJ_DTYPE_I32);
-    tj_kernel_options o = opts_for(B);
+    tj_kernel_options o = opts_for(B, false);
     tj_kernel *k = tj_kernel_create(tjt.ctx, "compact_values", &o);
     tj_val *data = tj_param_array(k, "data", i32, 1);
     tj_val *out = tj_param_array(k, "out", i32, 1);
@@ -977,7 +903,7 @@ static tj_kernel *
 push_loop_kernel(const struct push_row *r, const tj_type *t, uint32_t B)
 {
     const tj_type *i32 = tjt_type(TJ_DTYPE_I32), *f32 = tjt_type(TJ_DTYPE_F32);
-    tj_kernel_options o = opts_for(B);
+    tj_kernel_options o = opts_for(B, false);
     tj_kernel *k = tj_kernel_create(tjt.ctx, "push_loop", &o);
     tj_val *x = tj_param_array(k, "x", t, 1);
     tj_val *out = tj_param_array(k, "out", t, 1);
