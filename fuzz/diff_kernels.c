@@ -1494,22 +1494,29 @@ fail:
     free_inputs(&in);
 }
 
-/* Whether a CUDA device opens (the library looks for the driver at run time); else why not
- * in 'why'. */
+/* A CUDA device held open for the whole run: it keeps the GPU's primary context, so the
+ * ways' own devices do not start CUDA again (the library retains the primary context). */
+typedef struct gpu_hold {
+    tj_context *ctx;
+    tj_device *dev;
+} gpu_hold;
+
+/* Opens device 0 into 'h'; false with the reason in 'why' when no CUDA device opens. */
 static bool
-have_gpu(char *why, size_t n)
+hold_gpu(gpu_hold *h, char *why, size_t n)
 {
     use_env(NULL);
-    tj_context *ctx = NULL;
-    tj_device *dev = NULL;
-    bool ok = tj_context_create(&ctx) == TJ_OK &&
-              tj_device_create(ctx, TJ_DEVICE_CUDA, 0, &dev) == TJ_OK;
-    if (!ok)
-        snprintf(why, n, "%s", ctx && tj_context_error(ctx) ? tj_context_error(ctx)
-                                                            : "tj_context_create failed");
-    tj_device_destroy(dev);
-    tj_context_destroy(ctx);
-    return ok;
+    memset(h, 0, sizeof *h);
+    if (tj_context_create(&h->ctx) != TJ_OK) {
+        snprintf(why, n, "tj_context_create failed");
+        return false;
+    }
+    if (tj_device_create(h->ctx, TJ_DEVICE_CUDA, 0, &h->dev) == TJ_OK)
+        return true;
+    snprintf(why, n, "%s", tj_context_error(h->ctx) ? tj_context_error(h->ctx) : "no device");
+    tj_context_destroy(h->ctx);
+    h->ctx = NULL;
+    return false;
 }
 
 static const char *
@@ -1561,7 +1568,8 @@ main(int argc, char **argv)
     setenv("TILEJIT_CACHE", "0", 1);
     ro.ptxas = find_ptxas();
     char no_gpu[512] = "";
-    ro.gpu = have_gpu(no_gpu, sizeof no_gpu);
+    gpu_hold held;
+    ro.gpu = hold_gpu(&held, no_gpu, sizeof no_gpu);
     if (ro.cuda_only && !ro.gpu) {
         const char *req = getenv("TILEJIT_REQUIRE_GPU");
         if (req && strcmp(req, "1") == 0) {
@@ -1595,6 +1603,8 @@ main(int argc, char **argv)
         one_kernel(seed + (uint64_t)i, &ro, &st);
         fflush(stdout);
     }
+    tj_device_destroy(held.dev);
+    tj_context_destroy(held.ctx);
     printf("diff_kernels: %d kernels, %d invalid, %d failed, %d PTX assembled, %d compared on the "
            "GPU\n", st.kernels, st.invalid, st.failed, st.ptx_checked, st.gpu_compared);
     if (st.failed)
