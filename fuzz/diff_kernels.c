@@ -1,17 +1,17 @@
 /*
  * fuzz/diff_kernels.c: differential testing of the back ends. Generates random tile kernels
  * in Warp's syntax from a seed (loads, element-wise maps, reductions, views and assigns,
- * scatter-adds into shared tiles, stacks, per-lane code, uniform loops and branches), runs
- * each on the CPU in every way the library can run it (lanes as fibers, as a switch and as
- * lane loops; optimisation levels; the butterfly reduction; without prefetches; debug
- * builds; width-1 blocks and another block width where the kernel does not depend on it)
- * and compares every output with the first way's. Each kernel is also built for CUDA and,
- * where ptxas is found, assembled; where a CUDA device opens, kernels of tiled launches
- * also run on the GPU (the default pipeline, O3, a debug build, warp pops, fenced pushes;
- * not partial blocks, whose shared elements of lanes that do not run the GPU leaves
- * unspecified). Values are small integers (also in float tiles), so sums in any order are
- * exact; floats compare by value (min and max may give 0 or -0); a stack's slots are
- * compared as a set per block.
+ * scatter-adds into shared tiles, stacks (cleared at times), per-lane code, uniform loops and
+ * branches), runs each on the CPU in every way the library can run it (lanes as fibers, as
+ * a switch and as lane loops; optimisation levels; the butterfly reduction; without
+ * prefetches; debug builds; width-1 blocks and another block width where the kernel does
+ * not depend on it) and compares every output with the first way's. Each kernel is also
+ * built for CUDA and, where ptxas is found, assembled; where a CUDA device opens, kernels
+ * of tiled launches also run on the GPU (the default pipeline, O3, a debug build, warp
+ * pops, fenced pushes; not partial blocks, whose shared elements of lanes that do not run
+ * the GPU leaves unspecified). Values are small integers (also in float tiles), so sums in
+ * any order are exact; floats compare by value (min and max may give 0 or -0); a stack's
+ * slots are compared as a set per block.
  *
  *   diff_kernels [--seed S] [--count N] [--seconds T] [--keep DIR] [--print] [--times]
  *                [--file F.py] [--cuda]
@@ -721,9 +721,15 @@ gen_stack(gen *g)
     if (!cnt || !r)
         return;
     int id = g->ntmp++;
+    /* Sometimes a step empties the stack first: what is left is the later steps' pushes. */
+    int clear_at = chance(g, 30) ? range(g, 0, steps - 1) : -1;
     emit(g, "st%d = wp.tile_stack(capacity=%d, dtype=%s)", id, cap, dtname(dt));
     emit(g, "for step in range(%d):", steps);
     g->indent++;
+    if (clear_at >= 0) {
+        emit(g, "if step == %d:", clear_at);
+        emit(g, "    wp.tile_stack_clear(st%d)", id);
+    }
     emit(g, "v%d = %s(xi[(blk * %d + step * %d + lane) %% %d])", id, dtname(dt), need, g->B,
          g->nx);
     emit(g, "wp.tile_stack_push(st%d, v%d, v%d > %s(%d))", id, id, id, dtname(dt),

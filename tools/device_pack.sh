@@ -73,8 +73,8 @@ fz="$build/fuzz/CTestTestfile.cmake"
 grep -q 'diff_kernels_cuda' "$fz" || fail "$fz has no diff_kernels_cuda"
 {
     grep -v '^add_test(\[=\[valgrind_\|^set_tests_properties(\[=\[valgrind_' "$t"
-    grep '^add_test(\[=\[diff_kernels_cuda\]=\]\|^set_tests_properties(\[=\[diff_kernels_cuda\]=\]' \
-        "$fz" | sed "s#$build/fuzz#$build/tests#g"
+    grep -E '^(add_test|set_tests_properties)\(\[=\[diff_kernels_cuda\]=\]' "$fz" |
+        sed "s#$build/fuzz#$build/tests#g"
 } | sed "s#$build#@TJ_ROOT@#g" >"$dest/tests/CTestTestfile.cmake.in"
 printf '# tilejit device kit: the Check suites\nsubdirs("tests")\n' >"$dest/CTestTestfile.cmake.in"
 
