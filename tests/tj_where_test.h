@@ -2,8 +2,7 @@
  * tests/tj_where_test.h: the suites whose loop tests run each row four ways (check_reduce,
  * check_scatter_add, check_stack): width-1 CPU blocks, cooperative CPU blocks, PTX only
  * (assembled by ptxas, not run) and the GPU. A test's loop index is where * STRIDE + row;
- * the test sets g_where from it. Static inline, one copy a suite; include after
- * tj_api_test.h (or tj_tile_test.h, which includes it).
+ * the test sets g_where from it. Static inline, one copy a suite.
  */
 #ifndef TJ_WHERE_TEST_H
 #define TJ_WHERE_TEST_H
