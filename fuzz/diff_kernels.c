@@ -1385,15 +1385,23 @@ typedef struct run_opts {
     bool cuda_only; /* --cuda: the GPU's ways and the reference way only */
 } run_opts;
 
+/* Whether the GPU's ways run the kernel of 'g': where a GPU is, for tiled launches (in a
+ * partial block the GPU leaves the shared elements of lanes that do not run unspecified:
+ * README). */
+static bool
+gpu_takes(const gen *g, const run_opts *ro)
+{
+    return ro->gpu && !g->threads;
+}
+
 /* Whether way 'c' runs the kernel of 'g': another block width only where the outputs do not
- * depend on it; the GPU's ways where a GPU is, for tiled launches (in a partial block the
- * GPU leaves the shared elements of lanes that do not run unspecified: README); with
- * --cuda, the CPU's reference way and the GPU's. */
+ * depend on it; the GPU's ways as gpu_takes says; with --cuda, the CPU's reference way and
+ * the GPU's. */
 static bool
 way_applies(const gen *g, const config *c, const run_opts *ro)
 {
     if (c->cuda)
-        return ro->gpu && !g->threads;
+        return gpu_takes(g, ro);
     if (ro->cuda_only && c != configs)
         return false;
     return c->width == 0 || g->lane_free;
@@ -1431,8 +1439,8 @@ one_kernel(uint64_t seed, const run_opts *ro, stats *st)
         st->invalid++;
         return;
     }
-    if (ro->cuda_only && g.threads)
-        return; /* no GPU way takes a partial block: nothing to compare */
+    if (ro->cuda_only && !gpu_takes(&g, ro))
+        return; /* no GPU way runs it: nothing to compare */
     inputs in;
     make_inputs(&g, seed, &in);
     outputs ref = {0}, cur = {0};
@@ -1492,7 +1500,7 @@ one_kernel(uint64_t seed, const run_opts *ro, stats *st)
         return;
     }
     st->ptx_checked += ro->ptxas != NULL;
-    st->gpu_compared += ro->gpu && !g.threads;
+    st->gpu_compared += gpu_takes(&g, ro);
     return;
 fail:
     report(&g, &in, c, seed, ro->keep, why);
