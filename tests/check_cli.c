@@ -3,7 +3,8 @@
  * tests/check_cli.c: the tilejit command, run as a child process (the binary next to the
  * tests folder of the build, or $TILEJIT_CLI): --help and --version, the exit codes (0,
  * 1 for build and run failures, 2 for bad usage), ptx (assembled by ptxas when present),
- * ir, and run with every argument form, printing the six seed outputs.
+ * ir, and run with every argument form, printing the six seed outputs. $TILEJIT_CLI_WRAPPER
+ * runs each command under another (CTest's valgrind_cli: valgrind).
  */
 #include <fcntl.h>
 #include <stdarg.h>
@@ -45,13 +46,32 @@ slurp(const char *path, char *buf)
         fclose(f);
 }
 
+/* The words of $TILEJIT_CLI_WRAPPER (such as "valgrind --error-exitcode=99 -q"), which
+ * run_cli puts before the command: CTest's valgrind_cli checks the command's own leaks and
+ * errors that way. Returns how many it put in argv (at most 'max'). */
+static int
+wrapper_words(const char **argv, int max)
+{
+    static char words[1024];
+    const char *env = getenv("TILEJIT_CLI_WRAPPER");
+    int n = 0;
+    if (!env || !*env)
+        return 0;
+    ck_assert_msg(strlen(env) < sizeof words, "TILEJIT_CLI_WRAPPER is too long");
+    strcpy(words, env);
+    for (char *save = NULL, *w = strtok_r(words, " ", &save); w && n < max;
+         w = strtok_r(NULL, " ", &save))
+        argv[n++] = w;
+    return n;
+}
+
 /* Runs the command with the NULL-terminated arguments after argv[0]; returns its exit
  * status with stdout and stderr in out_text and err_text. */
 static int
 run_cli(const char *first, ...)
 {
     const char *argv[64];
-    int argc = 0;
+    int argc = wrapper_words(argv, 16);
     argv[argc++] = cli_path();
     va_list ap;
     va_start(ap, first);
@@ -68,7 +88,7 @@ run_cli(const char *first, ...)
         dup2(fo, 1);
         dup2(fe, 2);
         setenv("TILEJIT_CACHE", "0", 1);
-        execv(argv[0], (char *const *)argv);
+        execvp(argv[0], (char *const *)argv);
         _exit(127);
     }
     int st = 0;

@@ -352,10 +352,10 @@ cmd_ir(const opts *o)
     tj_context *ctx = NULL;
     tj_program *prog = NULL;
     tj_module *m = NULL;
-    int rc = open_program(o, &ctx, &prog);
     bool cuda = o->target && strcmp(o->target, "cuda") == 0;
     if (cuda && o->cpu_blocks)
         return usage_error("%s", "--cpu-blocks is for --target cpu");
+    int rc = open_program(o, &ctx, &prog);
     tj_kernel_options ko = {.target = cuda ? TJ_TARGET_CUDA : TJ_TARGET_CPU,
                             .block_dim = o->block_dim, .debug = o->debug,
                             .cpu_mode = o->cpu_blocks ? TJ_CPU_COOPERATIVE : TJ_CPU_WIDTH1};
