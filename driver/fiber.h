@@ -2,7 +2,8 @@
  * driver/fiber.h: fibers for the CPU launcher's cooperative lanes. Our own x86-64 switch
  * (callee-saved registers, stack pointer, MXCSR, x87 control word; no system call), or
  * ucontext elsewhere or with TJI_FIBER_FORCE_UCONTEXT. Stacks are mmap'ed with a guard page
- * below and registered with valgrind. No scheduling policy here.
+ * below and registered with valgrind; AddressSanitizer and ThreadSanitizer builds tell the
+ * sanitizer of every switch. No scheduling policy here.
  */
 #ifndef TILEJIT_FIBER_H
 #define TILEJIT_FIBER_H
@@ -31,6 +32,16 @@
 #endif
 #ifndef TJI_FIBER_ASAN
 #define TJI_FIBER_ASAN 0
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define TJI_FIBER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TJI_FIBER_TSAN 1
+#endif
+#endif
+#ifndef TJI_FIBER_TSAN
+#define TJI_FIBER_TSAN 0
 #endif
 
 /* The floating-point controls (rounding, flush-to-zero, exception masks, x87 precision): on
@@ -92,6 +103,9 @@ struct tji_fiber {
     size_t asan_size;
     tji_fiber *asan_from;      /* who switched to this fiber last */
 #endif
+#if TJI_FIBER_TSAN
+    void *tsan_fiber;          /* ThreadSanitizer's state of the fiber (or of the thread) */
+#endif
 };
 
 /* Maps a stack of 'stack_bytes' (rounded up to pages) with a guard page below it and
@@ -108,7 +122,7 @@ TJI_HIDDEN int tji_fiber_create(tji_fiber *f, size_t stack_bytes, size_t colour,
  * does nothing. */
 TJI_HIDDEN void tji_fiber_destroy(tji_fiber *f);
 
-#if TJI_FIBER_ASM && !TJI_FIBER_ASAN
+#if TJI_FIBER_ASM && !TJI_FIBER_ASAN && !TJI_FIBER_TSAN
 /* Saves the running context on its stack, stores the stack pointer in '*save_sp' and
  * resumes the context whose stack pointer is 'next_sp'. Defined in fiber.c (assembly). */
 TJI_HIDDEN void tji_fiber_swap(void **save_sp, void *next_sp);

@@ -494,6 +494,8 @@ END_TEST
 START_TEST(test_processes_building_at_once_share_the_cache)
 {
     enum { N = 4 };
+    if (TJ_TEST_TSAN) /* the children of a process with threads (tj_test.h) */
+        return;
     pid_t pids[N];
     for (int i = 0; i < N; i++) {
         pids[i] = fork();

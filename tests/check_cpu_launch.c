@@ -34,6 +34,8 @@
 #endif
 
 #define UNDER_ASAN TJI_FIBER_ASAN /* fiber.h's detection */
+/* Sanitizers abort on absurd allocations and map shadow memory of their own. */
+#define UNDER_SANITIZER (TJI_FIBER_ASAN || TJI_FIBER_TSAN)
 #if UNDER_ASAN
 #include <sanitizer/asan_interface.h>
 #endif
@@ -1308,10 +1310,9 @@ END_TEST
 
 /* ---- allocation failures ----------------------------------------------------------------- */
 
-/* AddressSanitizer aborts on absurd allocations and reserves address space of its own. */
 START_TEST(test_run_reports_nomem_for_an_arena_it_cannot_allocate)
 {
-    if (UNDER_ASAN)
+    if (UNDER_SANITIZER)
         return;
     static const struct {
         size_t bytes;
@@ -1359,7 +1360,7 @@ static const struct {
  * with less, the lane table could fail first (seen on a 2-core machine). */
 START_TEST(test_run_reports_nomem_when_fiber_stacks_cannot_be_mapped)
 {
-    if (UNDER_ASAN || RUNNING_ON_VALGRIND || mapped_bytes() == 0)
+    if (UNDER_SANITIZER || RUNNING_ON_VALGRIND || mapped_bytes() == 0)
         return;
     unsetenv("TILEJIT_FIBER_STACK_KB");
     tji_cpu_pool *p = make_pool(nomem_rows[_i].nthreads);
@@ -1396,7 +1397,7 @@ END_TEST
  * the mappings and address space that ran out); those from before stay and still work. */
 START_TEST(test_run_frees_the_lanes_of_a_launch_that_cannot_map_them_all)
 {
-    if (UNDER_ASAN || RUNNING_ON_VALGRIND || mapped_bytes() == 0)
+    if (UNDER_SANITIZER || RUNNING_ON_VALGRIND || mapped_bytes() == 0)
         return;
     unsetenv("TILEJIT_FIBER_STACK_KB");
     tji_cpu_pool *p = make_pool(1);

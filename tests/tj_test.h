@@ -34,6 +34,19 @@ bool tj_test_ptxas(const char *ptx, const char *arch, bool *ran, char *log, size
  * puts it), or NULL after saying on stderr that 'test' checks nothing without it. */
 const char *tj_test_fake_libdevice(const char *test);
 
+/* TJ_TEST_TSAN: this build has ThreadSanitizer (CMake's TILEJIT_SANITIZE=thread), which
+ * follows neither a fork of a process with threads nor limits on address space. */
+#if defined(__SANITIZE_THREAD__)
+#define TJ_TEST_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TJ_TEST_TSAN 1
+#endif
+#endif
+#ifndef TJ_TEST_TSAN
+#define TJ_TEST_TSAN 0
+#endif
+
 /* Relative difference test for floats: |a - b| <= tol * max(1, |a|, |b|). */
 bool tj_test_close(double a, double b, double tol);
 
