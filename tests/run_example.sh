@@ -12,7 +12,8 @@
 # ARGs follow those. A program that examples.expected does not list runs too, and then only
 # its exit status counts. Exit status: 0 passed, 1 failed, 2 bad usage, 77 skipped (MODE
 # cuda and no CUDA device: the program fails with TJ_ERR_NO_DEVICE), but a missing device
-# is a failure when TILEJIT_REQUIRE_GPU is set to anything but 0.
+# is a failure when TILEJIT_REQUIRE_GPU is set to anything but 0. $TILEJIT_EXAMPLE_WRAPPER
+# (words) runs EXE under another program (CTest's valgrind_example_*: valgrind).
 set -euf
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,7 +28,7 @@ usage() {
 
 case "${1:-}" in
 -h | --help)
-    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
     exit 0 ;;
 --names)
     # The first word of every entry line, once each, in order.
@@ -82,7 +83,8 @@ case "$found" in
 esac
 
 rc=0
-"$exe" "$@" </dev/null >"$tmp/stdout" 2>"$tmp/stderr" || rc=$?
+# shellcheck disable=SC2086 # the wrapper's words
+${TILEJIT_EXAMPLE_WRAPPER:-} "$exe" "$@" </dev/null >"$tmp/stdout" 2>"$tmp/stderr" || rc=$?
 cat "$tmp/stderr" >&2
 cat "$tmp/stdout"
 # (a last line without its newline still ends the line here; the comparison sees it)

@@ -8,7 +8,8 @@ set -eu
 
 usage() {
     echo "usage: tools/test.sh [--valgrind]"
-    echo "  --valgrind  also run the CPU suites under valgrind (ctest -L valgrind; slow)"
+    echo "  --valgrind  also run the CPU suites, the command and the examples under valgrind"
+    echo "              (ctest -L valgrind; slow)"
 }
 
 valgrind=0
