@@ -28,8 +28,9 @@ TJI_HIDDEN bool tji_check_shape(tj_kernel *k, const char *fn, const char *arg, i
                                 const int *shape);
 /* Checks that 'v' is a tile of this kernel, usable here. */
 TJI_HIDDEN bool tji_check_tile(tj_kernel *k, const char *fn, const char *arg, const tj_val *v);
-/* Checks 'n' integer offsets ('offset' may be NULL: zeros). */
-TJI_HIDDEN bool tji_check_offsets(tj_kernel *k, const char *fn, tj_val *const *offset, int n);
+/* Checks 'n' integer offsets or indices, argument 'arg' ('offset' may be NULL: zeros). */
+TJI_HIDDEN bool tji_check_offsets(tj_kernel *k, const char *fn, const char *arg,
+                                  tj_val *const *offset, int n);
 /* A new tile with undefined contents (register: an alloca; shared: arena memory). */
 TJI_HIDDEN tj_val *tji_tile_new(tj_kernel *k, const tj_type *elem, int rank, const int *shape,
                                 tj_storage storage);
@@ -78,9 +79,10 @@ TJI_HIDDEN void tji_tile_set(tj_kernel *k, const tj_val *t, LLVMValueRef slot, L
  * not done yet. Code that reads a tile's registers other than through tji_tile_get calls it
  * first. */
 TJI_HIDDEN void tji_tile_materialize(tj_kernel *k, const tj_val *t);
-/* Moves a register tile to shared memory where it was made, so that every later use reads
- * the shared copy (views alias it). Shared tiles are left alone. */
-TJI_HIDDEN bool tji_tile_promote(tj_kernel *k, tj_val *t, const char *fn);
+/* Moves a register tile (a reduction result too) to shared memory where it was made, so
+ * that every later use reads the shared copy (views alias it). Shared tiles are left
+ * alone. */
+TJI_HIDDEN void tji_tile_promote(tj_kernel *k, tj_val *t);
 /* 'bytes' of shared memory owned by the kernel, rounded up to 16 (SPEC 3); the address. */
 TJI_HIDDEN LLVMValueRef tji_shared_alloc(tj_kernel *k, size_t bytes);
 /* A slot of owned shared memory of at least 'bytes', the same for every call that needs no

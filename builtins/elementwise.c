@@ -67,24 +67,27 @@ result_type(tj_kernel *k, tj_val *const *args, int nargs, tji_elem_op op, void *
 static const tj_val *
 shape_source(tj_kernel *k, const char *fn, tj_val *const *args, int nargs, bool *replicated)
 {
-    const tj_val *first = NULL;
+    char d1[64], d2[64];
+    int first = -1;
     *replicated = true;
     for (int i = 0; i < nargs; i++) {
         if (args[i]->kind != TJ_VAL_TILE)
             continue;
         *replicated = *replicated && args[i]->u.tile.replicated;
-        if (!first) {
-            first = args[i];
+        if (first < 0) {
+            first = i;
             continue;
         }
-        const tji_tile *a = &first->u.tile, *b = &args[i]->u.tile;
-        bool same = a->rank == b->rank && memcmp(a->shape, b->shape, (size_t)a->rank * sizeof(int)) == 0;
-        if (!same) {
-            tji_fail(k, TJ_ERR_INVALID, "%s: tile operands have different shapes", fn);
+        const tji_tile *a = &args[first]->u.tile, *b = &args[i]->u.tile;
+        if (a->rank != b->rank || memcmp(a->shape, b->shape, (size_t)a->rank * sizeof(int))) {
+            tji_fail(k, TJ_ERR_INVALID, "%s: operand %d is %s and operand %d %s; tile operands "
+                     "must have one shape", fn, first + 1,
+                     tji_val_describe(args[first], d1, sizeof d1), i + 1,
+                     tji_val_describe(args[i], d2, sizeof d2));
             return NULL;
         }
     }
-    return first;
+    return first < 0 ? NULL : args[first];
 }
 
 tj_val *

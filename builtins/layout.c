@@ -121,18 +121,17 @@ tji_check_tile(tj_kernel *k, const char *fn, const char *arg, const tj_val *v)
 }
 
 bool
-tji_check_offsets(tj_kernel *k, const char *fn, tj_val *const *offset, int n)
+tji_check_offsets(tj_kernel *k, const char *fn, const char *arg, tj_val *const *offset, int n)
 {
     char d[64];
     for (int i = 0; offset && i < n; i++) {
-        if (!tji_use(k, offset[i], fn, "offset"))
+        if (!tji_use(k, offset[i], fn, arg))
             return false;
         const tj_type *t = offset[i]->type;
         if (offset[i]->kind != TJ_VAL_SCALAR || !tji_type_is_scalar(t) ||
             !tji_dtype_is_int(t->dtype))
-            return tji_fail(k, TJ_ERR_INVALID,
-                            "%s: argument 'offset': entry %d is %s, not an integer", fn, i,
-                            tji_val_describe(offset[i], d, sizeof d));
+            return tji_fail(k, TJ_ERR_INVALID, "%s: argument '%s': entry %d is %s, not an integer",
+                            fn, arg, i, tji_val_describe(offset[i], d, sizeof d));
     }
     return true;
 }
@@ -526,17 +525,14 @@ position_at_def(tj_kernel *k, const tji_tile *t)
         LLVMPositionBuilderAtEnd(k->llb, t->def_bb);
 }
 
-bool
-tji_tile_promote(tj_kernel *k, tj_val *t, const char *fn)
+void
+tji_tile_promote(tj_kernel *k, tj_val *t)
 {
     tji_tile *tt = &t->u.tile;
     if (tt->storage == TJ_STORAGE_SHARED)
-        return true;
-    if (tt->replicated)
-        return tji_fail(k, TJ_ERR_INVALID,
-                        "%s: a reduction result cannot move to shared memory; store or "
-                        "extract it first",
-                        fn);
+        return;
+    /* A reduction result (replicated: every lane holds the one element) is copied as any
+     * register tile of one element: its owner, lane 0, writes it. */
     TJI_ASSERT(tt->def_bb);
     tji_tile_materialize(k, t); /* the copy below reads the registers */
     LLVMBasicBlockRef here = LLVMGetInsertBlock(k->llb);
@@ -564,6 +560,7 @@ tji_tile_promote(tj_kernel *k, tj_val *t, const char *fn)
         tj_val *next = v->u.tile.alias;
         tji_tile *vt = &v->u.tile;
         vt->storage = TJ_STORAGE_SHARED;
+        vt->replicated = false;
         vt->owner = v == t;
         vt->base = shared.u.tile.base;
         tji_dense_strides(vt->rank, vt->shape, vt->strides);
@@ -571,7 +568,6 @@ tji_tile_promote(tj_kernel *k, tj_val *t, const char *fn)
         vt->borrow = NULL;
         v = next;
     } while (v && v != t);
-    return true;
 }
 
 /* ---- tile variables -------------------------------------------------------------------- */

@@ -419,7 +419,7 @@ setup_access(tj_kernel *k, const char *fn, access *a, tj_val *arr, int rank,
         return tji_fail(k, TJ_ERR_INVALID,
                         "%s: the array has %d dimensions and the tile %d; they must match", fn,
                         arr->u.arr.ndim, rank);
-    if (!tji_check_offsets(k, fn, offset, rank))
+    if (!tji_check_offsets(k, fn, "offset", offset, rank))
         return false;
     a->arr = arr;
     LLVMValueRef esize = tji_const_i64(k->ctx, (int64_t)arr->type->size);
@@ -705,8 +705,9 @@ tj_tile_assign(tj_kernel *k, tj_val *dst, tj_val *src, tj_val *const *offset)
     if (dst->u.tile.rank != src->u.tile.rank)
         return tji_fail(k, TJ_ERR_INVALID, "%s: 'dst' has rank %d and 'src' %d; they must match",
                         fn, dst->u.tile.rank, src->u.tile.rank);
-    if (!tji_check_offsets(k, fn, offset, dst->u.tile.rank) || !tji_tile_promote(k, dst, fn))
+    if (!tji_check_offsets(k, fn, "offset", offset, dst->u.tile.rank))
         return false;
+    tji_tile_promote(k, dst);
     bool fresh = drop_fill(k, dst, src, offset);
     assign a = {.src = src, .dst = dst};
     for (int d = 0; d < dst->u.tile.rank; d++)
@@ -769,7 +770,7 @@ check_extract(tj_kernel *k, const char *fn, tj_val *t, tj_val *const *idx, int n
     if (nidx != t->u.tile.rank || !idx)
         return tji_fail(k, TJ_ERR_INVALID, "%s: the tile has %d dimensions, got %d indices", fn,
                         t->u.tile.rank, nidx);
-    if (!tji_check_offsets(k, fn, idx, nidx))
+    if (!tji_check_offsets(k, fn, "idx", idx, nidx))
         return false;
     for (int d = 0; d < nidx; d++) {
         int64_t c;

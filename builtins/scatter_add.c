@@ -121,7 +121,7 @@ check_args(tj_kernel *k, tj_val *a, tj_val *const *idx, int nidx, tj_val *value,
     if (nidx != a->u.tile.rank || !idx)
         return tji_fail(k, TJ_ERR_INVALID, "%s: a rank-%d tile takes %d indices, got %d", fn,
                         a->u.tile.rank, a->u.tile.rank, nidx);
-    if (!tji_check_offsets(k, fn, idx, nidx) || !tji_use(k, value, fn, "value") ||
+    if (!tji_check_offsets(k, fn, "idx", idx, nidx) || !tji_use(k, value, fn, "value") ||
         !tji_use(k, has_value, fn, "has_value"))
         return false;
     if (value->kind != TJ_VAL_SCALAR || value->type != a->type)
@@ -160,8 +160,7 @@ tj_tile_scatter_add(tj_kernel *k, tj_val *a, tj_val *const *idx, int nidx, tj_va
                  (is_atomic || !tji_lanes_run_concurrently(k));
     if (!defer)
         tji_flush_barrier(k);
-    if (!tji_tile_promote(k, a, fn))
-        return false;
+    tji_tile_promote(k, a);
     tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
     int site = k->opts.debug ? tji_kernel_add_site(k, "tile_scatter_add index") : -1;

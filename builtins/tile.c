@@ -64,14 +64,14 @@ untiled_type(tj_kernel *k, const char *fn, const tj_val *t)
         return t->type;
     if (!tji_type_is_scalar(t->type) || t->type->dtype == TJ_DTYPE_BOOL) {
         tji_fail(k, TJ_ERR_INVALID,
-                 "%s: argument 't': a rank-%d tile needs numeric scalar elements, not %s", fn,
+                 "%s: argument 'a': a rank-%d tile needs numeric scalar elements, not %s", fn,
                  tt->rank, t->type->name);
         return NULL;
     }
     int r0 = tt->shape[0], c0 = tt->rank == 3 ? tt->shape[1] : 1;
     bool ok = tt->rank == 2 ? r0 >= 2 && r0 <= 4 : r0 <= 4 && c0 <= 4 && r0 * c0 > 1;
     if (!ok) {
-        tji_fail(k, TJ_ERR_INVALID, "%s: argument 't': a tile of shape (%d%s%.0d, %d) does not "
+        tji_fail(k, TJ_ERR_INVALID, "%s: argument 'a': a tile of shape (%d%s%.0d, %d) does not "
                  "make a %s", fn, r0, tt->rank == 3 ? ", " : "", tt->rank == 3 ? c0 : 0,
                  tt->shape[tt->rank - 1], tt->rank == 2 ? "vector of 2 to 4 components"
                                                          : "matrix of at most 4x4");
@@ -87,20 +87,20 @@ tj_val *
 tj_untile(tj_kernel *k, tj_val *t)
 {
     const char *fn = tji_builtin_name(TJI_B_UNTILE);
-    if (!tji_enter_pure(k, fn) || !tji_check_tile(k, fn, "t", t))
+    if (!tji_enter_pure(k, fn) || !tji_check_tile(k, fn, "a", t))
         return NULL;
     const tji_tile *tt = &t->u.tile;
     int B = (int)k->block_dim;
     if (tt->rank > 3) {
         tji_fail(k, TJ_ERR_INVALID,
-                 "%s: argument 't': a tile of rank %d has no per-thread value (rank 1 gives a "
+                 "%s: argument 'a': a tile of rank %d has no per-thread value (rank 1 gives a "
                  "scalar, 2 a vector, 3 a matrix)",
                  fn, tt->rank);
         return NULL;
     }
     if (tt->shape[tt->rank - 1] != B) {
         tji_fail(k, TJ_ERR_INVALID,
-                 "%s: argument 't': the last dimension must equal the block width %d, "
+                 "%s: argument 'a': the last dimension must equal the block width %d, "
                  "got a tile of rank %d whose last extent is %d",
                  fn, B, tt->rank, tt->shape[tt->rank - 1]);
         return NULL;

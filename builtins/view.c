@@ -216,8 +216,7 @@ tj_tile_view(tj_kernel *k, tj_val *t, const tj_view_index *offset, int noffset,
         tji_fail(k, TJ_ERR_INVALID, "%s: argument 'shape' is NULL", fn);
         return NULL;
     }
-    if (!tji_tile_promote(k, t, fn))
-        return NULL;
+    tji_tile_promote(k, t);
     view v = {.k = k, .parent = t, .offset = tji_const_i64(k->ctx, 0),
               .site = k->opts.debug ? tji_kernel_add_site(k, "tile_view offset") : -1};
     bool ok = nshape > 0 ? window(&v, offset, noffset, shape, nshape)

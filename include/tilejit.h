@@ -572,9 +572,9 @@ TJ_API tj_val *tj_tile_atomic_add(tj_kernel *k, tj_val *arr, tj_val *t, tj_val *
  * with 'preserve_type' the element type stays that of 'x' and the shape is (B,). B is the
  * effective block width (1 on the CPU in width-1 mode). */
 TJ_API tj_val *tj_tile(tj_kernel *k, tj_val *x, bool preserve_type);
-/* The inverse of tj_tile: the last dimension of 't' must be B; rank 1 gives the element
+/* The inverse of tj_tile: the last dimension of 'a' must be B; rank 1 gives the element
  * (scalar or composite), rank 2 a vector, rank 3 a matrix. */
-TJ_API tj_val *tj_untile(tj_kernel *k, tj_val *t);
+TJ_API tj_val *tj_untile(tj_kernel *k, tj_val *a);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Tiles: views (builtins/view.c)                                                            */

@@ -323,6 +323,50 @@ START_TEST(test_reduction_result_variables_take_other_tiles)
 }
 END_TEST
 
+/* Reduction results go to shared memory for the builtins that need it there, as other
+ * register tiles do: scatter-added into by every lane, reduced along their axis, viewed and
+ * assigned into (check_reduce runs the same on every target through the builder). */
+static const char reduction_promoted_src[] =
+    "@wp.kernel\n"
+    "def k(x: wp.array[float], out: wp.array[float]):\n"
+    "    blk, lane = wp.tid()\n"
+    "    t = wp.tile_load(x, shape=8, offset=blk * 8)\n"
+    "    s = wp.tile_sum(t)\n"
+    "    wp.tile_scatter_add(s, 0, 1.0, True)\n"
+    "    wp.tile_store(out, s, offset=blk * 4)\n"
+    "    m = wp.tile_reduce(wp.add, wp.tile_max(t), axis=0)\n"
+    "    wp.tile_store(out, m, offset=blk * 4 + 1)\n"
+    "    v = wp.tile_view(wp.tile_min(t), offset=(0,), shape=(1,))\n"
+    "    wp.tile_store(out, v, offset=blk * 4 + 2)\n"
+    "    a = wp.tile_sum(t)\n"
+    "    wp.tile_assign(a, wp.tile_ones(shape=1, dtype=float), 0)\n"
+    "    wp.tile_store(out, a, offset=blk * 4 + 3)\n";
+
+START_TEST(test_reduction_results_move_to_shared_memory)
+{
+    enum { NBLK = 2 };
+    float in[NBLK * 8], out[NBLK * 4];
+    for (int i = 0; i < NBLK * 8; i++)
+        in[i] = (float)((i * 5) % 11) - 3.0f;
+    static const uint32_t widths[] = {1, 3, 8, 32};
+    for (size_t w = 0; w < sizeof widths / sizeof *widths; w++) {
+        run_tiled_f32(reduction_promoted_src, widths[w], NBLK, in, NBLK * 8, NBLK * 4, out);
+        for (int b = 0; b < NBLK; b++) {
+            float sum = 0, mx = in[b * 8], mn = in[b * 8];
+            for (int i = 0; i < 8; i++) {
+                sum += in[b * 8 + i];
+                mx = in[b * 8 + i] > mx ? in[b * 8 + i] : mx;
+                mn = in[b * 8 + i] < mn ? in[b * 8 + i] : mn;
+            }
+            const float want[4] = {sum + (float)widths[w], mx, mn, 1.0f};
+            for (int j = 0; j < 4; j++)
+                ck_assert_msg(out[b * 4 + j] == want[j], "block width %u, block %d, value %d: "
+                              "%g, want %g", widths[w], b, j, out[b * 4 + j], want[j]);
+        }
+    }
+}
+END_TEST
+
 START_TEST(test_tile_scatter_add_atomic_and_not)
 {
     const char *src = "@wp.kernel\n"
@@ -622,6 +666,7 @@ START_TEST(test_seed_kernels_ptx_passes_ptxas)
     free(src);
     /* a reduction's variable given other tiles (coop: the values) */
     tjl_build(reduction_variable_src, "k", o);
+    tjl_build(reduction_promoted_src, "k", o);
 }
 END_TEST
 
@@ -664,6 +709,7 @@ lang_tiles_suite(void)
     tcase_add_test(coop, test_tile_map_and_tile_arithmetic);
     tcase_add_test(coop, test_tile_reduce_every_operator_and_axis);
     tcase_add_test(coop, test_reduction_result_variables_take_other_tiles);
+    tcase_add_test(coop, test_reduction_results_move_to_shared_memory);
     tcase_add_test(coop, test_tile_scatter_add_atomic_and_not);
     tcase_add_test(coop, test_tile_stack_push_pop_count_and_clear);
     tcase_add_test(coop, test_tile_element_writes_atomic_add_and_variables);

@@ -900,6 +900,70 @@ START_TEST(test_reduce_of_lane_values_reaches_every_lane)
 }
 END_TEST
 
+/* A reduction result is a register tile like any other (SPEC 3): a builtin that needs its
+ * tile in shared memory moves it there where it was made, its lane 0 writing the element
+ * every lane holds. Four results of tile(l * l + 7) over the lanes: one scatter-added into
+ * (each running lane adds 1), one reduced along its axis, one viewed as a window, one
+ * assigned into; every thread reads each back with tile_extract. Full and partial blocks. */
+START_TEST(test_reduce_results_move_to_shared_memory_for_the_builtins_that_need_it)
+{
+    g_where = _i / STRIDE;
+    uint32_t B = widths[_i % STRIDE];
+    tj_kernel_options o = opts_for(B, false);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "promoted", &o);
+    const tj_type *i32 = tjt_type(TJ_DTYPE_I32);
+    tj_val *out = tj_param_array(k, "out", i32, 1);
+    tj_val *g, *blk, *lane;
+    thread_ids(k, &g, &blk, &lane);
+    tj_val *vt = tj_tile(k, bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_MUL, lane, lane), ci(k, 7)), false);
+    tj_val *zero = ci(k, 0);
+    tj_val *sum = tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, vt);
+    ck_assert(tj_tile_scatter_add(k, sum, &zero, 1, ci(k, 1), tj_const_bool(k, true), NULL));
+    tj_val *max = tj_tile_reduce(k, TJ_REDUCE_MAX, NULL, vt);
+    tj_val *max_axis = tj_tile_reduce_axis(k, TJ_REDUCE_ADD, NULL, max, 0);
+    tj_view_index at0 = tj_view_at(zero);
+    static const int one[] = {1};
+    tj_val *min = tj_tile_view(k, tj_tile_reduce(k, TJ_REDUCE_MIN, NULL, vt), &at0, 1, one, 1);
+    tj_val *set = tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, vt);
+    ck_assert(tj_tile_assign(k, set, tj_tile_arange(k, 5, 6, 1, i32, TJ_STORAGE_REGISTER), NULL));
+    tj_val *got[] = {sum, max_axis, min, set};
+    for (int j = 0; j < 4; j++) {
+        tj_val *at = bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_MUL, g, ci(k, 4)), ci(k, j));
+        tj_store(k, out, &at, 1, tj_tile_extract(k, got[j], &zero, 1));
+    }
+    tj_module *m = build(k);
+    if (!runs())
+        return;
+    uint32_t W = width_of(B);
+    const int64_t counts[] = {3 * (int64_t)W, 2 * (int64_t)W + 1};
+    int64_t total = 3 * (int64_t)W;
+    int32_t *res = calloc((size_t)total * 4, sizeof *res);
+    ck_assert_ptr_nonnull(res);
+    tj_array *oa = tjt_array(device(), i32, total * 4, NULL);
+    tj_arg args[] = {tj_arg_array(oa)};
+    for (int c = 0; c < 2; c++) {
+        int64_t n = counts[c];
+        tjt_ok(device(), tj_array_zero(oa));
+        launch_n(m, "promoted", n, B, args, 1);
+        tjt_ok(device(), tj_array_copy_to_host(oa, res, (size_t)total * 4 * sizeof *res));
+        for (int64_t t = 0; t < total; t++) {
+            int64_t active = active_in(n, W, t / W);
+            int64_t want[4] = {active, (active - 1) * (active - 1) + 7, 7, 5};
+            for (int64_t l = 0; l < active; l++)
+                want[0] += l * l + 7;
+            for (int j = 0; j < 4; j++) {
+                int64_t w = t < n ? want[j] : 0;
+                ck_assert_msg(res[4 * t + j] == w,
+                              "B = %u, %lld threads: thread %lld value %d is %d, expected %lld",
+                              W, (long long)n, (long long)t, j, res[4 * t + j], (long long)w);
+            }
+        }
+    }
+    free(res);
+    tj_array_destroy(oa);
+}
+END_TEST
+
 /* Adding -0.0 values gives -0.0 (IEEE 754): a sum starts from -0.0, the value that adding
  * leaves unchanged, not from +0.0 (+0.0 + -0.0 is +0.0). The whole 4 x 8 tile and each of
  * its rows, reduced in float32 and float64, keep the sign. */
@@ -1611,6 +1675,8 @@ add_where(TCase *tc, int where)
     ADD_ROWS(test_reduce_whole_tile_of_structs_with_a_user_operator,
              where == ON_CPU1 ? 1 : NWIDTHS);
     ADD_ROWS(test_reduce_of_lane_values_reaches_every_lane, where == ON_CPU1 ? 1 : NWIDTHS);
+    ADD_ROWS(test_reduce_results_move_to_shared_memory_for_the_builtins_that_need_it,
+             where == ON_CPU1 ? 1 : NWIDTHS);
     ADD_ROWS(test_reduce_sums_of_negative_zeros_are_negative_zero, 2 * NWIDTHS);
     ADD_ROWS(test_reduce_non_commutative_operator_builds_and_runs, where == ON_CPU1 ? 1 : 2);
     ADD_ROWS(test_reduce_axis_matches_reference_for_every_axis,

@@ -854,8 +854,9 @@ e_composite_less(tj_kernel *k)
 }
 
 static const tt_err_row err_rows[] = {
-    {"binary_shapes", 0, TJ_ERR_INVALID, "tj_binary: tile operands have different shapes",
-     e_binary_shapes},
+    {"binary_shapes", 0, TJ_ERR_INVALID,
+     "tj_binary: operand 1 is a tile of float32 (3,) and operand 2 a tile of float32 (4,); "
+     "tile operands must have one shape", e_binary_shapes},
     {"binary_types", 0, TJ_ERR_INVALID, "add: operand types float32 and int32 do not match",
      e_binary_types},
     {"var_set_shape", 0, TJ_ERR_INVALID,

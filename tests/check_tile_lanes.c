@@ -632,19 +632,19 @@ e_untile_matrix_too_big(tj_kernel *k)
 
 static const tt_err_row err_rows[] = {
     {"untile_wrong_width", 0, TJ_ERR_INVALID,
-     "untile: argument 't': the last dimension must equal the block width 1, got a tile of "
+     "untile: argument 'a': the last dimension must equal the block width 1, got a tile of "
      "rank 1 whose last extent is 3", e_untile_wrong_width},
     {"untile_wrong_width_coop", 32, TJ_ERR_INVALID,
-     "untile: argument 't': the last dimension must equal the block width 32, got a tile of "
+     "untile: argument 'a': the last dimension must equal the block width 32, got a tile of "
      "rank 2 whose last extent is 31", e_untile_wrong_width_coop},
     {"untile_rank4", 0, TJ_ERR_INVALID,
-     "untile: argument 't': a tile of rank 4 has no per-thread value (rank 1 gives a scalar, "
+     "untile: argument 'a': a tile of rank 4 has no per-thread value (rank 1 gives a scalar, "
      "2 a vector, 3 a matrix)", e_untile_rank4},
     {"untile_bool_rank2", 0, TJ_ERR_INVALID,
-     "untile: argument 't': a rank-2 tile needs numeric scalar elements, not bool",
+     "untile: argument 'a': a rank-2 tile needs numeric scalar elements, not bool",
      e_untile_bool_rank2},
     {"untile_matrix_too_big", 0, TJ_ERR_INVALID,
-     "untile: argument 't': a tile of shape (5, 2, 1) does not make a matrix of at most 4x4",
+     "untile: argument 'a': a tile of shape (5, 2, 1) does not make a matrix of at most 4x4",
      e_untile_matrix_too_big},
     {"tile_of_a_tile", 0, TJ_ERR_INVALID,
      "tile: argument 'x': a tile of float32 (3,) is not a per-thread value",
@@ -656,14 +656,14 @@ static const tt_err_row err_rows[] = {
      "tile_extract: argument 'idx': entry 0 is -1, outside dimension 0 of extent 3",
      e_extract_constant_negative},
     {"untile_vector_too_long", 0, TJ_ERR_INVALID,
-     "untile: argument 't': a tile of shape (5, 1) does not make a vector of 2 to 4 components",
+     "untile: argument 'a': a tile of shape (5, 1) does not make a vector of 2 to 4 components",
      e_untile_vector_too_long},
     {"tile_struct_without_preserve", 0, TJ_ERR_INVALID,
      "tile: argument 'x': a struct (pair) needs preserve_type", e_tile_struct_without_preserve},
     {"extract_indices", 0, TJ_ERR_INVALID, "tile_extract: the tile has 2 dimensions, got 1 indices",
      e_extract_indices},
     {"extract_float_index", 0, TJ_ERR_INVALID,
-     "tile_extract: argument 'offset': entry 1 is float32, not an integer", e_extract_float_index},
+     "tile_extract: argument 'idx': entry 1 is float32, not an integer", e_extract_float_index},
 };
 
 START_TEST(test_tile_untile_extract_report_build_errors)

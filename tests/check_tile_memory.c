@@ -1265,13 +1265,6 @@ e_store_rank_mismatch(tj_kernel *k)
     return !tj_tile_store(k, a, tt_f32_tile(k, 2, sh34, REG), NULL);
 }
 
-static bool
-e_assign_into_a_reduction(tj_kernel *k)
-{
-    tj_val *sum = tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, tt_f32_tile(k, 1, sh3, REG));
-    return !tj_tile_assign(k, sum, tt_f32_tile(k, 1, (const int[]){1}, REG), NULL);
-}
-
 static const tt_err_row err_rows[] = {
     {"zeros_null_dtype", 0, TJ_ERR_INVALID,
      "tile_zeros: argument 'dtype': (null) is not an element type", e_zeros_null_dtype},
@@ -1284,9 +1277,6 @@ static const tt_err_row err_rows[] = {
     {"store_rank_mismatch", 0, TJ_ERR_INVALID,
      "tile_store: the array has 1 dimensions and the tile 2; they must match",
      e_store_rank_mismatch},
-    {"assign_into_a_reduction", 0, TJ_ERR_INVALID,
-     "tile_assign: a reduction result cannot move to shared memory; store or extract it first",
-     e_assign_into_a_reduction},
     {"zeros_extent0", 0, TJ_ERR_INVALID,
      "tile_zeros: argument 'shape': extent 0 of dimension 1 is not positive", e_zeros_extent0},
     {"ones_negative", 0, TJ_ERR_INVALID,
