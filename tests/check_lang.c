@@ -423,6 +423,44 @@ START_TEST(test_integer_types_casts_and_wide_literals)
 }
 END_TEST
 
+/* A literal given for a typed argument, a component or a field takes that type when it is
+ * a value of it as written: integer literals at the ends of int64's range, integer
+ * literals for float32 components, arguments and tiles; casts convert anything (the
+ * errors: check_lang_errors). */
+START_TEST(test_literals_take_the_type_they_are_given_for)
+{
+    const char *src = "@wp.func\n"
+                      "def same(x: wp.int64) -> wp.int64:\n"
+                      "    return x\n"
+                      "@wp.kernel\n"
+                      "def k(a: wp.array[wp.int64], f: wp.array[float], d: wp.array[wp.float64]):\n"
+                      "    a[0] = same(-9223372036854775808)\n"
+                      "    a[1] = same(9223372036854775807)\n"
+                      "    a[2] = wp.int64(wp.int32(-2.7))\n"
+                      "    d[0] = wp.float64(-9223372036854775808)\n"
+                      "    d[1] = wp.float64(18446744073709551615)\n"
+                      "    v = wp.vec3(1, 2, -3)\n"
+                      "    f[0] = v[0] + v[1] * v[2]\n"
+                      "    t = wp.tile_zeros(shape=1, dtype=float, storage=\"shared\")\n"
+                      "    wp.tile_scatter_add(t, 0, 7, True)\n"
+                      "    wp.tile_store(f, t, offset=1)\n";
+    tj_module *m = tjl_build(src, "k", tjl_cpu(0));
+    int64_t av[3];
+    float fv[2];
+    double dv[2];
+    tj_array *a = tjl_array1(TJ_DTYPE_I64, 3, NULL), *f = tjl_array1(TJ_DTYPE_F32, 2, NULL);
+    tj_array *d = tjl_array1(TJ_DTYPE_F64, 2, NULL);
+    tj_arg args[] = {tj_arg_array(a), tj_arg_array(f), tj_arg_array(d)};
+    tjl_launch(m, "k", 1, false, 1, args, 3);
+    tjl_read(a, av);
+    tjl_read(f, fv);
+    tjl_read(d, dv);
+    ck_assert(av[0] == INT64_MIN && av[1] == INT64_MAX && av[2] == -2);
+    ck_assert(dv[0] == -0x1p63 && dv[1] == 0x1p64);
+    ck_assert(fv[0] == -5.0f && fv[1] == 7.0f);
+}
+END_TEST
+
 START_TEST(test_float16_and_float64_with_exact_literals)
 {
     const char *src = "@wp.kernel\n"
@@ -771,6 +809,7 @@ lang_suite(void)
     tcase_add_test(tc, test_float_math_builtins_match_libm);
     tcase_add_test(tc, test_bool_operators_and_logic);
     tcase_add_test(tc, test_integer_types_casts_and_wide_literals);
+    tcase_add_test(tc, test_literals_take_the_type_they_are_given_for);
     tcase_add_test(tc, test_float16_and_float64_with_exact_literals);
     tcase_add_test(tc, test_vectors_components_and_vector_math);
     tcase_add_test(tc, test_matrices_and_quaternions);

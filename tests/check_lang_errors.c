@@ -154,6 +154,149 @@ static const struct {
     {"@wp.kernel\ndef k(a: int):\n    pass\n@wp.kernel\ndef k(a: int):\n    pass\n", 0,
      "test.py:5:5: error: 'k' is defined twice\n"},
     {K "    x = 1 // 0\n", 0, "test.py:3:11: error: division by zero in a constant expression\n"},
+    /* the tile builtins' own checks in the front end (jit/lang/builtins_check.c), literals
+     * given for typed arguments, tile subscripts and operators */
+    {K "    x = wp.untile(wp.tile_zeros(shape=(1, 1, 1, 4), dtype=float))\n", 0,
+     "test.py:3:19: error: untile: argument 'a': a tile of rank 4 has no per-thread value "
+     "(rank 1 gives a scalar, 2 a vector, 3 a matrix)\n"},
+    {K "    x = wp.untile(wp.tile_zeros(shape=(3, 1), dtype=bool))\n", 0,
+     "test.py:3:19: error: untile: argument 'a': a rank-2 tile needs numeric scalar elements, "
+     "not bool\n"},
+    {K "    x = wp.untile(wp.tile_zeros(shape=(5, 1), dtype=float))\n", 0,
+     "test.py:3:19: error: untile: argument 'a': a tile of shape (5, 1) does not make a vector "
+     "of 2 to 4 components\n"},
+    {K "    x = wp.untile(wp.tile_zeros(shape=(5, 2, 1), dtype=float))\n", 0,
+     "test.py:3:19: error: untile: argument 'a': a tile of shape (5, 2, 1) does not make a "
+     "matrix of at most 4x4\n"},
+    {"@wp.struct\nclass S:\n    a: int\n" K "    t = wp.tile(S())\n", 0,
+     "test.py:6:17: error: tile: argument 'x' is a struct (S); it needs preserve_type=True\n"},
+    {K "    r = wp.tile_reduce(wp.add, wp.tile_zeros(shape=4, dtype=float), axis=1)\n", 0,
+     "test.py:3:74: error: tile_reduce: argument 'axis' is 1, out of range for a rank-1 tile\n"},
+    {K "    r = wp.tile_reduce(wp.add, wp.tile_zeros(shape=(4, 2), dtype=wp.vec3), axis=1)\n", 0,
+     "test.py:3:32: error: tile_reduce: argument 'a' holds vec3f; reducing along an axis needs "
+     "scalars\n"},
+    {K "    r = wp.tile_reduce(wp.bit_and, wp.tile_zeros(shape=4, dtype=float))\n", 0,
+     "test.py:3:27: error: tile_reduce: argument 'op' wp.bit_and does not combine float32 "
+     "elements\n"},
+    {K "    r = wp.tile_reduce(wp.sub, wp.tile_zeros(shape=4, dtype=float))\n", 0,
+     "test.py:3:27: error: tile_reduce: argument 'op' must be wp.add, wp.mul, wp.min, wp.max, "
+     "wp.bit_and, wp.bit_or, wp.bit_xor or a @wp.func, not wp.sub\n"},
+    {"@wp.func\ndef f(x: int, y: int) -> int:\n    return x\n" K
+     "    r = wp.tile_reduce(f, wp.tile_zeros(shape=4, dtype=float))\n", 0,
+     "test.py:6:24: error: tile_reduce: argument 'op' function 'f' must take two float32 and "
+     "return float32\n"},
+    {K "    r = wp.tile_reduce(wp.add, n)\n", 0,
+     "test.py:3:32: error: tile_reduce: argument 'a' must be a tile, got int32\n"},
+    {K "    wp.tile_scatter_add(wp.tile_zeros(shape=(4, 4), dtype=float), 0, 1.0, True)\n", 0,
+     "test.py:3:5: error: tile_scatter_add: the tile has 2 dimensions and takes as many "
+     "indices, got 1\n"},
+    {K "    wp.tile_scatter_add(wp.tile_zeros(shape=4, dtype=float), 1.0, 1.0, True)\n", 0,
+     "test.py:3:62: error: tile_scatter_add: argument 'i' must be an integer, got float32\n"},
+    {K "    wp.tile_scatter_add(wp.tile_zeros(shape=4, dtype=int), 0, 1.5, True)\n", 0,
+     "test.py:3:63: error: tile_scatter_add: argument 'value' must be int32, got the float "
+     "literal 1.5 (write wp.int32(1.5) to convert)\n"},
+    {K "    s = wp.tile_stack(capacity=4, dtype=int)\n" "    wp.tile_stack_push(s, 1.5, True)\n", 0,
+     "test.py:4:27: error: tile_stack_push: argument 'value' must be int32, got the float "
+     "literal 1.5 (write wp.int32(1.5) to convert)\n"},
+    {K "    s = wp.tile_stack(capacity=4, dtype=wp.uint8)\n"
+       "    wp.tile_stack_push(s, 256, True)\n", 0,
+     "test.py:4:27: error: tile_stack_push: argument 'value' must be uint8, got 256, outside "
+     "the range of uint8\n"},
+    {K "    s = wp.tile_stack(capacity=4, dtype=wp.uint32)\n"
+       "    wp.tile_stack_push(s, -1, True)\n", 0,
+     "test.py:4:27: error: tile_stack_push: argument 'value' must be uint32, got -1, outside "
+     "the range of uint32\n"},
+    {K "    u = wp.tile_zeros(shape=4, dtype=wp.int64, storage=\"shared\")\n"
+       "    wp.tile_scatter_add(u, 0, -9223372036854775809, True)\n", 0,
+     "test.py:4:31: error: tile_scatter_add: argument 'value' must be int64, got "
+     "-9223372036854775809, outside the range of int64\n"},
+    {"@wp.func\ndef f(x: wp.int8) -> wp.int8:\n    return x\n" K "    y = f(300)\n", 0,
+     "test.py:6:11: error: argument 'x' of f() must be int8, got 300, outside the range of "
+     "int8\n"},
+    {K "    v = wp.vec3i(1, 2, 3.5)\n", 0,
+     "test.py:3:24: error: vec3i takes int32 components, got the float literal 3.5 (write "
+     "wp.int32(3.5) to convert)\n"},
+    {K "    v = wp.vec3i(2.5)\n", 0,
+     "test.py:3:18: error: cannot make vec3i from the float literal 2.5 (write wp.int32(2.5) "
+     "to convert)\n"},
+    {K "    t = wp.tile_zeros(shape=(4, 4), dtype=float)\n"
+       "    v = wp.tile_view(t, offset=(slice(0, 4, 0),))\n", 0,
+     "test.py:4:45: error: slice: argument 'step' must not be zero\n"},
+    {K "    t = wp.tile_zeros(shape=(4, 4), dtype=float)\n"
+       "    v = wp.tile_view(t, offset=(slice(0, 2, 1),), shape=(2, 4))\n", 0,
+     "test.py:4:57: error: tile_view: argument 'shape' cannot be given with slices\n"},
+    {K "    t = wp.tile_zeros(shape=(4, 4), dtype=float)\n"
+       "    v = wp.tile_view(t, offset=(slice(3, 3, 1),))\n", 0,
+     "test.py:4:33: error: tile_view: argument 'offset' entry 0 selects no elements\n"},
+    {K "    t = wp.tile_zeros(shape=(4, 4), dtype=float)\n" "    v = t[3:3, :]\n", 0,
+     "test.py:4:11: error: tile subscript: index 0: the slice selects no elements of a "
+     "dimension of extent 4\n"},
+    {K "    t = wp.tile_zeros(shape=(4, 4), dtype=float)\n"
+       "    v = wp.tile_view(t, offset=(1, 1))\n", 0,
+     "test.py:4:9: error: tile_view: every dimension is selected by an integer; use "
+     "tile_extract (or t[i, j]) for one element\n"},
+    {K "    t = wp.tile_zeros(shape=(4, 4), dtype=float)\n"
+       "    v = wp.tile_view(t, offset=(1, 1, 1))\n", 0,
+     "test.py:4:32: error: tile_view: argument 'offset' has 3 entries; the tile has 2 "
+     "dimensions\n"},
+    {K "    t = wp.tile_zeros(shape=(4, 4), dtype=float)\n"
+       "    v = wp.tile_view(t, offset=(1.0,))\n", 0,
+     "test.py:4:33: error: tile_view: argument 'offset' entry 0 must be an integer or a "
+     "slice()\n"},
+    {K "    t = wp.tile_zeros(shape=(4, 4), dtype=float)\n"
+       "    v = wp.tile_view(t, offset=(0, 0), shape=(2,))\n", 0,
+     "test.py:4:46: error: tile_view: argument 'shape' needs 2 entries, one per dimension of "
+     "the tile\n"},
+    {K "    t = wp.tile_zeros(shape=(4, 4), dtype=float)\n"
+       "    r = wp.tile_reshape(t, shape=5)\n", 0,
+     "test.py:4:34: error: tile_reshape: argument 'shape' has 5 elements; the tile has 16\n"},
+    {K "    t = wp.tile_zeros(shape=(4, 4), dtype=float)\n"
+       "    r = wp.tile_reshape(t, shape=(-1, -1))\n", 0,
+     "test.py:4:34: error: tile_reshape: argument 'shape' may infer one extent (-1), not two\n"},
+    {K "    t = wp.tile_zeros(shape=(4, 4), dtype=float)\n"
+       "    r = wp.tile_reshape(t, shape=(4096, 4096, 2))\n", 0,
+     "test.py:4:34: error: tile_reshape: argument 'shape' has more than 16777216 elements\n"},
+    {K "    t = wp.tile_zeros(shape=(4, 4), dtype=float)\n"
+       "    r = wp.tile_reshape(t, shape=(0, 16))\n", 0,
+     "test.py:4:34: error: tile_reshape: argument 'shape' has the extent 0; extents must be "
+     "positive (one may be -1)\n"},
+    {K "    s = wp.tile_stack(capacity=0, dtype=int)\n", 0,
+     "test.py:3:32: error: tile_stack: argument 'capacity' is 0; it must be positive\n"},
+    {K "    s = wp.tile_stack(capacity=100000000, dtype=int)\n", 0,
+     "test.py:3:9: error: tile_stack: argument 'capacity': 100000000 is not a positive "
+     "constant up to 16777216\n"},
+    {K "    s = wp.tile_stack(capacity=4, dtype=n)\n", 0,
+     "test.py:3:41: error: tile_stack: argument 'dtype' must be a type, got int32\n"},
+    {K "    t = wp.tile_zeros(shape=(1, 1, 1, 1, 1), dtype=float)\n", 0,
+     "test.py:3:29: error: tile_zeros: argument 'shape' must have 1 to 4 entries, got 5\n"},
+    {K "    t = wp.tile_zeros(shape=(4, 0), dtype=float)\n", 0,
+     "test.py:3:29: error: tile_zeros: argument 'shape' has the extent 0; extents must be "
+     "positive\n"},
+    {K "    t = wp.tile_load(a, shape=(4, 4))\n", 0,
+     "test.py:3:31: error: tile_load: argument 'shape' has 2 dimensions; the array has 1\n"},
+    {K "    wp.tile_store(a, wp.tile_zeros(shape=(2, 2), dtype=float))\n", 0,
+     "test.py:3:5: error: tile_store: the array has 1 dimension and the tile 2\n"},
+    {K "    t = wp.tile_zeros(shape=4, dtype=float, storage=\"shared\")\n"
+       "    wp.tile_assign(t, wp.tile_zeros(shape=2, dtype=int), 0)\n", 0,
+     "test.py:4:5: error: tile_assign: 'dst' holds float32 and 'src' int32\n"},
+    {K "    t = wp.tile_zeros(shape=4, dtype=float, storage=\"shared\")\n"
+       "    wp.tile_assign(t, wp.tile_zeros(shape=(2, 2), dtype=float), 0)\n", 0,
+     "test.py:4:5: error: tile_assign: 'dst' has rank 1 and 'src' 2; they must match\n"},
+    {K "    v = wp.tile_zeros(shape=4, dtype=float) + wp.tile_zeros(shape=3, dtype=float)\n", 0,
+     "test.py:3:45: error: operator '+': the tiles have different shapes: tile[float32, (4,)] "
+     "and tile[float32, (3,)]\n"},
+    {K "    i, j, k2, l, m = wp.tid()\n", 0,
+     "test.py:3:22: error: tid() gives 1 to 4 coordinates, not 5\n"},
+    {K "    x = wp.tile_zeros(shape=4, dtype=float)[0, 1]\n", 0,
+     "test.py:3:9: error: tile subscript: 2 indices for a tile of 1 dimension\n"},
+    {K "    x = wp.tile_zeros(shape=4, dtype=float)[1.0]\n", 0,
+     "test.py:3:45: error: tile subscript: index 0 must be an integer or a slice, got float32\n"},
+    {K "    v = wp.tile_zeros(shape=4, dtype=float)[0:4:0]\n", 0,
+     "test.py:3:45: error: tile subscript: index 0: a slice step must not be zero\n"},
+    {K "    x = wp.tile_extract(wp.tile_zeros(shape=(4, 4), dtype=float), 1)\n", 0,
+     "test.py:3:9: error: tile_extract: the tile has 2 dimensions and takes as many indices, "
+     "got 1\n"},
+
     /* builder errors, at the call that caused them */
     {K "    t = wp.tile_load(a, shape=(4,))\n"
        "    v = wp.tile_view(t, offset=(3,), shape=(2,))\n", 0,

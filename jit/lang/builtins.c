@@ -223,8 +223,12 @@ tjl_arg_as(tjl_checker *c, tjl_expr *e, int id, const char *arg, tjl_type t)
 {
     char b1[96], b2[96];
     tjl_program *p = tjl_checker_program(c);
-    if (t.kind == TJL_T_SCALAR && tjl_is_literal(e))
+    if (t.kind == TJL_T_SCALAR && tjl_is_literal(e)) {
+        if (!tjl_literal_fits(e, t.dtype, b2, sizeof b2))
+            return tjl_arg_fail(c, e, id, arg, "must be %s, got %s",
+                                tjl_type_name(p, t, b1, sizeof b1), b2);
         return tjl_check_literal_as(c, e, t.dtype);
+    }
     if (!tjl_check_expr(c, e))
         return false;
     if (!tjl_type_eq(e->type, t))
@@ -331,6 +335,18 @@ tjl_arg_dtype(tjl_checker *c, tjl_expr *e, int id, const char *arg, tjl_type *ou
     if (!e) {
         *out = tjl_scalar(TJ_DTYPE_F32);
         return true;
+    }
+    /* A name or an attribute that is not a type: said here, with the builtin and argument;
+     * the type expressions (wp.array[float], calls) get tjl_check_type_expr's messages. */
+    if (e->kind == TJL_E_NONE || e->kind == TJL_E_STR)
+        return tjl_arg_fail(c, e, id, arg, "must be a type, got %s",
+                            e->kind == TJL_E_NONE ? "None" : "a string");
+    if (e->kind != TJL_E_INDEX && e->kind != TJL_E_CALL) {
+        if (!tjl_check_expr(c, e))
+            return false;
+        if (e->type.kind != TJL_T_TYPE)
+            return tjl_arg_fail(c, e, id, arg, "must be a type, got %s",
+                                tjl_type_name(p, e->type, b1, sizeof b1));
     }
     if (!tjl_check_type_expr(c, e, out))
         return false;

@@ -471,7 +471,8 @@ check_reshape(tjl_checker *c, tjl_expr *e, int id)
                                                                  "not two");
             infer = i;
         } else if (shape[i] < 1) {
-            return tjl_arg_fail(c, e->bound[1], id, "shape", "has the extent %d", (int)shape[i]);
+            return tjl_arg_fail(c, e->bound[1], id, "shape", "has the extent %d; extents must be "
+                                "positive (one may be -1)", (int)shape[i]);
         } else {
             known *= shape[i];
             if (known > TJL_MAX_TILE_ELEMS)
@@ -546,19 +547,29 @@ check_untile(tjl_checker *c, tjl_expr *e, int id)
         e->type = el;
         return true;
     }
-    if (el.kind != TJL_T_SCALAR || !tjl_is_numeric(el) || t.ndim > 3)
-        return tjl_arg_fail(c, e->bound[0], id, "a", "%s cannot be untiled (rank 2 or 3 needs "
-                                                     "numbers)", TN(t, b1));
-    for (int i = 0; i < t.ndim - 1; i++)
-        if (t.shape[i] < 1 || t.shape[i] > 4)
-            return tjl_arg_fail(c, e->bound[0], id, "a", "%s: the leading extents must be "
-                                                         "known and 1 to 4", TN(t, b1));
+    /* The builder's messages (builtins/tile.c), which the block width's check comes from. */
+    tjl_program *p = P(c);
+    const char *fn = tjl_builtin_name(id);
+    int pos = e->bound[0]->pos;
+    if (t.ndim > 3)
+        return tjl_fail(p, pos, "%s: argument 'a': a tile of rank %d has no per-thread value "
+                                "(rank 1 gives a scalar, 2 a vector, 3 a matrix)", fn, t.ndim);
+    if (el.kind != TJL_T_SCALAR || !tjl_is_numeric(el))
+        return tjl_fail(p, pos, "%s: argument 'a': a rank-%d tile needs numeric scalar "
+                                "elements, not %s", fn, t.ndim, TN(el, b1));
+    int r0 = t.shape[0], c0 = t.ndim == 3 ? t.shape[1] : 1;
+    if (r0 < 1 || c0 < 1)
+        return tjl_arg_fail(c, e->bound[0], id, "a", "%s: the leading extents must be known",
+                            TN(t, b1));
+    if (t.ndim == 2 ? r0 < 2 || r0 > 4 : r0 > 4 || c0 > 4 || r0 * c0 < 2)
+        return tjl_fail(p, pos, "%s: argument 'a': a tile of shape (%d%s%.0d, %d) does not make "
+                        "a %s", fn, r0, t.ndim == 3 ? ", " : "", t.ndim == 3 ? c0 : 0,
+                        t.shape[t.ndim - 1], t.ndim == 2 ? "vector of 2 to 4 components"
+                                                         : "matrix of at most 4x4");
     e->type = el;
     e->type.kind = t.ndim == 2 ? TJL_T_VECTOR : TJL_T_MATRIX;
-    e->type.rows = (uint8_t)t.shape[0];
-    e->type.cols = (uint8_t)(t.ndim == 2 ? 1 : t.shape[1]);
-    if ((t.ndim == 2 && t.shape[0] < 2) || (t.ndim == 3 && t.shape[0] * t.shape[1] < 2))
-        return tjl_arg_fail(c, e->bound[0], id, "a", "%s gives no vector or matrix", TN(t, b1));
+    e->type.rows = (uint8_t)r0;
+    e->type.cols = (uint8_t)c0;
     return true;
 }
 

@@ -38,6 +38,11 @@ TJL_HIDDEN void tjl_const_convert(tjl_expr *e, int from_dt, int to_dt);
  * 'dt', so that wp.vec3d(1.0, 2.0, 3.0) and wp.float64(0.1) are exact. */
 TJL_HIDDEN bool tjl_is_literal(const tjl_expr *e);
 TJL_HIDDEN bool tjl_check_literal_as(tjl_checker *c, tjl_expr *e, int dt);
+/* Whether literal 'e' (possibly negated) is a value of type 'dt' as written, so that an
+ * argument, a component or a field takes it without a cast: a float literal is never an
+ * integer or a bool (Warp types 1.5 as float32; wp.int32(1.5) converts it), an integer
+ * literal must lie in the type's range (a bool's: 0 and 1). If not, says why in 'why'. */
+TJL_HIDDEN bool tjl_literal_fits(const tjl_expr *e, int dt, char *why, size_t n);
 /* Checks a call of a type (cast or constructor): e->fn's type is TJL_T_TYPE. */
 TJL_HIDDEN bool tjl_check_construct(tjl_checker *c, tjl_expr *e, tjl_type t);
 

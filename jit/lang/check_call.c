@@ -27,13 +27,16 @@ tjl_check_literal_as(tjl_checker *c, tjl_expr *e, int dt)
 {
     tjl_expr *lit = e->kind == TJL_E_UNARY ? e->args[0] : e;
     bool neg = e->kind == TJL_E_UNARY && e->op == TJL_OP_NEG;
+    /* Above INT64_MAX only wp.uint64 and the floats hold it, -2^63 only the signed types. */
+    uint64_t mag = (uint64_t)lit->ival;
     int from = lit->kind == TJL_E_FLOAT ? TJ_DTYPE_F64
-             : (uint64_t)lit->ival > (uint64_t)INT64_MAX ? TJ_DTYPE_U64 : TJ_DTYPE_I64;
-    if (lit->kind == TJL_E_INT && (uint64_t)lit->ival > (uint64_t)INT64_MAX &&
-        (neg || dt != TJ_DTYPE_U64))
-        return tjl_fail(c->p, lit->pos, "integer literal %llu does not fit in %s",
-                        (unsigned long long)lit->ival, tjl_dtype_name(dt));
-    e->ival = neg ? -lit->ival : lit->ival;
+             : !neg && mag > (uint64_t)INT64_MAX ? TJ_DTYPE_U64 : TJ_DTYPE_I64;
+    if (lit->kind == TJL_E_INT && mag > (uint64_t)INT64_MAX &&
+        (neg ? mag != (uint64_t)INT64_MAX + 1 || !tjl_dtype_is_signed(dt)
+             : dt != TJ_DTYPE_U64 && !tjl_dtype_is_float(dt)))
+        return tjl_fail(c->p, lit->pos, "integer literal %s%llu does not fit in %s",
+                        neg ? "-" : "", (unsigned long long)mag, tjl_dtype_name(dt));
+    e->ival = neg ? (int64_t)(0 - mag) : lit->ival;
     e->fval = neg ? -lit->fval : lit->fval;
     if (e != lit) {
         lit->type = tjl_scalar((tj_dtype)from);
@@ -42,6 +45,34 @@ tjl_check_literal_as(tjl_checker *c, tjl_expr *e, int dt)
     tjl_const_convert(e, from, dt);
     e->type = tjl_scalar((tj_dtype)dt);
     return true;
+}
+
+bool
+tjl_literal_fits(const tjl_expr *e, int dt, char *why, size_t n)
+{
+    const tjl_expr *lit = e->kind == TJL_E_UNARY ? e->args[0] : e;
+    bool neg = e->kind == TJL_E_UNARY && e->op == TJL_OP_NEG;
+    const char *sign = neg ? "-" : "";
+    if (tjl_dtype_is_float(dt))
+        return true;
+    if (lit->kind == TJL_E_FLOAT) {
+        snprintf(why, n, "the float literal %s%g (write wp.%s(%s%g) to convert)", sign,
+                 lit->fval, tjl_dtype_name(dt), sign, lit->fval);
+        return false;
+    }
+    uint64_t v = (uint64_t)lit->ival, max;
+    if (dt == TJ_DTYPE_BOOL)
+        max = 1;
+    else if (tjl_dtype_is_signed(dt))
+        max = (UINT64_C(1) << (tjl_dtype_bits(dt) - 1)) - 1 + (neg ? 1 : 0);
+    else
+        max = neg ? 0 : tjl_dtype_bits(dt) == 64 ? UINT64_MAX
+                                                 : (UINT64_C(1) << tjl_dtype_bits(dt)) - 1;
+    if (v <= max)
+        return true;
+    snprintf(why, n, "%s%llu, outside the range of %s", sign, (unsigned long long)v,
+             tjl_dtype_name(dt));
+    return false;
 }
 
 static bool
@@ -95,8 +126,12 @@ static bool
 check_arg_as(tjl_checker *c, tjl_expr *a, tjl_type t, const char *fn, const char *name)
 {
     char b1[96], b2[96];
-    if (t.kind == TJL_T_SCALAR && tjl_is_literal(a))
+    if (t.kind == TJL_T_SCALAR && tjl_is_literal(a)) {
+        if (!tjl_literal_fits(a, t.dtype, b2, sizeof b2))
+            return tjl_fail(c->p, a->pos, "argument '%s' of %s() must be %s, got %s", name, fn,
+                            TN(t, b1), b2);
         return tjl_check_literal_as(c, a, t.dtype);
+    }
     if (!tjl_check_expr(c, a))
         return false;
     if (!tjl_type_eq(a->type, t))
@@ -192,8 +227,12 @@ static bool
 want_component(tjl_checker *c, tjl_expr *a, int dt, const char *name)
 {
     char b1[96];
-    if (tjl_is_literal(a))
+    if (tjl_is_literal(a)) {
+        if (!tjl_literal_fits(a, dt, b1, sizeof b1))
+            return tjl_fail(c->p, a->pos, "%s takes %s components, got %s", name,
+                            tjl_dtype_name(dt), b1);
         return tjl_check_literal_as(c, a, dt);
+    }
     if (!tjl_check_expr(c, a))
         return false;
     if (a->type.kind != TJL_T_SCALAR || a->type.dtype != dt)
@@ -224,8 +263,11 @@ construct_composite(tjl_checker *c, tjl_expr *e, tjl_type t, const char *name)
         if (t.kind == TJL_T_QUAT)
             return tjl_fail(c->p, a->pos, "%s takes 0, 1 (a quaternion) or 4 arguments", name);
         e->op = TJL_CONS_FILL;
-        if (tjl_is_literal(a))
+        if (tjl_is_literal(a)) {
+            if (!tjl_literal_fits(a, t.dtype, b1, sizeof b1))
+                return tjl_fail(c->p, a->pos, "cannot make %s from %s", name, b1);
             return tjl_check_literal_as(c, a, t.dtype);
+        }
         if (a->type.kind != TJL_T_SCALAR || a->type.dtype != t.dtype)
             return tjl_fail(c->p, a->pos, "cannot make %s from %s", name, TN(a->type, b1));
         return true;

@@ -324,7 +324,7 @@ fail_operands(tjl_checker *c, int op, tjl_type a, tjl_type b, int pos)
 bool
 tjl_binary_type(tjl_checker *c, int op, tjl_type a, tjl_type b, int pos, tjl_type *out)
 {
-    char b1[96];
+    char b1[96], b2[96];
     bool ta = a.kind == TJL_T_TILE, tb = b.kind == TJL_T_TILE;
     if (!ta && !tb) {
         if (!tjl_is_value(a) || !tjl_is_value(b))
@@ -347,8 +347,8 @@ tjl_binary_type(tjl_checker *c, int op, tjl_type a, tjl_type b, int pos, tjl_typ
     if (ta && tb)
         for (int i = 0; i < a.ndim && i < TJL_MAX_DIMS; i++)
             if (a.shape[i] >= 0 && b.shape[i] >= 0 && a.shape[i] != b.shape[i])
-                return tjl_fail(c->p, pos, "operator '%s': the tiles have different shapes",
-                                tjl_op_text(op));
+                return tjl_fail(c->p, pos, "operator '%s': the tiles have different shapes: "
+                                "%s and %s", tjl_op_text(op), TN(a, b1), TN(b, b2));
     return true;
 }
 
@@ -525,8 +525,8 @@ check_tile_index(tjl_checker *c, tjl_expr *e, tjl_type t)
     char b1[96];
     int rank = t.ndim, nint = 0, nslice = 0;
     if (e->nargs > rank)
-        return tjl_fail(c->p, e->pos, "too many indices: the tile has %d dimension%s", rank,
-                        rank == 1 ? "" : "s");
+        return tjl_fail(c->p, e->pos, "tile subscript: %d indices for a tile of %d "
+                                      "dimension%s", e->nargs, rank, rank == 1 ? "" : "s");
     int32_t shape[TJL_MAX_DIMS];
     int out = 0;
     for (int i = 0; i < e->nargs; i++) {
@@ -536,8 +536,8 @@ check_tile_index(tjl_checker *c, tjl_expr *e, tjl_type t)
             if (!tjl_check_expr(c, x))
                 return false;
             if (!tjl_is_int(x->type))
-                return tjl_fail(c->p, x->pos, "a tile index must be an integer or a slice, got "
-                                              "%s", TN(x->type, b1));
+                return tjl_fail(c->p, x->pos, "tile subscript: index %d must be an integer or "
+                                              "a slice, got %s", i, TN(x->type, b1));
             nint++;
             continue;
         }
@@ -547,11 +547,13 @@ check_tile_index(tjl_checker *c, tjl_expr *e, tjl_type t)
                                                  &v[k]))
                 return false;
         if (v[2] == 0)
-            return tjl_fail(c->p, x->pos, "a slice step must not be zero");
+            return tjl_fail(c->p, x->pos, "tile subscript: index %d: a slice step must not "
+                                          "be zero", i);
         nslice++;
         shape[out++] = dim >= 0 ? tjl_slice_length(dim, v[0], v[1], v[2]) : TJL_DIM_UNKNOWN;
         if (dim >= 0 && shape[out - 1] == 0)
-            return tjl_fail(c->p, x->pos, "the slice selects no elements");
+            return tjl_fail(c->p, x->pos, "tile subscript: index %d: the slice selects no "
+                                          "elements of a dimension of extent %d", i, dim);
     }
     for (int i = e->nargs; i < rank; i++)
         shape[out++] = t.shape[i];
