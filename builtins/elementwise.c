@@ -101,7 +101,7 @@ tji_tile_apply(tj_kernel *k, const char *fn, tj_val *const *args, int nargs, tji
             return NULL;
         if (args[i]->kind != TJ_VAL_TILE && args[i]->kind != TJ_VAL_SCALAR) {
             tji_fail(k, TJ_ERR_INVALID, "%s: operand %d: %s is neither a tile nor a value", fn,
-                     i, tji_val_describe(args[i], d, sizeof d));
+                     i + 1, tji_val_describe(args[i], d, sizeof d));
             return NULL;
         }
     }

@@ -838,6 +838,32 @@ e_map_arity(tj_kernel *k)
 }
 
 static bool
+e_map_nothing(tj_kernel *k)
+{
+    tj_val *t = tt_f32_tile(k, 1, sh3, REG);
+    return !tj_tile_map(k, NULL, &t, 1);
+}
+
+static bool
+e_map_void(tj_kernel *k)
+{
+    tj_kernel_options o = {0};
+    tj_func *f = tj_func_create(tjt.ctx, "nothing", NULL, &o);
+    tj_param(f, "a", tjt_type(TJ_DTYPE_F32));
+    tj_val *t = tt_f32_tile(k, 1, sh3, REG);
+    bool failed = !tj_tile_map(k, f, &t, 1);
+    tj_func_destroy(f);
+    return failed;
+}
+
+static bool
+e_binary_array(tj_kernel *k)
+{
+    tj_val *a = tj_param_array(k, "a", tjt_type(TJ_DTYPE_F32), 1);
+    return !tj_binary(k, TJ_BIN_ADD, tt_f32_tile(k, 1, sh3, REG), a);
+}
+
+static bool
 e_composite_mul(tj_kernel *k)
 {
     const tj_type *v3 = tj_context_get_vector_type(tjt.ctx, TJ_DTYPE_F32, 3);
@@ -864,6 +890,12 @@ static const tt_err_row err_rows[] = {
      "float32 (4,)", e_var_set_shape},
     {"map_arity", 0, TJ_ERR_INVALID, "tile_map: function 'f2' takes 2 arguments, got 1 tiles",
      e_map_arity},
+    {"map_nothing", 0, TJ_ERR_INVALID, "tile_map: needs a function and 1 to 8 tiles",
+     e_map_nothing},
+    {"map_void", 0, TJ_ERR_INVALID, "tile_map: function 'nothing' returns nothing", e_map_void},
+    {"binary_array", 0, TJ_ERR_INVALID,
+     "tj_binary: operand 2: array of float32 (1 dim) is neither a tile nor a value",
+     e_binary_array},
     {"composite_mul", 0, TJ_ERR_INVALID,
      "mul: operands of type vec3f are not supported (use cw_mul or cw_div)", e_composite_mul},
     {"composite_less", 0, TJ_ERR_INVALID,

@@ -1192,6 +1192,13 @@ e_reshape_size(tj_kernel *k)
 }
 
 static bool
+e_reshape_too_big(tj_kernel *k)
+{
+    static const int s[] = {4096, 4096, 2};
+    return !tj_tile_reshape(k, tt_f32_tile(k, 2, sh34, REG), 3, s);
+}
+
+static bool
 e_reshape_two_wild(tj_kernel *k)
 {
     static const int s[] = {-1, -1};
@@ -1302,6 +1309,8 @@ static const tt_err_row err_rows[] = {
      "tile_store: the array holds float32 and the tile int32", e_store_type_mismatch},
     {"reshape_size", 0, TJ_ERR_INVALID,
      "tile_reshape: a tile of 12 elements cannot take a shape of 10 elements", e_reshape_size},
+    {"reshape_too_big", 0, TJ_ERR_LIMIT,
+     "tile_reshape: argument 'shape': more than 16777216 elements", e_reshape_too_big},
     {"reshape_two_wild", 0, TJ_ERR_INVALID,
      "tile_reshape: argument 'shape': extent -1 of dimension 1 is not positive (one extent may "
      "be -1)", e_reshape_two_wild},

@@ -358,7 +358,8 @@ typedef struct verr_row {
     int shape[3];
     vspec s;
     int kind;              /* 0 the view; 1 a float entry; 2 a tile entry; 3 an array as 't';
-                            * 4 a view of a valid view (s applies to t[1:4]) */
+                            * 4 a view of a valid view (s applies to t[1:4]); 5 entry 0 of
+                            * kind 7; 6 'offset' NULL; 7 'shape' NULL */
     tj_status status;
     const char *msg;
 } verr_row;
@@ -412,6 +413,12 @@ static const verr_row verr_rows[] = {
      "tile_view: argument 'offset': entry 0 is 3, outside dimension 0 of extent 3"},
     {"a window of a view beyond it", 1, {7}, {1, {I(1)}, 1, {3}}, 4, TJ_ERR_INVALID,
      "tile_view: argument 'shape': offset 1 + extent 3 exceeds dimension 0 of extent 3"},
+    {"an entry of no kind", 2, {5, 6}, {1, {I(0)}, 0, {0}}, 5, TJ_ERR_INVALID,
+     "tile_view: argument 'offset': entry 0 has kind 7"},
+    {"offsets missing", 2, {5, 6}, {1, {I(0)}, 0, {0}}, 6, TJ_ERR_INVALID,
+     "tile_view: argument 'offset' is missing"},
+    {"a NULL shape", 2, {5, 6}, {2, {I(0), I(0)}, 2, {1, 1}}, 7, TJ_ERR_INVALID,
+     "tile_view: argument 'shape' is NULL"},
 };
 
 START_TEST(test_view_reports_build_errors)
@@ -435,9 +442,12 @@ START_TEST(test_view_reports_build_errors)
         o[0] = tj_view_at(tj_const_float(k, TJ_DTYPE_F32, 0));
     if (r->kind == 2)
         o[1] = tj_view_at(tj_tile_zeros(k, tjt_type(TJ_DTYPE_I32), 1, (int[]){2}, REG));
+    if (r->kind == 5)
+        o[0].kind = (tj_view_kind)7;
     tt_kernel_ok(k, "setup");
-    tj_val *v = tj_tile_view(k, r->kind == 3 ? arr : t, r->s.n ? o : NULL, r->s.n,
-                             r->s.nshape ? r->s.shape : NULL, r->s.nshape);
+    tj_val *v = tj_tile_view(k, r->kind == 3 ? arr : t, r->s.n && r->kind != 6 ? o : NULL,
+                             r->s.n, r->s.nshape && r->kind != 7 ? r->s.shape : NULL,
+                             r->s.nshape);
     ck_assert_msg(v == NULL, "%s: the view was made", r->name);
     tt_assert_build_error(k, r->status, r->msg, tt_later_zeros);
 }
