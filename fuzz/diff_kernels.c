@@ -57,7 +57,6 @@ typedef struct tvar {
     int64_t bound;  /* |every element| <= bound */
     int root;       /* the tile it aliases (itself unless a view) */
     bool view;      /* not dense: no reshape */
-    bool reduced;   /* a reduction's result (held by every lane): no view, no assign */
     bool lanes;     /* from tile(): its extent is the block width, not a number */
     int depth;      /* loop/branch depth where it was made */
 } tvar;
@@ -271,13 +270,12 @@ gen_fresh(gen *g, dkind dt, int ndim, const int *shape)
 }
 
 /* What a use of a tile rules out. */
-enum { ANY = 0, NO_REDUCED = 1, NO_LANES = 2 };
+enum { ANY = 0, NO_LANES = 1 };
 
 static bool
 usable(const gen *g, const tvar *t, int rule)
 {
-    return t->depth <= g->depth && !(rule & NO_REDUCED && t->reduced) &&
-           !(rule & NO_LANES && t->lanes);
+    return t->depth <= g->depth && !(rule & NO_LANES && t->lanes);
 }
 
 /* A variable usable here (made at this depth or outside) under 'rule', or NULL. */
@@ -340,7 +338,6 @@ gen_map(gen *g)
         tvar *t = new_var(g, a->dt, a->ndim, a->shape, a->bound);
         if (!t)
             return;
-        t->reduced = a->reduced;
         t->lanes = a->lanes;
         emit(g, "%s = wp.tile_map(wp.%s, %s)", t->name, op, a->name);
         return;
@@ -370,7 +367,6 @@ gen_map(gen *g)
     tvar *t = new_var(g, a->dt, a->ndim, a->shape, bound);
     if (!t)
         return;
-    t->reduced = a->reduced && b->reduced; /* held by every lane only if both are */
     t->lanes = a->lanes || b->lanes;
     emit(g, "%s = wp.tile_map(%s%s, %s, %s)", t->name, k == 5 ? "" : "wp.", op, a->name,
          b->name);
@@ -412,7 +408,6 @@ gen_reduce(gen *g)
     tvar *t = new_var(g, a->dt, 1, shape, bound);
     if (!t)
         return;
-    t->reduced = axis < 0;
     char ax[16] = "";
     if (axis >= 0)
         snprintf(ax, sizeof ax, ", axis=%d", axis);
@@ -436,7 +431,7 @@ raise_bound(gen *g, int root, int64_t b)
 static void
 gen_view(gen *g)
 {
-    tvar *a = some_tile(g, NO_REDUCED);
+    tvar *a = some_tile(g, ANY);
     if (!a)
         return;
     int w[2], o[2];
@@ -499,7 +494,7 @@ slice_of(gen *g, int n, bool index, char *buf, size_t len)
 static void
 gen_slice(gen *g)
 {
-    tvar *a = some_tile(g, NO_REDUCED);
+    tvar *a = some_tile(g, ANY);
     if (!a)
         return;
     char sub[2][48];
@@ -526,7 +521,7 @@ gen_slice(gen *g)
 static void
 gen_assign(gen *g)
 {
-    tvar *d = some_tile(g, NO_REDUCED);
+    tvar *d = some_tile(g, ANY);
     if (!d)
         return;
     int w[2] = {1, 1}, o[2] = {0, 0};
@@ -534,7 +529,7 @@ gen_assign(gen *g)
         w[k] = range(g, 1, d->shape[k]);
         o[k] = range(g, 0, d->shape[k] - w[k]);
     }
-    tvar *s = var_like(g, d->dt, d->ndim, w, NO_REDUCED);
+    tvar *s = var_like(g, d->dt, d->ndim, w, ANY);
     if (!s)
         return;
     if (d->ndim == 1)
