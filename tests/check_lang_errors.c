@@ -297,6 +297,22 @@ static const struct {
      "test.py:3:9: error: tile_extract: the tile has 2 dimensions and takes as many indices, "
      "got 1\n"},
 
+    {K "    t = wp.tile_zeros(shape=4, dtype=float, storage=\"shared\")\n"
+       "    wp.tile_scatter_add(t, 0, 1.0, True, atomic=2)\n", 0,
+     "test.py:4:49: error: tile_scatter_add: argument 'atomic' must be a bool, got 2 (a bool "
+     "is True, False, 1 or 0)\n"},
+    {K "    t = wp.tile(n, preserve_type=1.5)\n", 0,
+     "test.py:3:34: error: tile: argument 'preserve_type' must be a bool, got the float "
+     "literal 1.5 (write wp.bool(1.5) to convert)\n"},
+    {K "    s = wp.tile_stack(capacity=4, dtype=int)\n"
+       "    wp.tile_stack_push(s, 0.1, True)\n", 0,
+     "test.py:4:27: error: tile_stack_push: argument 'value' must be int32, got the float "
+     "literal 0.1 (write wp.int32(0.1) to convert)\n"},
+    {K "    t = wp.tile_zeros(shape=(4, 4), dtype=float)\n"
+       "    v = t[1, slice(0, 2, 1)]\n", 0,
+     "test.py:4:14: error: tile subscript: index 1: write the slice as start:stop:step "
+     "(slice() objects go in tile_view's offset)\n"},
+
     /* builder errors, at the call that caused them */
     {K "    t = wp.tile_load(a, shape=(4,))\n"
        "    v = wp.tile_view(t, offset=(3,), shape=(2,))\n", 0,

@@ -237,17 +237,24 @@ tjl_arg_as(tjl_checker *c, tjl_expr *e, int id, const char *arg, tjl_type t)
     return true;
 }
 
+/* An integer constant, or with 'want_bool' a bool constant (the literals 0 and 1 too). */
 static bool
 const_int(tjl_checker *c, tjl_expr *e, const char *fn, const char *what, int64_t *out,
-          bool allow_bool)
+          bool want_bool)
 {
     char b1[96];
     tjl_program *p = tjl_checker_program(c);
-    if (!tjl_check_expr(c, e))
+    if (want_bool && tjl_is_literal(e)) {
+        if (!tjl_literal_fits(e, TJ_DTYPE_BOOL, b1, sizeof b1))
+            return tjl_fail(p, e->pos, "%s: %s must be a bool, got %s", fn, what, b1);
+        if (!tjl_check_literal_as(c, e, TJ_DTYPE_BOOL))
+            return false;
+    } else if (!tjl_check_expr(c, e)) {
         return false;
-    if (!tjl_is_int(e->type) && !(allow_bool && tjl_is_bool(e->type)))
+    }
+    if (want_bool ? !tjl_is_bool(e->type) : !tjl_is_int(e->type))
         return tjl_fail(p, e->pos, "%s: %s must be %s, got %s", fn, what,
-                        allow_bool ? "a bool" : "an integer",
+                        want_bool ? "a bool" : "an integer",
                         tjl_type_name(p, e->type, b1, sizeof b1));
     if (!e->is_const)
         return tjl_fail(p, e->pos, "%s: %s must be a compile-time constant (a literal or a "

@@ -5,6 +5,7 @@
  * expressions (annotations and dtype= arguments).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -56,8 +57,17 @@ tjl_literal_fits(const tjl_expr *e, int dt, char *why, size_t n)
     if (tjl_dtype_is_float(dt))
         return true;
     if (lit->kind == TJL_E_FLOAT) {
-        snprintf(why, n, "the float literal %s%g (write wp.%s(%s%g) to convert)", sign,
-                 lit->fval, tjl_dtype_name(dt), sign, lit->fval);
+        char v[40]; /* as Python prints a float: the shortest that reads back, 1.0 not 1 */
+        int len = 0;
+        for (int prec = 1; prec <= 17; prec++) {
+            len = snprintf(v, sizeof v, "%s%.*g", sign, prec, lit->fval);
+            if (strtod(v + (neg ? 1 : 0), NULL) == lit->fval)
+                break;
+        }
+        if (len > 0 && (size_t)len + 2 < sizeof v && !strpbrk(v, ".einIN"))
+            memcpy(v + len, ".0", 3);
+        snprintf(why, n, "the float literal %s (write wp.%s(%s) to convert)", v,
+                 tjl_dtype_name(dt), v);
         return false;
     }
     uint64_t v = (uint64_t)lit->ival, max;
@@ -70,8 +80,11 @@ tjl_literal_fits(const tjl_expr *e, int dt, char *why, size_t n)
                                                  : (UINT64_C(1) << tjl_dtype_bits(dt)) - 1;
     if (v <= max)
         return true;
-    snprintf(why, n, "%s%llu, outside the range of %s", sign, (unsigned long long)v,
-             tjl_dtype_name(dt));
+    if (dt == TJ_DTYPE_BOOL)
+        snprintf(why, n, "%s%llu (a bool is True, False, 1 or 0)", sign, (unsigned long long)v);
+    else
+        snprintf(why, n, "%s%llu, outside the range of %s", sign, (unsigned long long)v,
+                 tjl_dtype_name(dt));
     return false;
 }
 

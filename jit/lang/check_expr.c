@@ -535,6 +535,10 @@ check_tile_index(tjl_checker *c, tjl_expr *e, tjl_type t)
         if (x->kind != TJL_E_SLICE) {
             if (!tjl_check_expr(c, x))
                 return false;
+            if (x->type.kind == TJL_T_SLICE)
+                return tjl_fail(c->p, x->pos, "tile subscript: index %d: write the slice as "
+                                              "start:stop:step (slice() objects go in "
+                                              "tile_view's offset)", i);
             if (!tjl_is_int(x->type))
                 return tjl_fail(c->p, x->pos, "tile subscript: index %d must be an integer or "
                                               "a slice, got %s", i, TN(x->type, b1));
