@@ -823,6 +823,16 @@ e_var_set_shape(tj_kernel *k)
     return !tj_var_set(k, v, tt_f32_tile(k, 1, sh3, REG));
 }
 
+/* Whether tile_map of 'f' (NULL: none) over one (3,) tile fails; drops 'f'. */
+static bool
+map_fails(tj_kernel *k, tj_func *f)
+{
+    tj_val *t = tt_f32_tile(k, 1, sh3, REG);
+    bool failed = !tj_tile_map(k, f, &t, 1);
+    tj_func_destroy(f);
+    return failed;
+}
+
 static bool
 e_map_arity(tj_kernel *k)
 {
@@ -831,17 +841,13 @@ e_map_arity(tj_kernel *k)
     const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
     tj_val *a = tj_param(f, "a", f32), *b = tj_param(f, "b", f32);
     tj_return(f, tj_binary(f, TJ_BIN_ADD, a, b));
-    tj_val *t = tt_f32_tile(k, 1, sh3, REG);
-    bool failed = !tj_tile_map(k, f, &t, 1);
-    tj_func_destroy(f);
-    return failed;
+    return map_fails(k, f);
 }
 
 static bool
 e_map_nothing(tj_kernel *k)
 {
-    tj_val *t = tt_f32_tile(k, 1, sh3, REG);
-    return !tj_tile_map(k, NULL, &t, 1);
+    return map_fails(k, NULL);
 }
 
 static bool
@@ -850,10 +856,7 @@ e_map_void(tj_kernel *k)
     tj_kernel_options o = {0};
     tj_func *f = tj_func_create(tjt.ctx, "nothing", NULL, &o);
     tj_param(f, "a", tjt_type(TJ_DTYPE_F32));
-    tj_val *t = tt_f32_tile(k, 1, sh3, REG);
-    bool failed = !tj_tile_map(k, f, &t, 1);
-    tj_func_destroy(f);
-    return failed;
+    return map_fails(k, f);
 }
 
 static bool
