@@ -417,8 +417,8 @@ setup_access(tj_kernel *k, const char *fn, access *a, tj_val *arr, int rank,
                         tji_val_describe(arr, d, sizeof d));
     if (arr->u.arr.ndim != rank)
         return tji_fail(k, TJ_ERR_INVALID,
-                        "%s: the array has %d dimensions and the tile %d; they must match", fn,
-                        arr->u.arr.ndim, rank);
+                        "%s: the array has %d dimension%s and the tile %d; they must match", fn,
+                        arr->u.arr.ndim, arr->u.arr.ndim == 1 ? "" : "s", rank);
     if (!tji_check_offsets(k, fn, "offset", offset, rank))
         return false;
     a->arr = arr;

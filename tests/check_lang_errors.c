@@ -275,7 +275,8 @@ static const struct {
     {K "    t = wp.tile_load(a, shape=(4, 4))\n", 0,
      "test.py:3:31: error: tile_load: argument 'shape' has 2 dimensions; the array has 1\n"},
     {K "    wp.tile_store(a, wp.tile_zeros(shape=(2, 2), dtype=float))\n", 0,
-     "test.py:3:5: error: tile_store: the array has 1 dimension and the tile 2\n"},
+     "test.py:3:5: error: tile_store: the array has 1 dimension and the tile 2; they must "
+     "match\n"},
     {K "    t = wp.tile_zeros(shape=4, dtype=float, storage=\"shared\")\n"
        "    wp.tile_assign(t, wp.tile_zeros(shape=2, dtype=int), 0)\n", 0,
      "test.py:4:5: error: tile_assign: 'dst' holds float32 and 'src' int32\n"},

@@ -1282,7 +1282,7 @@ static const tt_err_row err_rows[] = {
     {"load_not_an_array", 0, TJ_ERR_INVALID, "tile_load: argument 'a': float32 is not an array",
      e_load_not_an_array},
     {"store_rank_mismatch", 0, TJ_ERR_INVALID,
-     "tile_store: the array has 1 dimensions and the tile 2; they must match",
+     "tile_store: the array has 1 dimension and the tile 2; they must match",
      e_store_rank_mismatch},
     {"zeros_extent0", 0, TJ_ERR_INVALID,
      "tile_zeros: argument 'shape': extent 0 of dimension 1 is not positive", e_zeros_extent0},

@@ -443,8 +443,9 @@ check_load_store(tjl_checker *c, tjl_expr *e, int id)
         return tjl_fail(P(c), e->pos, "%s: the array holds %s and the tile %s",
                         tjl_builtin_name(id), TN(el, b1), TN(tjl_elem(t), b2));
     if (t.ndim != at.ndim)
-        return tjl_fail(P(c), e->pos, "%s: the array has %d dimension%s and the tile %d",
-                        tjl_builtin_name(id), at.ndim, at.ndim == 1 ? "" : "s", t.ndim);
+        return tjl_fail(P(c), e->pos, "%s: the array has %d dimension%s and the tile %d; they "
+                        "must match", tjl_builtin_name(id), at.ndim, at.ndim == 1 ? "" : "s",
+                        t.ndim);
     if (!tjl_arg_offset(c, e->bound[2], id, t.ndim))
         return false;
     e->type = id == TJL_B_TILE_ATOMIC_ADD ? t : tjl_none();
