@@ -91,9 +91,11 @@ tji_tile_is_dense(const tji_tile *t)
 bool
 tji_check_shape(tj_kernel *k, const char *fn, const char *arg, int rank, const int *shape)
 {
-    if (rank < 1 || rank > TJI_MAX_DIMS || !shape)
+    if (rank < 1 || rank > TJI_MAX_DIMS)
         return tji_fail(k, TJ_ERR_INVALID, "%s: argument '%s': rank %d is not in [1, 4]", fn,
                         arg, rank);
+    if (!shape)
+        return tji_fail(k, TJ_ERR_INVALID, "%s: argument '%s' is NULL", fn, arg);
     int64_t n = 1;
     for (int d = 0; d < rank; d++) {
         if (shape[d] < 1)

@@ -33,6 +33,8 @@ finish(tj_kernel *k, tj_val *t)
 static bool
 check_elem_type(tj_kernel *k, const char *fn, const tj_type *elem, bool numeric)
 {
+    if (!tji_check_type_ctx(k, fn, "dtype", elem))
+        return false;
     bool ok = elem && elem->kind != TJ_TYPE_VOID &&
               (!numeric || tji_type_is_numeric(elem));
     if (!ok)
@@ -245,14 +247,19 @@ tj_tile_arange(tj_kernel *k, double start, double stop, double step, const tj_ty
                tj_storage storage)
 {
     const char *fn = tji_builtin_name(TJI_B_TILE_ARANGE);
-    if (!tji_enter_pure(k, fn))
+    if (!tji_enter_pure(k, fn) || !tji_check_type_ctx(k, fn, "dtype", elem))
         return NULL;
     if (!elem || !tji_type_is_scalar(elem) || elem->dtype == TJ_DTYPE_BOOL) {
         tji_fail(k, TJ_ERR_INVALID, "%s: argument 'dtype': %s is not a numeric scalar type", fn,
                  elem ? elem->name : "(null)");
         return NULL;
     }
-    if (step == 0 || !isfinite(start) || !isfinite(stop) || !isfinite(step)) {
+    if (!isfinite(start) || !isfinite(stop)) {
+        tji_fail(k, TJ_ERR_INVALID, "%s: argument '%s': %g is not finite", fn,
+                 isfinite(start) ? "stop" : "start", isfinite(start) ? stop : start);
+        return NULL;
+    }
+    if (step == 0 || !isfinite(step)) {
         tji_fail(k, TJ_ERR_INVALID, "%s: argument 'step': %g is not a finite non-zero step", fn,
                  step);
         return NULL;
@@ -582,9 +589,11 @@ resolve_shape(tj_kernel *k, const char *fn, const tj_val *t, int rank, const int
 {
     int wild = -1;
     int64_t known = 1;
-    if (rank < 1 || rank > TJI_MAX_DIMS || !in)
+    if (rank < 1 || rank > TJI_MAX_DIMS)
         return tji_fail(k, TJ_ERR_INVALID, "%s: argument 'shape': rank %d is not in [1, 4]", fn,
                         rank);
+    if (!in)
+        return tji_fail(k, TJ_ERR_INVALID, "%s: argument 'shape' is NULL", fn);
     for (int d = 0; d < rank; d++) {
         out[d] = in[d];
         if (in[d] == -1 && wild < 0) {
@@ -767,7 +776,9 @@ check_extract(tj_kernel *k, const char *fn, tj_val *t, tj_val *const *idx, int n
 {
     if (!tji_check_tile(k, fn, "t", t))
         return false;
-    if (nidx != t->u.tile.rank || !idx)
+    if (!idx)
+        return tji_fail(k, TJ_ERR_INVALID, "%s: argument 'idx' is NULL", fn);
+    if (nidx != t->u.tile.rank)
         return tji_fail(k, TJ_ERR_INVALID, "%s: the tile has %d dimensions, got %d indices", fn,
                         t->u.tile.rank, nidx);
     if (!tji_check_offsets(k, fn, "idx", idx, nidx))

@@ -118,7 +118,9 @@ check_args(tj_kernel *k, tj_val *a, tj_val *const *idx, int nidx, tj_val *value,
     char d[64];
     if (!tji_check_tile(k, fn, "a", a))
         return false;
-    if (nidx != a->u.tile.rank || !idx)
+    if (!idx)
+        return tji_fail(k, TJ_ERR_INVALID, "%s: argument 'idx' is NULL", fn);
+    if (nidx != a->u.tile.rank)
         return tji_fail(k, TJ_ERR_INVALID, "%s: a rank-%d tile takes %d indices, got %d", fn,
                         a->u.tile.rank, a->u.tile.rank, nidx);
     if (!tji_check_offsets(k, fn, "idx", idx, nidx) || !tji_use(k, value, fn, "value") ||

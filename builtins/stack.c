@@ -65,6 +65,8 @@ tj_tile_stack(tj_kernel *k, int64_t capacity, const tj_type *elem)
         tji_fail(k, TJ_ERR_INVALID, "%s: argument 'dtype' is not a type", fn);
         return NULL;
     }
+    if (!tji_check_type_ctx(k, fn, "dtype", elem))
+        return NULL;
     tji_shared_write_fence(k);
     tj_val *s = tji_val_new(k, TJ_VAL_STACK, elem, NULL);
     if (!s)

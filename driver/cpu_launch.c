@@ -33,6 +33,12 @@ enum {
     MIN_STACK_KB = 16,
     MAX_STACK_KB = 1024 * 1024,
     MAPS_PER_LANE = 2,        /* a fiber's stack and its guard page */
+    /* Blocks whose code takes more stack than this (register tiles are locals) are checked
+     * against the stacks they would run on; STACK_MARGIN is left for the launcher's own
+     * frames and the runtime's calls. */
+    FRAME_CHECK_BYTES = 64 * 1024,
+    WORKER_STACK_BYTES = 8 * 1024 * 1024,
+    STACK_MARGIN = 64 * 1024,
     DEFAULT_MAX_MAP_COUNT = 65530,  /* Linux's vm.max_map_count, when it cannot be read */
 };
 
@@ -73,6 +79,7 @@ struct tji_cpu_pool {
     int nthreads;              /* the caller included */
     int nstarted;              /* background threads started */
     size_t stack_bytes;        /* per fiber */
+    size_t thread_stack_bytes; /* per background worker */
     int64_t lane_budget;       /* lanes all workers together keep at most (coop_workers) */
     worker *workers;           /* [0] belongs to the calling thread */
     pthread_mutex_t mu;
@@ -499,6 +506,55 @@ check_launch(const tji_cpu_pool *p, const tji_cpu_launch *l, char *msg, size_t m
     return TJ_OK;
 }
 
+/* The stack left to the calling thread below this frame, or SIZE_MAX when unknown. */
+static size_t
+caller_stack_left(void)
+{
+    pthread_attr_t a;
+    void *base = NULL;
+    size_t size = 0;
+    if (pthread_getattr_np(pthread_self(), &a) != 0)
+        return SIZE_MAX;
+    int e = pthread_attr_getstack(&a, &base, &size);
+    pthread_attr_destroy(&a);
+    char *here = __builtin_frame_address(0);
+    if (e != 0 || !base || here < (char *)base || here > (char *)base + size)
+        return SIZE_MAX;
+    return (size_t)(here - (char *)base);
+}
+
+/* A block's code keeps its register tiles on the stack it runs on: the thread's (width-1
+ * blocks and lane loops; the caller's and the workers') or each lane's fiber. A launch
+ * whose blocks would not fit fails here instead of faulting on a guard page. */
+static tj_status
+check_stack(const tji_cpu_pool *p, const tji_cpu_launch *l, char *msg, size_t msglen)
+{
+    if (l->frame_bytes <= FRAME_CHECK_BYTES)
+        return TJ_OK;
+    size_t need = l->frame_bytes + STACK_MARGIN;
+    if (l->cooperative && l->block_dim > 1) {
+        if (need > p->stack_bytes)
+            return fail(msg, msglen, TJ_ERR_LIMIT,
+                        "a lane of this kernel takes about %zu KiB of stack (its register "
+                        "tiles and locals) and a lane's fiber has %zu KiB "
+                        "(TILEJIT_FIBER_STACK_KB); give its large tiles storage=\"shared\"",
+                        l->frame_bytes / 1024, p->stack_bytes / 1024);
+        return TJ_OK;
+    }
+    size_t left = caller_stack_left();
+    const char *whose = "the calling thread has";
+    if (p->nthreads > 1 && !p->orphan && p->thread_stack_bytes < left) {
+        left = p->thread_stack_bytes;
+        whose = "each worker thread has";
+    }
+    if (need > left)
+        return fail(msg, msglen, TJ_ERR_LIMIT,
+                    "a block of this kernel takes about %zu KiB of stack (its register tiles "
+                    "and locals) and %s %zu KiB; give its large tiles storage=\"shared\"",
+                    l->frame_bytes / 1024, whose, left / 1024);
+    return TJ_OK;
+}
+
 static tj_status
 run_launch(tji_cpu_pool *pool, const tji_cpu_launch *l, char *msg, size_t msglen)
 {
@@ -566,7 +622,7 @@ tji_cpu_run(tji_cpu_pool *pool, const tji_cpu_launch *l, char *msg, size_t msgle
     if (atomic_exchange_explicit(&pool->busy, true, memory_order_acquire))
         return fail(msg, msglen, TJ_ERR_INVALID,
                     "tji_cpu_run: the pool is already running a launch");
-    if (l->nblocks > 0) {
+    if (l->nblocks > 0 && (st = check_stack(pool, l, msg, msglen)) == TJ_OK) {
         tji_fp_controls_save(&pool->fp);
         st = run_launch(pool, l, msg, msglen);
     }
@@ -688,9 +744,22 @@ tji_cpu_pool_create(int nthreads, tji_cpu_pool **out, char *msg, size_t msglen)
     if (!p)
         return fail(msg, msglen, TJ_ERR_NOMEM,
                     "tji_cpu_pool_create: cannot allocate a pool of %d threads", n);
+    /* Workers get at least WORKER_STACK_BYTES, whatever the process's default (the
+     * register tiles of a width-1 block are on the stack; check_stack). */
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) != 0) {
+        tji_cpu_pool_destroy(p);
+        return fail(msg, msglen, TJ_ERR_NOMEM, "tji_cpu_pool_create: pthread_attr_init failed");
+    }
+    size_t deflt = 0;
+    if (pthread_attr_getstacksize(&attr, &deflt) != 0)
+        deflt = 0;
+    size_t stack = deflt < WORKER_STACK_BYTES ? WORKER_STACK_BYTES : deflt;
+    p->thread_stack_bytes = pthread_attr_setstacksize(&attr, stack) == 0 ? stack : deflt;
     for (int i = 1; i < p->nthreads; i++) {
-        int e = pthread_create(&p->workers[i].thread, NULL, worker_main, &p->workers[i]);
+        int e = pthread_create(&p->workers[i].thread, &attr, worker_main, &p->workers[i]);
         if (e != 0) {
+            pthread_attr_destroy(&attr);
             tji_cpu_pool_destroy(p);
             return fail(msg, msglen, TJ_ERR_NOMEM,
                         "tji_cpu_pool_create: cannot start worker thread %d: %s", i,
@@ -698,6 +767,7 @@ tji_cpu_pool_create(int nthreads, tji_cpu_pool **out, char *msg, size_t msglen)
         }
         p->nstarted = i;
     }
+    pthread_attr_destroy(&attr);
     *out = p;
     return TJ_OK;
 }

@@ -63,6 +63,8 @@ typedef struct tji_cpu_launch {
     int32_t block_lanes;       /* width-1 mode: the lanes one block runs itself (lane loops,
                                   jit/lane_loops.c), a measure of its work; 0 means 1 */
     size_t arena_bytes;        /* shared memory per block (0 allowed) */
+    size_t frame_bytes;        /* about the stack a block takes (a lane's, as fibers); 0:
+                                  small */
     tji_error_record *err;     /* where kernel errors go; must be non-NULL */
 } tji_cpu_launch;
 

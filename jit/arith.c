@@ -766,7 +766,8 @@ tj_val *
 tj_cast(tj_kernel *k, tj_val *v, const tj_type *type)
 {
     char d[64];
-    if (!tji_enter_local(k, "tj_cast") || !check_operand(k, "tj_cast", "v", v))
+    if (!tji_enter_local(k, "tj_cast") || !check_operand(k, "tj_cast", "v", v) ||
+        !tji_check_type_ctx(k, "tj_cast", "type", type))
         return NULL;
     const tj_type *from = v->type;
     bool ok = type && (tji_type_is_scalar(type) || tji_type_is_composite(type)) &&

@@ -35,9 +35,11 @@ tj_tid(tj_kernel *k, int ncoords, tj_val **out)
 {
     if (!tji_enter_local(k, "tj_tid"))
         return false;
-    if (ncoords < 1 || ncoords > TJI_MAX_DIMS || !out)
+    if (ncoords < 1 || ncoords > TJI_MAX_DIMS)
         return tji_fail(k, TJ_ERR_INVALID, "tj_tid: argument 'ncoords': %d is not in [1, 4]",
                         ncoords);
+    if (!out)
+        return tji_fail(k, TJ_ERR_INVALID, "tj_tid: argument 'out' is NULL");
     tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
     LLVMValueRef lin = tji_emit_linear_tid(k);
@@ -164,7 +166,9 @@ check_indices(tj_kernel *k, const char *fn, tj_val *arr, tj_val *const *idx, int
     char d[64];
     if (!check_array(k, fn, arr))
         return false;
-    if (nidx != arr->u.arr.ndim || (nidx > 0 && !idx))
+    if (nidx > 0 && !idx)
+        return tji_fail(k, TJ_ERR_INVALID, "%s: argument 'idx' is NULL", fn);
+    if (nidx != arr->u.arr.ndim)
         return tji_fail(k, TJ_ERR_INVALID,
                         "%s: array '%s' has %d dimension%s, got %d ind%s", fn,
                         arr->u.arr.name ? arr->u.arr.name : "?", arr->u.arr.ndim,

@@ -672,7 +672,9 @@ check_call(tj_kernel *k, tj_func *f, tj_val *const *args, size_t nargs)
                         "tj_call: function '%s' was created with other options than '%s' "
                         "(target, block_dim, CPU mode and debug must match)",
                         f->name, k->name);
-    if (nargs != (size_t)f->nparams || (nargs && !args))
+    if (nargs && !args)
+        return tji_fail(k, TJ_ERR_INVALID, "tj_call: argument 'args' is NULL");
+    if (nargs != (size_t)f->nparams)
         return tji_fail(k, TJ_ERR_INVALID, "tj_call: function '%s' takes %d arguments, got %zu",
                         f->name, f->nparams, nargs);
     for (size_t i = 0; i < nargs; i++) {

@@ -221,9 +221,14 @@ check_shape(tj_device *dev, const tj_type *elem, int ndim, const int64_t *shape,
 {
     if (!elem || elem->kind == TJ_TYPE_VOID)
         return tji_dev_fail(dev, TJ_ERR_INVALID, "tj_array_create: argument 'elem' is not a type");
-    if (ndim < 1 || ndim > TJI_MAX_DIMS || !shape)
+    if (elem->ctx != dev->ctx)
+        return tji_dev_fail(dev, TJ_ERR_INVALID, "tj_array_create: argument 'elem': %s is a type "
+                            "of another context", elem->name);
+    if (ndim < 1 || ndim > TJI_MAX_DIMS)
         return tji_dev_fail(dev, TJ_ERR_INVALID,
                             "tj_array_create: argument 'ndim': %d is not in [1, 4]", ndim);
+    if (!shape)
+        return tji_dev_fail(dev, TJ_ERR_INVALID, "tj_array_create: argument 'shape' is NULL");
     size_t n = elem->size;
     for (int d = 0; d < ndim; d++) {
         if (shape[d] < 0 || shape[d] > INT32_MAX)

@@ -152,9 +152,14 @@ struct tj_type {
     tji_field *fields;
     size_t nfields;
     tj_type *next;
+    const tj_context *ctx;   /* types belong to the context that made them, as values do */
 };
 
 TJI_HIDDEN void tji_types_release(tj_context *ctx);
+/* Whether 'type' (NULL passes: the callers say what NULL means) belongs to 'k''s context;
+ * fails the kernel, naming the call and the argument, when it does not. */
+TJI_HIDDEN bool tji_check_type_ctx(tj_kernel *k, const char *fn, const char *arg,
+                                   const tj_type *type);
 TJI_HIDDEN const tj_type *tji_type_void(tj_context *ctx);
 TJI_HIDDEN const tj_type *tji_type_scalar(tj_context *ctx, tj_dtype dt);
 /* A composite of the same shape as 'like' with component type 'dt'. */
@@ -595,6 +600,8 @@ typedef struct tji_kdesc {
                                     (lane_loops.c) and runs whole blocks, as in width-1 mode */
     int max_tid;
     size_t shared_bytes;
+    size_t frame_bytes;          /* CPU: the static locals of its code (register tiles), about
+                                    the stack a block takes (driver/cpu_launch.c checks) */
     tji_kparam *params;
     int nparams;
     tji_slot *slots;             /* the 5 hidden slots (n, dims) come first */

@@ -173,6 +173,8 @@ kernel_new(tj_context *ctx, const char *name, const tj_kernel_options *opts, boo
                  name ? name : "(null)");
     else if (ret && (ret->kind == TJ_TYPE_VOID && ret != tji_type_void(ctx)))
         tji_fail(k, TJ_ERR_INVALID, "%s: argument 'ret': not a type", fn);
+    else if (!tji_check_type_ctx(k, fn, "ret", ret))
+        k->ret = tji_type_void(ctx); /* the body must not build with another context's type */
     else
         check_options(k, fn);
     return k;
@@ -312,6 +314,8 @@ add_param(tj_kernel *k, const char *fn, const char *name, const tj_type *type,
                  name);
         return NULL;
     }
+    if (!tji_check_type_ctx(k, fn, "type", type))
+        return NULL;
     if (is_array && (ndim < 1 || ndim > TJI_MAX_DIMS)) {
         tji_fail(k, TJ_ERR_INVALID, "%s: parameter '%s': argument 'ndim': %d is not in [1, 4]",
                  fn, name, ndim);

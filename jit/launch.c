@@ -152,9 +152,10 @@ put_array(launch *l, int i, const tj_array *a, uint8_t *p)
     if (!a)
         return arg_error(l, i, want, "a NULL array");
     if (a->type != kp->type || a->ndim != kp->ndim) {
-        char got[128];
-        snprintf(got, sizeof got, "an array of %s with %d dimension%s", a->type->name, a->ndim,
-                 a->ndim == 1 ? "" : "s");
+        char got[160];
+        snprintf(got, sizeof got, "an array of %s with %d dimension%s%s", a->type->name,
+                 a->ndim, a->ndim == 1 ? "" : "s",
+                 a->type->ctx != kp->type->ctx ? " (of another context)" : "");
         return arg_error(l, i, want, got);
     }
     if (a->dev != l->dev)
@@ -180,8 +181,13 @@ put_arg(launch *l, int i, const tj_arg *arg)
                                          : arg_error(l, i, "an array", arg_kind_name(arg->kind));
     const tj_type *t = kp->type;
     if (arg->kind == TJ_ARG_BYTES) {
+        char got[128];
+        snprintf(got, sizeof got, "%s%s", arg->type ? arg->type->name : "bytes of no type",
+                 arg->type && arg->type->ctx != t->ctx ? " of another context"
+                 : arg->type && !arg->u.bytes          ? " at NULL"
+                                                       : "");
         if (arg->type != t || !arg->u.bytes)
-            return arg_error(l, i, t->name, arg->type ? arg->type->name : "bytes of no type");
+            return arg_error(l, i, t->name, got);
         memcpy(p, arg->u.bytes, t->size);
         return TJ_OK;
     }
@@ -224,9 +230,11 @@ check_config(launch *l, tj_module *m, const char *name, int ndim, const int64_t 
         return tji_dev_fail(dev, TJ_ERR_LAUNCH, "%s: the module has no kernel named '%s'", fn,
                             name ? name : "(null)");
     int maxd = tiled ? TJI_MAX_DIMS - 1 : TJI_MAX_DIMS;
-    if (ndim < 1 || ndim > maxd || !dim)
+    if (ndim < 1 || ndim > maxd)
         return tji_dev_fail(dev, TJ_ERR_LAUNCH, "%s: argument 'ndim': %d is not in [1, %d]", fn,
                             ndim, maxd);
+    if (!dim)
+        return tji_dev_fail(dev, TJ_ERR_LAUNCH, "%s: argument 'dim' is NULL", fn);
     if (block_dim == 0 || block_dim > TJI_MAX_BLOCK_DIM)
         return tji_dev_fail(dev, TJ_ERR_LAUNCH,
                             "%s: argument 'block_dim': %u is not in [1, %d]", fn, block_dim,
@@ -271,7 +279,9 @@ static tj_status
 pack_args(launch *l, const tj_arg *args, size_t nargs)
 {
     const tji_kdesc *kd = l->kd;
-    if (nargs != (size_t)kd->nparams || (nargs && !args))
+    if (nargs && !args)
+        return tji_dev_fail(l->dev, TJ_ERR_LAUNCH, "%s: argument 'args' is NULL", l->fn);
+    if (nargs != (size_t)kd->nparams)
         return tji_dev_fail(l->dev, TJ_ERR_LAUNCH, "%s: kernel '%s' takes %d arguments, got %zu",
                             l->fn, kd->name, kd->nparams, nargs);
     memcpy(l->buf, &l->n, 8);
@@ -305,7 +315,8 @@ run_cpu(launch *l)
                          .block_dim = l->kd->lane_loops ? 1 : (int32_t)l->kd->block_width,
                          .cooperative = l->kd->cooperative && !l->kd->lane_loops,
                          .block_lanes = l->kd->lane_loops ? (int32_t)l->kd->block_width : 1,
-                         .arena_bytes = l->kd->shared_bytes, .err = &rec};
+                         .arena_bytes = l->kd->shared_bytes,
+                         .frame_bytes = l->kd->frame_bytes, .err = &rec};
     char msg[TJI_ERRMSG_BYTES];
     tj_status st = tji_cpu_run(l->dev->pool, &cl, msg, sizeof msg);
     if (st != TJ_OK)

@@ -212,6 +212,39 @@ probe_stacks(tj_context *ctx, LLVMModuleRef m)
                                                               value, sizeof value - 1));
 }
 
+/* About the stack one call of kernel 'self''s entry takes: the static allocas (register
+ * tiles, the lane loops' copies, a local arena) of the entry and of every function that is
+ * not another kernel's entry, each counted once, before optimisation merges or drops any.
+ * An over-estimate, for the launcher's check of the stacks blocks run on. */
+static size_t
+frame_bytes(LLVMModuleRef m, const tji_kdesc *descs, size_t n, size_t self)
+{
+    LLVMTargetDataRef dl = LLVMGetModuleDataLayout(m);
+    size_t total = 0;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
+        if (LLVMIsDeclaration(fn))
+            continue;
+        size_t len;
+        const char *name = LLVMGetValueName2(fn, &len);
+        bool other = false;
+        for (size_t i = 0; i < n && !other; i++)
+            other = i != self && strcmp(name, descs[i].entry) == 0;
+        for (LLVMBasicBlockRef bb = other ? NULL : LLVMGetFirstBasicBlock(fn); bb;
+             bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in;
+                 in = LLVMGetNextInstruction(in)) {
+                if (LLVMGetInstructionOpcode(in) != LLVMAlloca)
+                    continue;
+                LLVMValueRef count = LLVMGetOperand(in, 0);
+                if (!LLVMIsAConstantInt(count))
+                    continue;
+                total += (size_t)LLVMABISizeOfType(dl, LLVMGetAllocatedType(in)) *
+                         (size_t)LLVMConstIntGetZExtValue(count);
+            }
+    }
+    return total;
+}
+
 /* Whether every call of the barrier hook is in one of the block functions 'fns'. */
 static bool
 barriers_in(LLVMModuleRef m, LLVMValueRef const *fns, size_t n)
@@ -499,6 +532,8 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
     free(fns);
     for (size_t i = 0; i < n; i++)
         tji_scope_memory(ctx, LLVMGetNamedFunction(m, descs[i].entry));
+    for (size_t i = 0; i < n; i++)
+        descs[i].frame_bytes = frame_bytes(m, descs, n, i);
     probe_stacks(ctx, m);
     tji_rename_math(m, "");
     return st;

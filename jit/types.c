@@ -165,6 +165,7 @@ intern(tj_context *ctx, tj_type_kind kind, tj_dtype dt, int rows, int cols)
         tji_ctx_fail(ctx, TJ_ERR_NOMEM, "out of memory creating type %s", name);
         return NULL;
     }
+    t->ctx = ctx;
     t->kind = kind;
     t->dtype = dt;
     t->rows = rows;
@@ -297,6 +298,11 @@ check_fields(tj_context *ctx, const char *name, const tj_field *fields, size_t n
                                 "tj_context_new_struct_type: struct '%s': field '%s' has no "
                                 "type",
                                 name, fields[i].name) == TJ_OK;
+        if (ft->ctx != ctx)
+            return tji_ctx_fail(ctx, TJ_ERR_INVALID,
+                                "tj_context_new_struct_type: struct '%s': field '%s': %s is a "
+                                "type of another context",
+                                name, fields[i].name, ft->name) == TJ_OK;
         for (size_t j = 0; j < i; j++)
             if (strcmp(fields[j].name, fields[i].name) == 0)
                 return tji_ctx_fail(ctx, TJ_ERR_INVALID,
@@ -344,6 +350,7 @@ tj_context_new_struct_type(tj_context *ctx, const char *name, const tj_field *fi
         tji_ctx_fail(ctx, TJ_ERR_NOMEM, "tj_context_new_struct_type: out of memory");
         return NULL;
     }
+    t->ctx = ctx;
     t->kind = TJ_TYPE_STRUCT;
     t->name = tname;
     t->fields = fs;
@@ -410,4 +417,13 @@ int
 tj_type_get_cols(const tj_type *type)
 {
     return type && type->kind != TJ_TYPE_STRUCT && type->kind != TJ_TYPE_VOID ? type->cols : 0;
+}
+
+bool
+tji_check_type_ctx(tj_kernel *k, const char *fn, const char *arg, const tj_type *type)
+{
+    if (!type || type->ctx == k->ctx)
+        return true;
+    return tji_fail(k, TJ_ERR_INVALID, "%s: argument '%s': %s is a type of another context",
+                    fn, arg, type->name);
 }

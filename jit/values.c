@@ -132,6 +132,8 @@ tj_zero(tj_kernel *k, const tj_type *type)
 {
     if (!tji_enter_local(k, "tj_zero"))
         return NULL;
+    if (!tji_check_type_ctx(k, "tj_zero", "type", type))
+        return NULL;
     if (!type || type->kind == TJ_TYPE_VOID) {
         tji_fail(k, TJ_ERR_INVALID, "tj_zero: argument 'type' is not a value type");
         return NULL;
@@ -173,7 +175,7 @@ compose_struct(tj_kernel *k, const tj_type *type, tj_val *const *elems, size_t n
 tj_val *
 tj_compose(tj_kernel *k, const tj_type *type, tj_val *const *elems, size_t nelems)
 {
-    if (!tji_enter_local(k, "tj_compose"))
+    if (!tji_enter_local(k, "tj_compose") || !tji_check_type_ctx(k, "tj_compose", "type", type))
         return NULL;
     if (!type || !(tji_type_is_composite(type) || type->kind == TJ_TYPE_STRUCT) ||
         (nelems > 0 && !elems)) {

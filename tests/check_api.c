@@ -624,6 +624,114 @@ START_TEST(test_type_constructors_reject_bad_arguments)
 }
 END_TEST
 
+/* Types belong to the context that made them, as values do: each call that takes a type
+ * refuses one of another context (whose LLVM types die with it) with the call and the
+ * argument, and destroying both contexts afterwards, the other first, is clean. */
+static bool
+foreign_param(tj_kernel *k, const tj_type *t)
+{
+    return !tj_param(k, "x", t);
+}
+
+static bool
+foreign_array_param(tj_kernel *k, const tj_type *t)
+{
+    return !tj_param_array(k, "a", t, 1);
+}
+
+static bool
+foreign_stack_param(tj_kernel *k, const tj_type *t)
+{
+    return !tj_param_stack(k, "s", t, 4);
+}
+
+static bool
+foreign_zero(tj_kernel *k, const tj_type *t)
+{
+    return !tj_zero(k, t);
+}
+
+static bool
+foreign_cast(tj_kernel *k, const tj_type *t)
+{
+    return !tj_cast(k, tj_const_int(k, TJ_DTYPE_I32, 1), t);
+}
+
+static bool
+foreign_tile(tj_kernel *k, const tj_type *t)
+{
+    static const int shape[] = {4};
+    return !tj_tile_zeros(k, t, 1, shape, TJ_STORAGE_SHARED);
+}
+
+static bool
+foreign_arange(tj_kernel *k, const tj_type *t)
+{
+    return !tj_tile_arange(k, 0, 4, 1, t, TJ_STORAGE_REGISTER);
+}
+
+static bool
+foreign_stack(tj_kernel *k, const tj_type *t)
+{
+    return !tj_tile_stack(k, 4, t);
+}
+
+START_TEST(test_types_of_another_context_are_refused)
+{
+    tj_context *other = NULL;
+    ck_assert_int_eq(tj_context_create(&other), TJ_OK);
+    const tj_type *t = tj_context_get_type(other, TJ_DTYPE_I32);
+    static const struct {
+        bool (*call)(tj_kernel *k, const tj_type *t);
+        const char *msg;
+    } rows[] = {
+        {foreign_param, "tj_param: argument 'type': int32 is a type of another context"},
+        {foreign_array_param, "tj_param_array: argument 'type': int32 is a type of another "
+                              "context"},
+        {foreign_stack_param, "tj_param_stack: argument 'type': int32 is a type of another "
+                              "context"},
+        {foreign_zero, "tj_zero: argument 'type': int32 is a type of another context"},
+        {foreign_cast, "tj_cast: argument 'type': int32 is a type of another context"},
+        {foreign_tile, "tile_zeros: argument 'dtype': int32 is a type of another context"},
+        {foreign_arange, "tile_arange: argument 'dtype': int32 is a type of another context"},
+        {foreign_stack, "tile_stack: argument 'dtype': int32 is a type of another context"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        tj_kernel *k = tj_kernel_create(tjt.ctx, "k", NULL);
+        ck_assert_msg(rows[i].call(k, t), "row %zu: accepted", i);
+        ck_assert_str_eq(tj_kernel_error(k), rows[i].msg);
+        tj_kernel_destroy(k);
+    }
+    tj_func *f = tj_func_create(tjt.ctx, "f", t, NULL);
+    ck_assert_str_eq(tj_kernel_error(f), "tj_func_create: argument 'ret': int32 is a type of "
+                                         "another context");
+    tj_func_destroy(f);
+    tj_field field[] = {{"a", t}};
+    ck_assert_ptr_null(tj_context_new_struct_type(tjt.ctx, "s", field, 1));
+    ck_assert_str_eq(tj_context_error(tjt.ctx), "tj_context_new_struct_type: struct 's': field "
+                                                "'a': int32 is a type of another context");
+    tj_array *a = NULL;
+    int64_t n = 4;
+    ck_assert_int_eq(tj_array_create(tjt.cpu, t, 1, &n, &a), TJ_ERR_INVALID);
+    ck_assert_ptr_null(a);
+    ck_assert_str_eq(tj_device_error(tjt.cpu), "tj_array_create: argument 'elem': int32 is a "
+                                                "type of another context");
+    /* a kernel made in this context, of its own types, builds and launches */
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "k", NULL);
+    ck_assert_ptr_nonnull(tj_param(k, "x", tjt_type(TJ_DTYPE_I32)));
+    tj_module *m = NULL;
+    ck_assert_int_eq(tj_kernel_build(k, NULL, &m), TJ_OK);
+    int32_t v = 3;
+    tj_arg arg = tj_arg_bytes(t, &v);
+    int64_t one = 1;
+    ck_assert_int_eq(tj_launch(tjt.cpu, m, "k", 1, &one, 1, &arg, 1), TJ_ERR_LAUNCH);
+    ck_assert_str_eq(tj_device_error(tjt.cpu), "tj_launch: kernel 'k': argument 0 ('x'): "
+                                               "expected int32, got int32 of another context");
+    tj_context_destroy(other);
+    tj_kernel_destroy(k);
+}
+END_TEST
+
 /* ---- names and the version ------------------------------------------------------------------- */
 
 START_TEST(test_status_names_are_the_constant_names)
@@ -1307,6 +1415,7 @@ api_suite(void)
     tcase_add_loop_test(tc, test_types_have_their_names_kinds_and_sizes, 0, NROWS(type_rows));
     tcase_add_test(tc, test_struct_types_have_the_c_layout);
     tcase_add_test(tc, test_type_constructors_reject_bad_arguments);
+    tcase_add_test(tc, test_types_of_another_context_are_refused);
     tcase_add_test(tc, test_status_names_are_the_constant_names);
     tcase_add_test(tc, test_version_names_the_library_and_llvm);
     tcase_add_test(tc, test_kernel_ir_names_the_kernel);

@@ -855,6 +855,48 @@ PROVOKE(tid_with_0_coordinates)
     p->null = !tj_tid(k, 0, t);
 }
 
+/* NULL where a count says there are elements: the pointer is named, not the count */
+PROVOKE(tid_into_null)
+{
+    K;
+    p->null = !tj_tid(k, 1, NULL);
+}
+
+PROVOKE(store_at_null_indices)
+{
+    K;
+    tj_val *a = tj_param_array(k, "a", F32, 1);
+    p->null = !tj_store(k, a, NULL, 1, cf(k, 1));
+}
+
+PROVOKE(tile_of_a_null_shape)
+{
+    K;
+    p->null = !tj_tile_zeros(k, F32, 1, NULL, TJ_STORAGE_REGISTER);
+}
+
+PROVOKE(reshape_to_a_null_shape)
+{
+    K;
+    static const int four[] = {4};
+    p->null = !tj_tile_reshape(k, tj_tile_zeros(k, F32, 1, four, TJ_STORAGE_REGISTER), 1, NULL);
+}
+
+PROVOKE(extract_at_null_indices)
+{
+    K;
+    static const int four[] = {4};
+    p->null = !tj_tile_extract(k, tj_tile_zeros(k, F32, 1, four, TJ_STORAGE_REGISTER), NULL, 1);
+}
+
+PROVOKE(scatter_add_at_null_indices)
+{
+    K;
+    static const int four[] = {4};
+    tj_val *t = tj_tile_zeros(k, F32, 1, four, TJ_STORAGE_SHARED);
+    p->null = !tj_tile_scatter_add(k, t, NULL, 1, cf(k, 1), tj_const_bool(k, true), NULL);
+}
+
 /* ---- calls ---------------------------------------------------------------------------------- */
 
 static tj_func *
@@ -872,6 +914,13 @@ PROVOKE(call_with_too_few_arguments)
     K;
     tj_val *a = ci(k, 1);
     p->null = !tj_call(k, f, &a, 1);
+}
+
+PROVOKE(call_with_null_arguments)
+{
+    tj_func *f = two_int_func();
+    K;
+    p->null = !tj_call(k, f, NULL, 2);
 }
 
 PROVOKE(call_with_the_wrong_type)
@@ -1202,9 +1251,22 @@ static const struct error_row {
      "tj_tid: argument 'ncoords': 5 is not in [1, 4]"},
     {"tid with 0 coordinates", tid_with_0_coordinates, AT_CALL, TJ_ERR_INVALID,
      "tj_tid: argument 'ncoords': 0 is not in [1, 4]"},
+    {"tid into NULL", tid_into_null, AT_CALL, TJ_ERR_INVALID, "tj_tid: argument 'out' is NULL"},
+    {"store at NULL indices", store_at_null_indices, AT_CALL, TJ_ERR_INVALID,
+     "tj_store: argument 'idx' is NULL"},
+    {"tile of a NULL shape", tile_of_a_null_shape, AT_CALL, TJ_ERR_INVALID,
+     "tile_zeros: argument 'shape' is NULL"},
+    {"reshape to a NULL shape", reshape_to_a_null_shape, AT_CALL, TJ_ERR_INVALID,
+     "tile_reshape: argument 'shape' is NULL"},
+    {"extract at NULL indices", extract_at_null_indices, AT_CALL, TJ_ERR_INVALID,
+     "tile_extract: argument 'idx' is NULL"},
+    {"scatter-add at NULL indices", scatter_add_at_null_indices, AT_CALL, TJ_ERR_INVALID,
+     "tile_scatter_add: argument 'idx' is NULL"},
     /* calls */
     {"call with too few arguments", call_with_too_few_arguments, AT_CALL, TJ_ERR_INVALID,
      "tj_call: function 'f' takes 2 arguments, got 1"},
+    {"call with NULL arguments", call_with_null_arguments, AT_CALL, TJ_ERR_INVALID,
+     "tj_call: argument 'args' is NULL"},
     {"call with the wrong type", call_with_the_wrong_type, AT_CALL, TJ_ERR_INVALID,
      "tj_call: function 'f': argument 'b': float32, expected int32"},
     {"call with an array of another rank", call_with_an_array_of_another_rank, AT_CALL,

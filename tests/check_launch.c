@@ -1334,6 +1334,87 @@ START_TEST(test_launch_rejects_a_cuda_module_on_the_cpu)
 }
 END_TEST
 
+/* NULL where a count says there are elements: the pointer is named, not the count. */
+START_TEST(test_launch_names_its_null_pointers)
+{
+    tj_module *m = errors_module();
+    int64_t n = 4;
+    ck_assert_int_eq(tj_launch(tjt.cpu, m, "err", 1, NULL, 1, NULL, 0), TJ_ERR_LAUNCH);
+    ck_assert_str_eq(tj_device_error(tjt.cpu), "tj_launch: argument 'dim' is NULL");
+    ck_assert_int_eq(tj_launch(tjt.cpu, m, "err", 2, (int64_t[]){n, n}, 1, NULL, 3),
+                     TJ_ERR_LAUNCH);
+    ck_assert_str_eq(tj_device_error(tjt.cpu), "tj_launch: argument 'args' is NULL");
+    tj_array *a = NULL;
+    ck_assert_int_eq(tj_array_create(tjt.cpu, I32, 1, NULL, &a), TJ_ERR_INVALID);
+    ck_assert_ptr_null(a);
+    ck_assert_str_eq(tj_device_error(tjt.cpu), "tj_array_create: argument 'shape' is NULL");
+}
+END_TEST
+
+/* x = (x + x) * x, block b on elements [b n, b n + n), a (n,) register tile a block; with
+ * 'sum', x[b n] first takes the sum of x + x (a barrier the tiles live across). */
+static tj_module *
+register_tiles_module(tj_cpu_mode mode, uint32_t block_dim, int n, bool sum)
+{
+    tj_kernel_options o = {.target = TJ_TARGET_CPU, .block_dim = block_dim, .cpu_mode = mode};
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "big", &o);
+    tj_val *x = tj_param_array(k, "x", tjt_type(TJ_DTYPE_F32), 1);
+    tj_val *b;
+    ck_assert(tj_tid(k, 1, &b));
+    tj_val *at = bin(k, TJ_BIN_MUL, b, ci(k, n));
+    tj_val *t = tj_tile_load(k, x, 1, &n, &at, TJ_STORAGE_REGISTER);
+    tj_val *u = bin(k, TJ_BIN_ADD, t, t);
+    if (sum)
+        ck_assert(tj_tile_store(k, x, tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, u), &at));
+    ck_assert(tj_tile_store(k, x, bin(k, TJ_BIN_MUL, u, t), &at));
+    return build(k);
+}
+
+/* Register tiles are locals of a block's code, on the stack it runs on: a launch whose
+ * width-1 blocks (16 Mi elements a tile, run on the caller and two workers of 8 MiB or
+ * more) or cooperative lanes (1 Mi elements over 32 lanes, on fibers of 256 KiB) would not
+ * fit fails with TJ_ERR_LIMIT instead of faulting, and the device stays usable; tiles of
+ * 16 Ki elements in width-1 blocks (checked, and within the stacks) run. */
+START_TEST(test_launch_of_blocks_whose_register_tiles_pass_their_stack_fails)
+{
+    tjt_ok(tjt.cpu, tj_device_set_cpu_threads(tjt.cpu, 3));
+    static const struct {
+        tj_cpu_mode mode;
+        uint32_t block_dim;
+        int n;
+        int64_t blocks;
+    } rows[] = {{TJ_CPU_WIDTH1, 1, 1 << 24, 64}, {TJ_CPU_COOPERATIVE, 32, 1 << 20, 1}};
+    tj_array *x = tjt_array(tjt.cpu, tjt_type(TJ_DTYPE_F32), 1 << 16, NULL);
+    tj_arg arg = tj_arg_array(x);
+    for (int i = 0; i < NROWS(rows); i++) {
+        tj_module *m = register_tiles_module(rows[i].mode, rows[i].block_dim, rows[i].n, true);
+        tj_status st = tj_launch_tiled(tjt.cpu, m, "big", 1, &rows[i].blocks,
+                                       rows[i].block_dim, &arg, 1);
+        ck_assert_msg(st == TJ_ERR_LIMIT, "row %d: %s: %s", i, tj_status_name(st),
+                      tj_device_error(tjt.cpu) ? tj_device_error(tjt.cpu) : "no message");
+        ck_assert_msg(strstr(tj_device_error(tjt.cpu), "KiB of stack (its register tiles and "
+                                                      "locals)"), "%s", tj_device_error(tjt.cpu));
+        tj_module_destroy(m);
+    }
+    enum { N = 1 << 14, BLOCKS = 16 }; /* more blocks than the caller runs alone */
+    float *host = malloc(N * BLOCKS * sizeof *host);
+    ck_assert_ptr_nonnull(host);
+    for (int i = 0; i < N * BLOCKS; i++)
+        host[i] = (float)(i % 7);
+    tj_array *y = tjt_array(tjt.cpu, tjt_type(TJ_DTYPE_F32), N * BLOCKS, host);
+    tj_arg yarg = tj_arg_array(y);
+    tj_module *m = register_tiles_module(TJ_CPU_WIDTH1, 1, N, false);
+    int64_t blocks = BLOCKS;
+    tjt_ok(tjt.cpu, tj_launch_tiled(tjt.cpu, m, "big", 1, &blocks, 1, &yarg, 1));
+    tjt_ok(tjt.cpu, tj_array_copy_to_host(y, host, N * BLOCKS * sizeof *host));
+    for (int i = 0; i < N * BLOCKS; i++)
+        ck_assert_msg(host[i] == 2.0f * (float)(i % 7) * (float)(i % 7), "element %d is %g", i,
+                      host[i]);
+    free(host);
+    tj_module_destroy(m);
+}
+END_TEST
+
 START_TEST(test_launch_rejects_a_null_module_and_an_array_of_another_device)
 {
     tj_module *m = errors_module();
@@ -1581,6 +1662,8 @@ launch_suite(void)
     tcase_add_loop_test(errors, test_launch_errors_name_the_call_and_the_reason, 0,
                         NROWS(launch_error_rows));
     tcase_add_test(errors, test_launch_rejects_a_cuda_module_on_the_cpu);
+    tcase_add_test(errors, test_launch_names_its_null_pointers);
+    tcase_add_test(errors, test_launch_of_blocks_whose_register_tiles_pass_their_stack_fails);
     tcase_add_test(errors, test_launch_rejects_a_null_module_and_an_array_of_another_device);
     return s;
 }

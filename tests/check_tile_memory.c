@@ -1165,6 +1165,12 @@ e_arange_step0(tj_kernel *k)
 }
 
 static bool
+e_arange_nan_stop(tj_kernel *k)
+{
+    return !tj_tile_arange(k, 0, NAN, 1, tjt_type(TJ_DTYPE_F32), REG);
+}
+
+static bool
 e_arange_int_fraction(tj_kernel *k)
 {
     return !tj_tile_arange(k, 0, 5, 0.5, tjt_type(TJ_DTYPE_I32), REG);
@@ -1300,6 +1306,8 @@ static const tt_err_row err_rows[] = {
      e_arange_empty},
     {"arange_step0", 0, TJ_ERR_INVALID,
      "tile_arange: argument 'step': 0 is not a finite non-zero step", e_arange_step0},
+    {"arange_nan_stop", 0, TJ_ERR_INVALID, "tile_arange: argument 'stop': nan is not finite",
+     e_arange_nan_stop},
     {"arange_int_fraction", 0, TJ_ERR_INVALID,
      "tile_arange: start, stop and step must be integers for int32", e_arange_int_fraction},
     {"load_rank_mismatch", 0, TJ_ERR_INVALID,
