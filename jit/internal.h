@@ -648,6 +648,8 @@ struct tj_module {
 };
 
 TJI_HIDDEN const tji_kdesc *tji_module_find(const tj_module *m, const char *name, int *index);
+/* Which of the 'n' kernels 'fn' is the entry of, or -1 (a function of their code). */
+TJI_HIDDEN int tji_entry_of(const tji_kdesc *descs, int n, LLVMValueRef fn);
 /* In a linked module, kernel 'name's body is called "tjk.<name>". */
 #define TJI_BODY_PREFIX "tjk."
 /* Starts the body of hook 'name' (tj.hook.*) when the module declares it: returns a

@@ -290,21 +290,24 @@ link_all(tj_context *ctx, LLVMModuleRef *m, tj_kernel *const *ks, size_t n)
     return TJ_OK;
 }
 
+int
+tji_entry_of(const tji_kdesc *descs, int n, LLVMValueRef fn)
+{
+    size_t len;
+    const char *name = LLVMGetValueName2(fn, &len);
+    for (int i = 0; i < n; i++)
+        if (strcmp(name, descs[i].entry) == 0)
+            return i;
+    return -1;
+}
+
 /* Everything but the entries becomes internal, so unused code disappears. */
 static void
 internalize(LLVMModuleRef m, const tji_kdesc *descs, int n)
 {
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-        if (LLVMIsDeclaration(f))
-            continue;
-        size_t len;
-        const char *name = LLVMGetValueName2(f, &len);
-        bool entry = false;
-        for (int i = 0; i < n && !entry; i++)
-            entry = strcmp(name, descs[i].entry) == 0;
-        if (!entry)
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        if (!LLVMIsDeclaration(f) && tji_entry_of(descs, n, f) < 0)
             LLVMSetLinkage(f, LLVMInternalLinkage);
-    }
 }
 
 /* ---- entries (shared by the targets) --------------------------------------------------- */

@@ -217,19 +217,15 @@ probe_stacks(tj_context *ctx, LLVMModuleRef m)
  * not another kernel's entry, each counted once, before optimisation merges or drops any.
  * An over-estimate, for the launcher's check of the stacks blocks run on. */
 static size_t
-frame_bytes(LLVMModuleRef m, const tji_kdesc *descs, size_t n, size_t self)
+frame_bytes(LLVMModuleRef m, const tji_kdesc *descs, int n, int self)
 {
     LLVMTargetDataRef dl = LLVMGetModuleDataLayout(m);
     size_t total = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
-        if (LLVMIsDeclaration(fn))
-            continue;
-        size_t len;
-        const char *name = LLVMGetValueName2(fn, &len);
-        bool other = false;
-        for (size_t i = 0; i < n && !other; i++)
-            other = i != self && strcmp(name, descs[i].entry) == 0;
-        for (LLVMBasicBlockRef bb = other ? NULL : LLVMGetFirstBasicBlock(fn); bb;
+        int entry = tji_entry_of(descs, n, fn);
+        if (entry >= 0 && entry != self)
+            continue; /* another kernel's entry (declarations have no blocks) */
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
              bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in;
                  in = LLVMGetNextInstruction(in)) {
@@ -533,7 +529,7 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
     for (size_t i = 0; i < n; i++)
         tji_scope_memory(ctx, LLVMGetNamedFunction(m, descs[i].entry));
     for (size_t i = 0; i < n; i++)
-        descs[i].frame_bytes = frame_bytes(m, descs, n, i);
+        descs[i].frame_bytes = frame_bytes(m, descs, (int)n, (int)i);
     probe_stacks(ctx, m);
     tji_rename_math(m, "");
     return st;
