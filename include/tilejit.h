@@ -440,7 +440,11 @@ TJ_API tj_val *tj_select(tj_kernel *k, tj_val *cond, tj_val *a, tj_val *b);
  * the same shape. */
 TJ_API tj_val *tj_cast(tj_kernel *k, tj_val *v, const tj_type *type);
 
-/* A mutable local holding 'init': a scalar, composite or struct, or a tile. A tile variable
+/* A mutable local holding 'init': a scalar, composite or struct, or a tile. Unlike other
+ * values a variable is not bound to the block that made it: its slot is made at the
+ * kernel's entry, so it can be read and set after that block ends (a scalar one holds zero
+ * on paths where tj_var_new did not run); this is how values leave branches and loops.
+ * A tile variable
  * keeps a register copy of its own: tj_var_get gives a register tile, and tj_var_set takes
  * a tile of the same element type and shape (SPEC 3). A variable made from a reduction's
  * result also takes other tiles of its shape (the result plus a loaded tile); each lane

@@ -190,6 +190,31 @@ START_TEST(test_if_without_else_runs_the_branch_only_when_true)
 }
 END_TEST
 
+/* A variable made inside a branch outlives it (its slot is the kernel's): read after the
+ * branch, it holds its value where the branch ran and zero elsewhere. */
+static void
+body_variable_made_in_a_branch(tj_kernel *k, tj_val *out, tj_val *in, tj_val *x, tj_val *i)
+{
+    ck_assert(tj_if_begin(k, cmp(k, TJ_CMP_GT, x, ci(k, 0))));
+    tj_val *v = tj_var_new(k, bin(k, TJ_BIN_ADD, x, ci(k, 1)));
+    ck_assert(tj_if_end(k));
+    put(k, out, i, tj_var_get(k, v));
+}
+
+static int32_t
+ref_variable_made_in_a_branch(const int32_t *in, int n, int i)
+{
+    return in[i] > 0 ? in[i] + 1 : 0;
+}
+
+START_TEST(test_variables_made_in_a_branch_outlive_it_and_hold_zero_where_it_did_not_run)
+{
+    use_target(_i);
+    check_elementwise("variable_made_in_a_branch", body_variable_made_in_a_branch,
+                      ref_variable_made_in_a_branch);
+}
+END_TEST
+
 static void
 body_if_else(tj_kernel *k, tj_val *out, tj_val *in, tj_val *x, tj_val *i)
 {
@@ -1779,6 +1804,7 @@ add_all(TCase *tc, int where)
 #define ADD_ROWS(fn, rows)                                                                     \
     tcase_add_loop_test(tc, fn, where * NROWS(rows), (where + 1) * NROWS(rows))
     ADD(test_if_without_else_runs_the_branch_only_when_true);
+    ADD(test_variables_made_in_a_branch_outlive_it_and_hold_zero_where_it_did_not_run);
     ADD(test_if_else_takes_exactly_one_branch);
     ADD(test_nested_if_else_classifies_sign_and_size);
     ADD(test_empty_branches_change_nothing);
