@@ -29,7 +29,9 @@
  *   Builder calls (anything taking a tj_kernel first) are sticky: the first failure is
  *   recorded on the kernel with a message naming the call (or builtin), the argument and the
  *   reason; from then on every builder call on that kernel does nothing and returns NULL (or
- *   false). A NULL tj_val argument means an earlier failure and is passed over quietly.
+ *   false). A NULL tj_val argument (what a failed call returned, maybe in another kernel)
+ *   is an error of the call it is passed to, so no call is dropped from a kernel that
+ *   builds; after an earlier failure it changes nothing, as every call does nothing then.
  *   Build the whole kernel, then check tj_kernel_error() or the status of tj_module_build().
  *   Runtime calls return a tj_status and keep a message on the device (tj_device_error) or
  *   the context (tj_context_error). No call prints, aborts or exits.

@@ -147,15 +147,38 @@ tji_ctx_fail_llvm(tj_context *ctx, LLVMErrorRef e, const char *what)
     return TJ_ERR_LLVM;
 }
 
-bool
-tji_is_identifier(const char *s)
+/* Whether 's' is an identifier, of any length. */
+static bool
+identifier_chars(const char *s)
 {
     if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
         return false;
     for (const char *p = s; *p; p++)
         if (!(isalnum((unsigned char)*p) || *p == '_'))
             return false;
-    return strlen(s) <= 200;
+    return true;
+}
+
+bool
+tji_is_identifier(const char *s)
+{
+    return identifier_chars(s) && strlen(s) <= TJI_MAX_NAME;
+}
+
+const char *
+tji_name_error(const char *s, char *buf, size_t n)
+{
+    size_t len = s ? strlen(s) : 0;
+    if (identifier_chars(s) && len <= TJI_MAX_NAME)
+        return NULL;
+    if (identifier_chars(s))
+        snprintf(buf, n, "'%.32s...' has %zu characters; a name has at most %d", s, len,
+                 TJI_MAX_NAME);
+    else if (len > 64)
+        snprintf(buf, n, "'%.32s...' (%zu characters) is not an identifier", s, len);
+    else
+        snprintf(buf, n, "'%s' is not an identifier", s ? s : "(null)");
+    return buf;
 }
 
 /* LLVM reports some errors (unreadable bitcode, a failed link, some code generation errors)

@@ -109,7 +109,12 @@ TJI_HIDDEN void tji_ctx_clear_error(tj_context *ctx);
 TJI_HIDDEN const char *tji_llvm_error(tj_context *ctx);
 /* Converts and disposes an LLVM error handle into a context error. */
 TJI_HIDDEN tj_status tji_ctx_fail_llvm(tj_context *ctx, LLVMErrorRef e, const char *what);
+/* Names of kernels, functions, parameters, structs and fields: identifiers of at most
+ * TJI_MAX_NAME characters (LLVM symbols and messages carry them whole). */
+#define TJI_MAX_NAME 200
 TJI_HIDDEN bool tji_is_identifier(const char *s);
+/* Why 's' cannot be such a name, in 'buf' (quoting 's', cut when long), or NULL when it can. */
+TJI_HIDDEN const char *tji_name_error(const char *s, char *buf, size_t n);
 /* Intrusive doubly linked lists of the context's objects. */
 #define TJI_LIST_ADD(head, obj)                                                                \
     do {                                                                                       \
@@ -331,8 +336,9 @@ TJI_HIDDEN bool tji_barrier_owed_for(const tj_kernel *k, const tj_val *t);
 TJI_HIDDEN const tj_val *tji_owner_values(const tj_kernel *k, const tj_val *t);
 /* Records the kernel's first error; always returns false. */
 TJI_HIDDEN bool tji_fail(tj_kernel *k, tj_status st, const char *fmt, ...) TJI_PRINTF(3, 4);
-/* Checks a value argument: false quietly for NULL (an earlier failure), false with an error
- * for a value of another kernel or out of scope. */
+/* Checks a value argument: false with an error for NULL ("argument 'x' is NULL"; kept only
+ * when the kernel has none, so after an earlier failure it changes nothing), a value of
+ * another kernel or one out of scope. */
 TJI_HIDDEN bool tji_use(tj_kernel *k, const tj_val *v, const char *fn, const char *arg);
 TJI_HIDDEN int tji_scope_current(const tj_kernel *k);
 /* At a for or while loop's end (CPU): copies the loop with its range checks made true and

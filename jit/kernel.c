@@ -45,8 +45,8 @@ scope_visible(const tj_kernel *k, int id)
 bool
 tji_use(tj_kernel *k, const tj_val *v, const char *fn, const char *arg)
 {
-    if (!v)
-        return false;
+    if (!v) /* an earlier failure elsewhere, or a mistake: never a call dropped quietly */
+        return tji_fail(k, TJ_ERR_INVALID, "%s: argument '%s' is NULL", fn, arg);
     if (v->k != k) {
         const char *owner = v->k ? v->k->name : "?";
         return tji_fail(k, TJ_ERR_INVALID,
@@ -168,9 +168,9 @@ kernel_new(tj_context *ctx, const char *name, const tj_kernel_options *opts, boo
     k->llmod = LLVMModuleCreateWithNameInContext(k->symbol, ctx->llctx);
     k->llb = LLVMCreateBuilderInContext(ctx->llctx);
     TJI_LIST_ADD(ctx->kernels, k);
-    if (!tji_is_identifier(name))
-        tji_fail(k, TJ_ERR_INVALID, "%s: argument 'name': '%s' is not an identifier", fn,
-                 name ? name : "(null)");
+    char why[160];
+    if (tji_name_error(name, why, sizeof why))
+        tji_fail(k, TJ_ERR_INVALID, "%s: argument 'name': %s", fn, why);
     else if (ret && (ret->kind == TJ_TYPE_VOID && ret != tji_type_void(ctx)))
         tji_fail(k, TJ_ERR_INVALID, "%s: argument 'ret': not a type", fn);
     else if (!tji_check_type_ctx(k, fn, "ret", ret))
@@ -299,9 +299,9 @@ add_param(tj_kernel *k, const char *fn, const char *name, const tj_type *type,
                  name ? name : "(null)");
         return NULL;
     }
-    if (!tji_is_identifier(name)) {
-        tji_fail(k, TJ_ERR_INVALID, "%s: argument 'name': '%s' is not an identifier", fn,
-                 name ? name : "(null)");
+    char why[160];
+    if (tji_name_error(name, why, sizeof why)) {
+        tji_fail(k, TJ_ERR_INVALID, "%s: argument 'name': %s", fn, why);
         return NULL;
     }
     for (int i = 0; i < k->nparams; i++)

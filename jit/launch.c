@@ -222,6 +222,11 @@ check_config(launch *l, tj_module *m, const char *name, int ndim, const int64_t 
     const char *fn = tiled ? "tj_launch_tiled" : "tj_launch";
     if (!m)
         return tji_dev_fail(dev, TJ_ERR_INVALID, "%s: argument 'm' is NULL", fn);
+    if (m->ctx != dev->ctx)
+        return tji_dev_fail(dev, TJ_ERR_LAUNCH,
+                            "%s: the module belongs to another context than the device; a "
+                            "module runs on the devices of the context that built it",
+                            fn);
     if ((m->target == TJ_TARGET_CUDA) != (dev->kind == TJ_DEVICE_CUDA))
         return tji_dev_fail(dev, TJ_ERR_LAUNCH, "%s: the module was built for %s, the device is %s",
                             fn, m->target == TJ_TARGET_CUDA ? "CUDA" : "the CPU", dev->name);

@@ -32,10 +32,18 @@ check_kernels(tj_context *ctx, tj_kernel *const *ks, size_t n)
         return tji_ctx_fail(ctx, TJ_ERR_INVALID, "tj_module_build: no kernels given");
     for (size_t i = 0; i < n; i++) {
         const tj_kernel *k = ks[i];
-        if (!k || k->ctx != ctx || k->is_func)
+        if (!k)
+            return tji_ctx_fail(ctx, TJ_ERR_INVALID, "tj_module_build: kernels[%zu] is NULL", i);
+        if (k->ctx != ctx)
             return tji_ctx_fail(ctx, TJ_ERR_INVALID,
-                                "tj_module_build: kernels[%zu] is not a kernel of this context",
-                                i);
+                                "tj_module_build: kernels[%zu] ('%s') is a kernel of another "
+                                "context",
+                                i, k->name);
+        if (k->is_func)
+            return tji_ctx_fail(ctx, TJ_ERR_INVALID,
+                                "tj_module_build: kernels[%zu] ('%s') is a function (made by "
+                                "tj_func_create); modules are built from kernels, which call it",
+                                i, k->name);
         if (k->status != TJ_OK)
             return tji_ctx_fail(ctx, k->status, "kernel '%s': %s", k->name, k->err);
         if (k->opts.target != ks[0]->opts.target ||
@@ -726,8 +734,16 @@ tj_module_build(tj_context *ctx, tj_kernel *const *kernels, size_t nkernels,
 tj_status
 tj_kernel_build(tj_kernel *k, const tj_build_options *opts, tj_module **out)
 {
-    if (!k)
+    if (!k || !out)
         return TJ_ERR_INVALID;
+    if (k->is_func) {
+        *out = NULL;
+        tji_ctx_clear_error(k->ctx);
+        return tji_ctx_fail(k->ctx, TJ_ERR_INVALID,
+                            "tj_kernel_build: '%s' is a function (made by tj_func_create); "
+                            "build the kernels that call it",
+                            k->name);
+    }
     return tj_module_build(k->ctx, &k, 1, opts, out);
 }
 

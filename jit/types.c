@@ -277,22 +277,20 @@ tj_context_get_quat_type(tj_context *ctx, tj_dtype dtype)
 static bool
 check_fields(tj_context *ctx, const char *name, const tj_field *fields, size_t nfields)
 {
-    if (!tji_is_identifier(name))
+    char why[160];
+    if (tji_name_error(name, why, sizeof why))
         return tji_ctx_fail(ctx, TJ_ERR_INVALID,
-                            "tj_context_new_struct_type: argument 'name': '%s' is not an "
-                            "identifier",
-                            name ? name : "(null)") == TJ_OK;
+                            "tj_context_new_struct_type: argument 'name': %s", why) == TJ_OK;
     if (nfields == 0 || !fields)
         return tji_ctx_fail(ctx, TJ_ERR_INVALID,
                             "tj_context_new_struct_type: struct '%s' has no fields",
                             name) == TJ_OK;
     for (size_t i = 0; i < nfields; i++) {
         const tj_type *ft = fields[i].type;
-        if (!tji_is_identifier(fields[i].name))
+        if (tji_name_error(fields[i].name, why, sizeof why))
             return tji_ctx_fail(ctx, TJ_ERR_INVALID,
-                                "tj_context_new_struct_type: struct '%s': field %zu has no "
-                                "valid name",
-                                name, i) == TJ_OK;
+                                "tj_context_new_struct_type: struct '%s': field %zu: %s", name,
+                                i, why) == TJ_OK;
         if (!ft || ft->kind == TJ_TYPE_VOID)
             return tji_ctx_fail(ctx, TJ_ERR_INVALID,
                                 "tj_context_new_struct_type: struct '%s': field '%s' has no "

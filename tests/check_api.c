@@ -615,7 +615,8 @@ START_TEST(test_type_constructors_reject_bad_arguments)
     tj_field unnamed[] = {{"1a", f32}};
     ck_assert_ptr_null(tj_context_new_struct_type(c, "s", unnamed, 1));
     ck_assert_str_eq(tj_context_error(c),
-                     "tj_context_new_struct_type: struct 's': field 0 has no valid name");
+                     "tj_context_new_struct_type: struct 's': field 0: '1a' is not an "
+                     "identifier");
     ck_assert_ptr_null(tj_context_get_type(NULL, TJ_DTYPE_F32));
     ck_assert_int_eq(tj_type_get_kind(NULL), TJ_TYPE_VOID);
     ck_assert_uint_eq(tj_type_get_size(NULL), 0);
@@ -727,6 +728,15 @@ START_TEST(test_types_of_another_context_are_refused)
     ck_assert_int_eq(tj_launch(tjt.cpu, m, "k", 1, &one, 1, &arg, 1), TJ_ERR_LAUNCH);
     ck_assert_str_eq(tj_device_error(tjt.cpu), "tj_launch: kernel 'k': argument 0 ('x'): "
                                                "expected int32, got int32 of another context");
+    /* the module runs on its own context's devices, not on another context's */
+    tj_device *dev = NULL;
+    ck_assert_int_eq(tj_device_create(other, TJ_DEVICE_CPU, 0, &dev), TJ_OK);
+    tj_arg own = tj_arg_bytes(tjt_type(TJ_DTYPE_I32), &v);
+    ck_assert_int_eq(tj_launch(dev, m, "k", 1, &one, 1, &own, 1), TJ_ERR_LAUNCH);
+    ck_assert_str_eq(tj_device_error(dev), "tj_launch: the module belongs to another context "
+                                           "than the device; a module runs on the devices of "
+                                           "the context that built it");
+    ck_assert_int_eq(tj_launch(tjt.cpu, m, "k", 1, &one, 1, &own, 1), TJ_OK);
     tj_context_destroy(other);
     tj_kernel_destroy(k);
 }

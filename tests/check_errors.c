@@ -724,6 +724,30 @@ PROVOKE(kernel_name_not_an_identifier)
     p->null = true;
 }
 
+/* A name made of 'n' copies of 'c' (and a space at 'space' unless it is -1). */
+static const char *
+long_name(size_t n, char c, int space)
+{
+    static char buf[512];
+    memset(buf, c, n);
+    buf[n] = 0;
+    if (space >= 0)
+        buf[space] = ' ';
+    return buf;
+}
+
+PROVOKE(kernel_name_of_201_characters)
+{
+    p->build = p->failed = tj_kernel_create(tjt.ctx, long_name(201, 'k', -1), NULL);
+    p->null = true;
+}
+
+PROVOKE(param_name_of_300_characters_with_a_space)
+{
+    K;
+    p->null = !tj_param(k, long_name(300, 'p', 150), I32);
+}
+
 PROVOKE(kernel_name_null)
 {
     p->build = p->failed = tj_kernel_create(tjt.ctx, NULL, NULL);
@@ -1215,6 +1239,13 @@ static const struct error_row {
      "tj_param_array: parameter 'p64': 'k' already has 64 parameters, the most allowed"},
     {"kernel name not an identifier", kernel_name_not_an_identifier, AT_CREATE, TJ_ERR_INVALID,
      "tj_kernel_create: argument 'name': 'my kernel' is not an identifier"},
+    {"kernel name of 201 characters", kernel_name_of_201_characters, AT_CREATE, TJ_ERR_INVALID,
+     "tj_kernel_create: argument 'name': 'kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk...' has 201 "
+     "characters; a name has at most 200"},
+    {"param name of 300 characters with a space", param_name_of_300_characters_with_a_space,
+     AT_CALL, TJ_ERR_INVALID,
+     "tj_param: argument 'name': 'pppppppppppppppppppppppppppppppp...' (300 characters) is not "
+     "an identifier"},
     {"kernel name null", kernel_name_null, AT_CREATE, TJ_ERR_INVALID,
      "tj_kernel_create: argument 'name': '(null)' is not an identifier"},
     {"kernel block_dim above 1024", kernel_block_dim_above_1024, AT_CREATE, TJ_ERR_LIMIT,
@@ -1380,21 +1411,48 @@ START_TEST(test_only_the_first_error_is_kept)
 }
 END_TEST
 
-/* A NULL value is an earlier failure: it is passed over quietly. */
-START_TEST(test_null_values_are_passed_over_quietly)
+/* A NULL value passed to a builder call is recorded as an error of that call when the
+ * kernel has none (a call is never dropped quietly: a kernel that builds ran every call it
+ * was given); after an earlier failure it changes nothing, the first error is kept. */
+START_TEST(test_null_values_are_errors_unless_an_earlier_one_is_kept)
 {
+    static const char *const msgs[] = {
+        "neg: argument 'a' is NULL",
+        "add: argument 'a' is NULL",
+        "tj_load: argument 'idx' is NULL",
+        "tj_var_set: argument 'var' is NULL",
+        "tj_if_begin: argument 'cond' is NULL",
+        "tile_stack_push: argument 'has_value' is NULL",
+    };
+    for (int row = 0; row < NROWS(msgs); row++) {
+        tj_kernel *k = tj_kernel_create(tjt.ctx, "k", NULL);
+        tj_val *a = tj_param_array(k, "a", I32, 1);
+        tj_val *i = NULL;
+        switch (row) {
+        case 0: ck_assert_ptr_null(tj_unary(k, TJ_UN_NEG, NULL)); break;
+        case 1: ck_assert_ptr_null(tj_binary(k, TJ_BIN_ADD, NULL, NULL)); break;
+        case 2: ck_assert_ptr_null(tj_load(k, a, &i, 1)); break;
+        case 3: ck_assert(!tj_var_set(k, NULL, NULL)); break;
+        case 4: ck_assert(!tj_if_begin(k, NULL)); break;
+        default: {
+            tj_val *st = tj_tile_stack(k, 4, I32);
+            ck_assert_ptr_null(tj_tile_stack_push(k, st, tj_const_int(k, TJ_DTYPE_I32, 1),
+                                                  NULL));
+        }
+        }
+        ck_assert_str_eq(tj_kernel_error(k), msgs[row]);
+        ck_assert_int_eq(tj_kernel_status(k), TJ_ERR_INVALID);
+        tj_module *m = (tj_module *)k;
+        ck_assert_int_eq(tj_kernel_build(k, NULL, &m), TJ_ERR_INVALID);
+        ck_assert_ptr_null(m);
+        tj_kernel_destroy(k);
+    }
     tj_kernel *k = tj_kernel_create(tjt.ctx, "k", NULL);
-    tj_val *a = tj_param_array(k, "a", I32, 1);
-    tj_val *i = NULL;
-    ck_assert_ptr_null(tj_unary(k, TJ_UN_NEG, NULL));
-    ck_assert_ptr_null(tj_binary(k, TJ_BIN_ADD, NULL, NULL));
-    ck_assert_ptr_null(tj_load(k, a, &i, 1));
-    ck_assert(!tj_var_set(k, NULL, NULL));
-    ck_assert(!tj_if_begin(k, NULL));
-    ck_assert_ptr_null(tj_kernel_error(k));
-    ck_assert_int_eq(tj_kernel_status(k), TJ_OK);
-    tj_module *m = NULL;
-    ck_assert_int_eq(tj_kernel_build(k, NULL, &m), TJ_OK);
+    tj_val *bad = tj_const_int(k, TJ_DTYPE_I8, 300);
+    ck_assert_ptr_null(bad);
+    ck_assert_ptr_null(tj_unary(k, TJ_UN_NEG, bad));
+    ck_assert_str_eq(tj_kernel_error(k), "tj_const_int: argument 'value': 300 does not fit int8");
+    tj_kernel_destroy(k);
 }
 END_TEST
 
@@ -1424,6 +1482,39 @@ simple_kernel(const char *name, const tj_kernel_options *o)
     ck_assert(tj_store(k, a, &i, 1, i));
     return k;
 }
+
+/* Names of 200 characters, the most a name may have, make a function, a kernel and their
+ * parameters that build and run (their LLVM symbols carry them whole). */
+START_TEST(test_names_of_200_characters_build_and_run)
+{
+    char fname[201], kname[201], pname[201];
+    memcpy(fname, long_name(200, 'f', -1), sizeof fname);
+    memcpy(kname, long_name(200, 'k', -1), sizeof kname);
+    memcpy(pname, long_name(200, 'p', -1), sizeof pname);
+    tj_func *f = tj_func_create(tjt.ctx, fname, I32, NULL);
+    tj_val *x = tj_param(f, pname, I32);
+    ck_assert(tj_return(f, tj_binary(f, TJ_BIN_ADD, x, tj_const_int(f, TJ_DTYPE_I32, 1))));
+    tj_kernel *k = tj_kernel_create(tjt.ctx, kname, NULL);
+    tj_val *a = tj_param_array(k, pname, I32, 1);
+    tj_val *i = tj_const_int(k, TJ_DTYPE_I32, 0);
+    tj_val *v = tj_call(k, f, (tj_val *[]){tj_const_int(k, TJ_DTYPE_I32, 41)}, 1);
+    ck_assert(tj_store(k, a, &i, 1, v));
+    tj_module *m = NULL;
+    ck_assert_msg(tj_kernel_build(k, NULL, &m) == TJ_OK, "%s", tj_context_error(tjt.ctx));
+    tj_array *arr = NULL;
+    int64_t one = 1;
+    ck_assert_int_eq(tj_array_create(tjt.cpu, I32, 1, &one, &arr), TJ_OK);
+    tj_arg arg = tj_arg_array(arr);
+    ck_assert_msg(tj_launch(tjt.cpu, m, kname, 1, &one, 1, &arg, 1) == TJ_OK, "%s",
+                  tj_device_error(tjt.cpu));
+    int32_t got = 0;
+    ck_assert_int_eq(tj_array_copy_to_host(arr, &got, sizeof got), TJ_OK);
+    ck_assert_int_eq(got, 42);
+    tj_array_destroy(arr);
+    tj_module_destroy(m);
+    tj_func_destroy(f);
+}
+END_TEST
 
 static void
 expect_module_error(tj_kernel *const *ks, size_t n, tj_status want, const char *msg)
@@ -1475,17 +1566,23 @@ START_TEST(test_module_rejects_functions_and_missing_kernels)
     tj_func *f = tj_func_create(tjt.ctx, "f", NULL, NULL);
     tj_kernel *ks[] = {simple_kernel("a", NULL), f};
     expect_module_error(ks, 2, TJ_ERR_INVALID,
-                        "tj_module_build: kernels[1] is not a kernel of this context");
+                        "tj_module_build: kernels[1] ('f') is a function (made by "
+                        "tj_func_create); modules are built from kernels, which call it");
+    tj_module *m = (tj_module *)1;
+    ck_assert_int_eq(tj_kernel_build(f, NULL, &m), TJ_ERR_INVALID);
+    ck_assert_ptr_null(m);
+    ck_assert_str_eq(tj_context_error(tjt.ctx),
+                     "tj_kernel_build: 'f' is a function (made by tj_func_create); build the "
+                     "kernels that call it");
     tj_kernel *nul[] = {simple_kernel("b", NULL), NULL};
-    expect_module_error(nul, 2, TJ_ERR_INVALID,
-                        "tj_module_build: kernels[1] is not a kernel of this context");
+    expect_module_error(nul, 2, TJ_ERR_INVALID, "tj_module_build: kernels[1] is NULL");
     expect_module_error(ks, 0, TJ_ERR_INVALID, "tj_module_build: no kernels given");
     tj_context *other = NULL;
     ck_assert_int_eq(tj_context_create(&other), TJ_OK);
     tj_kernel *foreign = tj_kernel_create(other, "c", NULL);
     tj_kernel *mixed[] = {simple_kernel("c", NULL), foreign};
     expect_module_error(mixed, 2, TJ_ERR_INVALID,
-                        "tj_module_build: kernels[1] is not a kernel of this context");
+                        "tj_module_build: kernels[1] ('c') is a kernel of another context");
     tj_context_destroy(other);
 }
 END_TEST
@@ -1609,12 +1706,13 @@ errors_suite(void)
                         NROWS(error_rows));
     tcase_add_test(tc, test_build_error_names_the_kernel_or_function);
     tcase_add_test(tc, test_only_the_first_error_is_kept);
-    tcase_add_test(tc, test_null_values_are_passed_over_quietly);
+    tcase_add_test(tc, test_null_values_are_errors_unless_an_earlier_one_is_kept);
     tcase_add_test(tc, test_null_kernel_calls_do_nothing);
     tcase_add_test(tc, test_module_rejects_kernels_of_different_targets);
     tcase_add_test(tc, test_module_rejects_kernels_of_different_cpu_modes);
     tcase_add_test(tc, test_module_rejects_two_kernels_of_one_name);
     tcase_add_test(tc, test_module_rejects_functions_and_missing_kernels);
+    tcase_add_test(tc, test_names_of_200_characters_build_and_run);
     tcase_add_test(tc, test_module_build_reports_the_first_kernel_in_error);
     tcase_add_test(tc, test_module_rejects_bad_build_options);
     tcase_add_test(tc, test_gpu_math_without_libdevice_is_a_clear_build_error);
