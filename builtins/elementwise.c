@@ -157,6 +157,9 @@ tj_tile_map(tj_kernel *k, tj_func *f, tj_val *const *tiles, size_t ntiles)
         tji_fail(k, TJ_ERR_INVALID, "%s: function '%s' returns nothing", fn, f->name);
         return NULL;
     }
+    for (size_t i = 0; i < ntiles; i++)
+        if (!tji_use(k, tiles[i], fn, "tiles"))
+            return NULL;
     return tji_tile_apply(k, fn, tiles, (int)ntiles, call_elem, f);
 }
 

@@ -550,7 +550,9 @@ tj_binary(tj_kernel *k, tj_binop op, tj_val *a, tj_val *b)
         return NULL;
     }
     if ((a && a->kind == TJ_VAL_TILE) || (b && b->kind == TJ_VAL_TILE))
-        return a && b ? tji_tile_binary(k, op, a, b) : NULL;
+        return tji_use(k, a, binop_names[op], "a") && tji_use(k, b, binop_names[op], "b")
+                   ? tji_tile_binary(k, op, a, b)
+                   : NULL;
     if (!check_operand(k, binop_names[op], "a", a) || !check_operand(k, binop_names[op], "b", b))
         return NULL;
     if (a->type == b->type)
@@ -585,7 +587,9 @@ tj_compare(tj_kernel *k, tj_cmp op, tj_val *a, tj_val *b)
         return NULL;
     }
     if ((a && a->kind == TJ_VAL_TILE) || (b && b->kind == TJ_VAL_TILE))
-        return a && b ? tji_tile_compare(k, op, a, b) : NULL;
+        return tji_use(k, a, "tj_compare", "a") && tji_use(k, b, "tj_compare", "b")
+                   ? tji_tile_compare(k, op, a, b)
+                   : NULL;
     if (!check_operand(k, "tj_compare", "a", a) || !check_operand(k, "tj_compare", "b", b))
         return NULL;
     const tj_type *t = a->type;
