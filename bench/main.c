@@ -427,6 +427,34 @@ list_one(const char *name, const char *what)
         printf("%-36s %s\n", name, what);
 }
 
+/* A filter that names no figure is a usage error, not a run that measures nothing. */
+static const char *probe;
+static int probe_hits;
+
+static void
+count_hit(const char *name, const char *what)
+{
+    (void)what;
+    probe_hits += strstr(name, probe) != NULL;
+}
+
+static void
+check_filters(const bench_opts *o, const char *prog)
+{
+    for (int i = 0; i < o->nfilters; i++) {
+        probe = o->filters[i];
+        probe_hits = 0;
+        bench_compile_list(count_hit);
+        if (o->run_cpu)
+            bench_cpu_list(count_hit);
+        if (o->run_cuda)
+            bench_gpu_list(count_hit);
+        if (probe_hits == 0)
+            die_usage(prog, "no figure's name contains '%s'%s (--list shows them)", probe,
+                      o->run_cuda ? "" : " on the CPU");
+    }
+}
+
 static void
 read_load(char *buf, size_t n)
 {
@@ -617,6 +645,7 @@ main(int argc, char **argv)
     parse_args(argc, argv, &o, &list, &csv, &json);
     const char *req = getenv("TILEJIT_REQUIRE_GPU");
     o.require_gpu = req && strcmp(req, "1") == 0;
+    check_filters(&o, argv[0]);
     ssize_t len = readlink("/proc/self/exe", o.self, sizeof o.self - 1);
     if (len <= 0)
         snprintf(o.self, sizeof o.self, "%s", argv[0]);

@@ -1,0 +1,67 @@
+#!/bin/sh
+# tests/bench_smoke.sh: tilejit-bench as a program, in seconds (CTest's bench_smoke; label
+# cpu). Timings are not checked (benchmarks print figures, they assert nothing about speed):
+# what is checked is that the program runs and says what it did.
+#   - --list lists the CPU, GPU and compile figures;
+#   - a filter that names no figure is a usage error (exit status 2) naming the filter;
+#   - every CPU figure and the compile figures of one seed, on 64 KiB and 2 timed runs, on
+#     1 and 2 threads: exit status 0, no figure FAILED (each result is checked against its
+#     reference before its time counts), every tilejit row has its ratio to a reference,
+#     and the CSV, its gnuplot script and the JSON are written with every row.
+# The GPU figures need a GPU: the device script runs them (tools/device_run.sh).
+# Usage: tests/bench_smoke.sh BENCH
+set -eu
+
+bench=${1:?usage: tests/bench_smoke.sh BENCH}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+fail() {
+    echo "bench_smoke: $*" >&2
+    exit 1
+}
+
+"$bench" --list >"$dir/list" || fail "--list exited with $?"
+for name in cpu/sum cpu/histogram cpu/compact cpu/copy cpu/launch gpu/sum gpu/compact \
+    compile/ptx/compact_values compile/cpu/histogram; do
+    grep -q "^$name " "$dir/list" || fail "--list does not list $name"
+done
+
+set +e
+"$bench" --device cpu no_such_figure/ >"$dir/out" 2>"$dir/err"
+rc=$?
+set -e
+[ "$rc" = 2 ] || fail "a filter that names no figure exited with $rc, not 2"
+grep -q "no figure's name contains 'no_such_figure/'" "$dir/err" ||
+    fail "a filter that names no figure: unexpected message: $(head -1 "$dir/err")"
+
+"$bench" --device cpu --size 64K --repeat 2 --threads 1,2 --csv "$dir/b.csv" \
+    --json "$dir/b.json" cpu/ compile/ptx/histogram compile/cpu/histogram \
+    >"$dir/out" 2>"$dir/err" || { cat "$dir/err" >&2; fail "the run exited with $?"; }
+summary=$(tail -1 "$dir/err")
+echo "$summary"
+case "$summary" in
+*" 0 failed"*) ;;
+*) cat "$dir/out" >&2; fail "figures failed: $summary" ;;
+esac
+# TSV on stdout: name impl device threads size runs median min max gbps ref ref_median ratio
+rows=$(grep -c "^cpu/\|^compile/" "$dir/out") || fail "no figures on stdout"
+[ "$rows" -ge 30 ] || fail "$rows figures on stdout, expected at least 30"
+awk -F'\t' '$2 ~ /^tilejit/ && $1 ~ /^cpu\/(sum|histogram|compact|copy)$/ && $13 == "-" {
+    print "bench_smoke: no ratio for " $1 " " $2 " on " $4 " threads"; bad = 1 }
+    END { exit bad }' "$dir/out" || fail "rows without a ratio"
+for op in sum histogram compact copy; do
+    for mode in "tilejit width-1" "tilejit cooperative"; do
+        for t in 1 2; do
+            awk -F'\t' -v op="cpu/$op" -v m="$mode" -v t="$t" \
+                '$1 == op && $2 == m && $4 == t && $15 == "ok" { found = 1 }
+                 END { exit !found }' "$dir/out" || fail "no $mode row of cpu/$op on $t threads"
+        done
+    done
+done
+csv_rows=$(($(wc -l <"$dir/b.csv") - 1))
+[ "$csv_rows" = "$rows" ] || fail "the CSV has $csv_rows rows, stdout $rows"
+[ -s "$dir/b.csv.gp" ] || fail "no gnuplot script beside the CSV"
+json_rows=$(grep -c '"name": ' "$dir/b.json") || fail "no rows in the JSON"
+[ "$json_rows" = "$rows" ] || fail "the JSON has $json_rows rows, stdout $rows"
+echo "bench_smoke: $rows figures checked"
