@@ -1392,22 +1392,13 @@ START_TEST(test_contexts_on_different_threads_work_at_once)
 }
 END_TEST
 
-/* TIMEOUT_S, or more when the environment asks for more (valgrind runs). */
-static double
-case_timeout(void)
-{
-    const char *env = getenv("CK_DEFAULT_TIMEOUT");
-    double t = env ? atof(env) : 0;
-    return t > TIMEOUT_S ? t : TIMEOUT_S;
-}
-
 static Suite *
 api_suite(void)
 {
     Suite *s = suite_create("api");
     TCase *tc = tcase_create("api");
     tcase_add_checked_fixture(tc, tjt_setup, tjt_teardown);
-    tcase_set_timeout(tc, case_timeout());
+    tcase_set_timeout(tc, TIMEOUT_S);
     tcase_add_test(tc, test_destroy_of_null_does_nothing);
     tcase_add_test(tc, test_context_destroy_frees_everything_still_alive);
     tcase_add_test(tc, test_objects_can_be_destroyed_one_by_one_in_any_order);

@@ -33,12 +33,6 @@ use_target(int where)
 }
 
 static tj_val *
-ci(tj_kernel *k, int64_t v)
-{
-    return tj_const_int(k, TJ_DTYPE_I32, v);
-}
-
-static tj_val *
 bin(tj_kernel *k, tj_binop op, tj_val *a, tj_val *b)
 {
     return tj_binary(k, op, a, b);
@@ -1788,15 +1782,6 @@ END_TEST
 
 /* ---- suite --------------------------------------------------------------------------------- */
 
-/* TIMEOUT_S, or more when the environment asks for more (valgrind runs). */
-static double
-case_timeout(void)
-{
-    const char *env = getenv("CK_DEFAULT_TIMEOUT");
-    double t = env ? atof(env) : 0;
-    return t > TIMEOUT_S ? t : TIMEOUT_S;
-}
-
 static void
 add_all(TCase *tc, int where)
 {
@@ -1857,7 +1842,7 @@ control_suite(void)
     for (int where = ON_CPU1; where <= ON_CUDA; where++) {
         TCase *tc = tcase_create(names[where]);
         tcase_add_checked_fixture(tc, tjt_setup, tjt_teardown);
-        tcase_set_timeout(tc, case_timeout());
+        tcase_set_timeout(tc, TIMEOUT_S);
         if (where == ON_CUDA)
             tcase_set_tags(tc, "cuda");
         add_all(tc, where);

@@ -46,18 +46,6 @@ kern(provoked *p, const char *name)
     return k;
 }
 
-static tj_val *
-ci(tj_kernel *k, int64_t v)
-{
-    return tj_const_int(k, TJ_DTYPE_I32, v);
-}
-
-static tj_val *
-cf(tj_kernel *k, double v)
-{
-    return tj_const_float(k, TJ_DTYPE_F32, v);
-}
-
 static const tj_type *
 vec(int n)
 {
@@ -1686,22 +1674,13 @@ START_TEST(test_gpu_math_with_damaged_libdevice_is_a_build_error)
 }
 END_TEST
 
-/* TIMEOUT_S, or more when the environment asks for more (valgrind runs). */
-static double
-case_timeout(void)
-{
-    const char *env = getenv("CK_DEFAULT_TIMEOUT");
-    double t = env ? atof(env) : 0;
-    return t > TIMEOUT_S ? t : TIMEOUT_S;
-}
-
 static Suite *
 errors_suite(void)
 {
     Suite *s = suite_create("errors");
     TCase *tc = tcase_create("errors");
     tcase_add_checked_fixture(tc, tjt_setup, tjt_teardown);
-    tcase_set_timeout(tc, case_timeout());
+    tcase_set_timeout(tc, TIMEOUT_S);
     tcase_add_loop_test(tc, test_builder_error_is_recorded_sticky_and_fails_the_build, 0,
                         NROWS(error_rows));
     tcase_add_test(tc, test_build_error_names_the_kernel_or_function);

@@ -54,12 +54,6 @@ width_of(uint32_t block_dim)
 }
 
 static tj_val *
-ci(tj_kernel *k, int64_t v)
-{
-    return tj_const_int(k, TJ_DTYPE_I32, v);
-}
-
-static tj_val *
 bin(tj_kernel *k, tj_binop op, tj_val *a, tj_val *b)
 {
     return tj_binary(k, op, a, b);
@@ -1585,21 +1579,12 @@ END_TEST
 
 /* ---- suite --------------------------------------------------------------------------------- */
 
-/* TIMEOUT_S, or more when the environment asks for more (valgrind runs). */
-static double
-case_timeout(void)
-{
-    const char *env = getenv("CK_DEFAULT_TIMEOUT");
-    double t = env ? atof(env) : 0;
-    return t > TIMEOUT_S ? t : TIMEOUT_S;
-}
-
 static TCase *
 new_case(Suite *s, const char *name)
 {
     TCase *tc = tcase_create(name);
     tcase_add_checked_fixture(tc, tjt_setup, tjt_teardown);
-    tcase_set_timeout(tc, case_timeout());
+    tcase_set_timeout(tc, TIMEOUT_S);
     if (strcmp(name, "cuda") == 0)
         tcase_set_tags(tc, "cuda");
     suite_add_tcase(s, tc);

@@ -30,18 +30,6 @@ static const int four[] = {4};
 static const int two_by_four[] = {2, 4};
 
 static tj_val *
-ci(tj_kernel *k, int64_t v)
-{
-    return tj_const_int(k, TJ_DTYPE_I32, v);
-}
-
-static tj_val *
-cf(tj_kernel *k, double v)
-{
-    return tj_const_float(k, TJ_DTYPE_F32, v);
-}
-
-static tj_val *
 yes(tj_kernel *k)
 {
     return tj_const_bool(k, true);
@@ -511,22 +499,13 @@ START_TEST(test_documented_nulls_are_not_errors)
 }
 END_TEST
 
-/* TIMEOUT_S, or more when the environment asks for more (valgrind runs). */
-static double
-case_timeout(void)
-{
-    const char *env = getenv("CK_DEFAULT_TIMEOUT");
-    double t = env ? atof(env) : 0;
-    return t > TIMEOUT_S ? t : TIMEOUT_S;
-}
-
 static Suite *
 nulls_suite(void)
 {
     Suite *s = suite_create("nulls");
     TCase *tc = tcase_create("nulls");
     tcase_add_checked_fixture(tc, tjt_setup, tjt_teardown);
-    tcase_set_timeout(tc, case_timeout());
+    tcase_set_timeout(tc, TIMEOUT_S);
     tcase_add_loop_test(tc, test_a_null_value_is_an_error_of_the_call, 0, NROWS(rows));
     tcase_add_loop_test(tc, test_a_null_after_an_earlier_error_keeps_it, 0, NROWS(rows));
     tcase_add_test(tc, test_documented_nulls_are_not_errors);

@@ -179,6 +179,19 @@ tjt_half_from_double(double d)
     return s | (uint16_t)((e - 1 + 15) << 10) | (uint16_t)((int)q - 1024);
 }
 
+/* Constants of the two types tests use most. */
+static inline tj_val *
+ci(tj_kernel *k, int64_t v)
+{
+    return tj_const_int(k, TJ_DTYPE_I32, v);
+}
+
+static inline tj_val *
+cf(tj_kernel *k, double v)
+{
+    return tj_const_float(k, TJ_DTYPE_F32, v);
+}
+
 /* Opens the loop of the bench's kernels (bench/kernels.c, items_loop): for j in range(0,
  * items, block_dim()), i = tid[0] * items + j + tid[1]; gives i in '*i' (when not NULL),
  * whether it is inside x in '*has', and returns x at i (at 0 outside). Close with

@@ -73,12 +73,6 @@ launch_n(tj_module *m, const char *name, int64_t n, uint32_t block_dim, const tj
 }
 
 static inline tj_val *
-ci(tj_kernel *k, int64_t v)
-{
-    return tj_const_int(k, TJ_DTYPE_I32, v);
-}
-
-static inline tj_val *
 bin(tj_kernel *k, tj_binop op, tj_val *a, tj_val *b)
 {
     return tj_binary(k, op, a, b);
