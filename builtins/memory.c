@@ -794,6 +794,33 @@ check_extract(tj_kernel *k, const char *fn, tj_val *t, tj_val *const *idx, int n
     return true;
 }
 
+/* Debug builds: lane 0 publishes its linear index 'e' at 'at' bytes into the scratch, and a
+ * lane whose index differs reports it (a kernel error naming the lane); every lane then
+ * reads lane 0's element. Returns lane 0's index. */
+static LLVMValueRef
+check_same_index(tj_kernel *k, LLVMValueRef e, LLVMValueRef scratch, size_t at)
+{
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    LLVMValueRef off = tji_const_i64(c, (long long)at);
+    LLVMValueRef slot = LLVMBuildGEP2(b, tji_i8(c), scratch, &off, 1, "");
+    tji_cond cond;
+    tji_emit_cond_begin(k, LLVMBuildICmp(b, LLVMIntEQ, tji_lane(k), tji_const_i32(c, 0), ""),
+                        &cond);
+    LLVMBuildStore(b, e, slot);
+    tji_emit_cond_end(k, &cond);
+    tji_emit_barrier(k);
+    LLVMValueRef e0 = LLVMBuildLoad2(b, tji_i32(c), slot, "");
+    tji_mark_alike(c, e0);
+    int site = tji_kernel_add_site(k, "tile_extract of a register tile: this lane reads element %"
+                                      "%lld, lane 0 another; the index must be the same in "
+                                      "every lane (a shared tile reads each lane's own)");
+    LLVMValueRef wide = LLVMBuildZExt(b, e, tji_i64(c), "");
+    LLVMValueRef zero = tji_const_i64(c, 0);
+    tji_emit_report(k, LLVMBuildICmp(b, LLVMIntNE, e, e0, ""), site, wide, zero, zero, -1);
+    return e0;
+}
+
 tj_val *
 tj_tile_extract(tj_kernel *k, tj_val *t, tj_val *const *idx, int nidx)
 {
@@ -806,10 +833,15 @@ tj_tile_extract(tj_kernel *k, tj_val *t, tj_val *const *idx, int nidx)
     const tji_tile *tt = &t->u.tile;
     if (tt->storage == TJ_STORAGE_SHARED || tt->replicated || k->block_dim == 1)
         return tji_scalar(k, t->type, tji_tile_get(k, t, e, e)); /* slot == e when B == 1 */
-    /* The owner lane publishes the element through the scratch; every lane reads it. */
+    /* The owner lane publishes the element through the scratch; every lane reads it. So
+     * the index must be the same in every lane (as in Warp): the element of one lane's
+     * index is no other lane's to publish. A debug build checks it (below). */
     LLVMValueRef B = tji_const_i32(k->ctx, k->block_dim);
+    size_t at_index = (t->type->size + 7) & ~(size_t)7;
+    LLVMValueRef scratch = tji_shared_scratch(k, k->opts.debug ? at_index + 8 : t->type->size);
+    if (k->opts.debug && !LLVMIsAConstant(e))
+        e = check_same_index(k, e, scratch, at_index);
     LLVMValueRef owner = LLVMBuildURem(b, e, B, "");
-    LLVMValueRef scratch = tji_shared_scratch(k, t->type->size);
     tji_cond cond;
     tji_emit_cond_begin(k, LLVMBuildICmp(b, LLVMIntEQ, tji_lane(k), owner, ""), &cond);
     tji_emit_store(k, t->type, tji_tile_get(k, t, LLVMBuildUDiv(b, e, B, ""), e), scratch);

@@ -563,7 +563,11 @@ TJ_API tj_val *tj_tile_reshape(tj_kernel *k, tj_val *t, int rank, const int *sha
  * before anything is written, so overlapping copies behave like NumPy. Elements that fall
  * outside 'dst' are dropped. */
 TJ_API bool tj_tile_assign(tj_kernel *k, tj_val *dst, tj_val *src, tj_val *const *offset);
-/* Element 'idx' (one integer per dimension) of tile 't', the same value in every lane. */
+/* Element 'idx' (one integer per dimension) of tile 't', the same value in every lane.
+ * Every lane must reach it. For a register tile the index must be the same in every lane
+ * (the lane that owns the element publishes it, as in Warp): a debug build reports a lane
+ * whose index differs from lane 0's as a kernel error, and otherwise the value read there
+ * is unspecified. A shared tile reads each lane's own index. */
 TJ_API tj_val *tj_tile_extract(tj_kernel *k, tj_val *t, tj_val *const *idx, int nidx);
 /* Atomically adds tile 't' into array 'arr' at 'offset' (NULL: zeros) and returns a tile
  * of the previous values; elements outside the array are dropped. */
@@ -645,7 +649,9 @@ TJ_API tj_val *tj_tile_reduce(tj_kernel *k, tj_reduce_op op, tj_func *f, tj_val 
 /* Reduces tile 'a' (scalar elements) along 'axis' in [0, rank): a register tile of a's
  * shape without that axis ((1,) for rank 1). 'a' goes to shared memory. A slice with no
  * value from an active lane (partial CPU blocks) gives the operator's identity; for a user
- * function it is a kernel error in debug builds and zero otherwise. Cooperative. */
+ * function it is a kernel error in debug builds and zero otherwise. An element of the
+ * result that a lane which does not run owns is neither computed nor checked (an extract
+ * of it reads 0, README). Cooperative. */
 TJ_API tj_val *tj_tile_reduce_axis(tj_kernel *k, tj_reduce_op op, tj_func *f, tj_val *a,
                                    int axis);
 
@@ -766,8 +772,9 @@ TJ_API tj_status tj_module_get_param(const tj_module *m, const char *kernel, int
  * Types are static as in Warp: int literals are int32, float literals float32, and
  * nothing converts implicitly (int + float is an error; literals passed to a type, such as
  * wp.float64(0.1), convert exactly). '/' on integers truncates like C, '//' rounds down,
- * '%' keeps the dividend's sign. Tile subscripts t[i, j] extract an element; slices and
- * partial indices give views; a negative constant index wraps once (SPEC 4, tile_view).
+ * '%' keeps the dividend's sign. Tile subscripts t[i, j] extract an element (of a register
+ * tile: at the same index in every lane, tj_tile_extract); slices and partial indices give
+ * views; a negative constant index wraps once (SPEC 4, tile_view).
  *
  * Errors name the place: "file:line:col: error: message", then the source line and a
  * caret; builder errors met while lowering are reported at the call that caused them. */

@@ -541,6 +541,70 @@ START_TEST(test_debug_build_reports_runtime_extract_indices_out_of_range)
 }
 END_TEST
 
+/* A register tile's element is published by the lane that owns it, so tile_extract needs
+ * the same index in every lane (as in Warp). A debug build checks it: lane b - 1 - lane's
+ * element in each lane is a kernel error naming a lane whose index is not lane 0's, and a
+ * launch with one index for all the block still reads it. Width-1 blocks have one lane. */
+START_TEST(test_debug_build_reports_extract_indices_that_differ_between_lanes)
+{
+    tt_begin(_i);
+    tt.debug = true;
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32), *i32 = tjt_type(TJ_DTYPE_I32);
+    int B = (int)tt.block_dim, n = B;
+    tj_kernel *k = tt_kernel("dbg_lanes");
+    tj_val *in = tj_param_array(k, "in", f32, 1), *out = tj_param_array(k, "out", f32, 1);
+    tj_val *flip = tj_param(k, "flip", i32), *ids[2];
+    tj_tid(k, 2, ids);
+    /* flip 1: index b - 1 - lane; flip 0: index b - 1 in every lane */
+    tj_val *i = tj_binary(k, TJ_BIN_SUB, tt_i32(k, B - 1), tj_binary(k, TJ_BIN_MUL, flip, ids[1]));
+    tj_val *v = tj_tile_extract(k, tj_tile_load(k, in, 1, &n, NULL, REG), &i, 1);
+    tj_store(k, out, &ids[1], 1, v);
+    tj_module *m = tt_build(k, "debug extract lanes");
+    int64_t nb = 1, nel = B;
+    float *hin = malloc((size_t)B * sizeof *hin), *hout = malloc((size_t)B * sizeof *hout);
+    for (int j = 0; j < B; j++)
+        hin[j] = (float)(10 + j);
+    tj_array *ain = tt_array(f32, 1, &nel, hin), *aout = tt_array(f32, 1, &nel, NULL);
+    if (tt.dev) {
+        tj_arg args[] = {tj_arg_array(ain), tj_arg_array(aout), tj_arg_int(1)};
+        tj_status st = tj_launch_tiled(tt.dev, m, "dbg_lanes", 1, &nb, tt.block_dim, args, 3);
+        if (B == 1) {
+            tjt_ok(tt.dev, st);
+        } else {
+            const char *want = "kernel 'dbg_lanes': tile_extract of a register tile: this lane "
+                               "reads element ";
+            const char *got = tj_device_error(tt.dev);
+            ck_assert_msg(st == TJ_ERR_KERNEL, "status %s (%s)", tj_status_name(st), tt_where());
+            ck_assert_msg(strncmp(got, want, strlen(want)) == 0, "message '%s' (%s)", got,
+                          tt_where());
+            /* the lane that reports reads element b - 1 - lane, not lane 0's b - 1 */
+            long long elem = -1;
+            int lane = -1;
+            const char *tail = strstr(got, "(block 0, lane ");
+            ck_assert_msg(sscanf(got + strlen(want), "%lld", &elem) == 1 && tail &&
+                              sscanf(tail, "(block 0, lane %d)", &lane) == 1,
+                          "message '%s'", got);
+            ck_assert_msg(lane > 0 && lane < B && elem == B - 1 - lane,
+                          "message '%s' (%s)", got, tt_where());
+            ck_assert_msg(strstr(got, "lane 0 another; the index must be the same in every lane "
+                                      "(a shared tile reads each lane's own)"),
+                          "message '%s'", got);
+        }
+        args[2] = tj_arg_int(0);
+        tjt_ok(tt.dev, tj_launch_tiled(tt.dev, m, "dbg_lanes", 1, &nb, tt.block_dim, args, 3));
+        tt_read(aout, hout);
+        for (int j = 0; j < B; j++)
+            ck_assert_msg(hout[j] == (float)(10 + B - 1), "lane %d read %g (%s)", j, hout[j],
+                          tt_where());
+    }
+    tj_array_destroy(ain);
+    tj_array_destroy(aout);
+    free(hin);
+    free(hout);
+    tj_module_destroy(m);
+}
+END_TEST
+
 /* ---- build errors ---------------------------------------------------------------------------- */
 
 /* Each row makes one bad call; tt_check_error_row asserts the status, the exact message,
@@ -687,6 +751,7 @@ make_case(tt_kind kind)
         tt_add_rows(tc, kind, test_partial_blocks_run_the_active_lanes, 1);
     tcase_add_test(tc, test_seed_tile_stores_doubled_thread_indices);
     tt_add_rows(tc, kind, test_debug_build_reports_runtime_extract_indices_out_of_range, 1);
+    tt_add_rows(tc, kind, test_debug_build_reports_extract_indices_that_differ_between_lanes, 1);
     return tc;
 }
 
