@@ -189,7 +189,8 @@ static const struct {
      "test.py:3:32: error: tile_reduce: argument 'a' must be a tile, got int32\n"},
     {K "    wp.tile_scatter_add(wp.tile_zeros(shape=(4, 4), dtype=float), 0, 1.0, True)\n", 0,
      "test.py:3:5: error: tile_scatter_add: the tile has 2 dimensions and takes as many "
-     "indices, got 1\n"},
+     "indices, then value, has_value and (optionally) atomic; got 3 positional arguments "
+     "after the tile\n"},
     {K "    wp.tile_scatter_add(wp.tile_zeros(shape=4, dtype=float), 1.0, 1.0, True)\n", 0,
      "test.py:3:62: error: tile_scatter_add: argument 'i' must be an integer, got float32\n"},
     {K "    wp.tile_scatter_add(wp.tile_zeros(shape=4, dtype=int), 0, 1.5, True)\n", 0,
@@ -298,6 +299,15 @@ static const struct {
      "test.py:3:9: error: tile_extract: the tile has 2 dimensions and takes as many indices, "
      "got 1\n"},
 
+    {K "    t = wp.tile_zeros(shape=4, dtype=float, storage=\"shared\")\n"
+       "    wp.tile_scatter_add(t, 0, 1.0, True, flag)\n", 0,
+     "test.py:4:42: error: tile_scatter_add: argument 'atomic' must be a compile-time "
+     "constant (a literal or a wp.constant), not a runtime value\n"},
+    {K "    t = wp.tile_zeros(shape=4, dtype=float, storage=\"shared\")\n"
+       "    wp.tile_scatter_add(t, 0, 1, 1.0, True, False)\n", 0,
+     "test.py:4:5: error: tile_scatter_add: the tile has 1 dimension and takes as many "
+     "indices, then value, has_value and (optionally) atomic; got 5 positional arguments "
+     "after the tile\n"},
     {K "    t = wp.tile_zeros(shape=4, dtype=float, storage=\"shared\")\n"
        "    wp.tile_scatter_add(t, 0, 1.0, True, atomic=2)\n", 0,
      "test.py:4:49: error: tile_scatter_add: argument 'atomic' must be a bool, got 2 (a bool "

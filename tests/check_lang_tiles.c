@@ -377,16 +377,19 @@ START_TEST(test_tile_scatter_add_atomic_and_not)
                       "    u = wp.tile_zeros(shape=8, dtype=int)\n"
                       "    wp.tile_scatter_add(u, lane, value=lane * 10, has_value=lane % 2 == 0,"
                       " atomic=False)\n"
+                      "    v = wp.tile_zeros(shape=8, dtype=int)\n"
+                      "    wp.tile_scatter_add(v, lane, lane * 10, lane % 2 == 0, False)\n"
                       "    wp.tile_store(out, wp.tile_reshape(h, shape=6))\n"
-                      "    wp.tile_store(out, u, offset=6)\n";
-    int32_t in[8] = {0, 1, 2, 3, 4, 5, 6, 7}, out[14];
-    run_tiled_i32(src, 8, 1, in, 8, 14, out);
-    int32_t want[14] = {0};
+                      "    wp.tile_store(out, u, offset=6)\n"
+                      "    wp.tile_store(out, v, offset=14)\n";
+    int32_t in[8] = {0, 1, 2, 3, 4, 5, 6, 7}, out[22];
+    run_tiled_i32(src, 8, 1, in, 8, 22, out);
+    int32_t want[22] = {0};
     for (int l = 0; l < 8; l++)
         want[(l % 2) * 3 + l % 3]++;
     for (int l = 0; l < 8; l += 2)
-        want[6 + l] = l * 10;
-    for (int i = 0; i < 14; i++)
+        want[6 + l] = want[14 + l] = l * 10; /* atomic=False by keyword, then by position */
+    for (int i = 0; i < 22; i++)
         ck_assert_msg(out[i] == want[i], "out[%d] = %d, want %d", i, out[i], want[i]);
 }
 END_TEST

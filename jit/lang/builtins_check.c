@@ -667,6 +667,19 @@ check_scatter(tjl_checker *c, tjl_expr *e, int id)
     if (!tjl_arg_kind(c, e->bound[0], id, "a", TJL_T_TILE, "a tile"))
         return false;
     tjl_type t = e->bound[0]->type;
+    /* Warp takes 'atomic' by position too (a, i..., value, has_value, atomic): binding put
+     * the last two positional arguments in value and has_value, and the tile's rank now
+     * says whether one more came before them. */
+    if (!e->bound[3] && e->nvargs == t.ndim + 1) {
+        e->bound[3] = e->bound[2];
+        e->bound[2] = e->bound[1];
+        e->bound[1] = e->vargs[--e->nvargs];
+    }
+    if (e->nvargs != t.ndim && t.kind == TJL_T_TILE)
+        return tjl_fail(P(c), e->pos, "%s: the tile has %d dimension%s and takes as many "
+                                      "indices, then value, has_value and (optionally) atomic; "
+                                      "got %d positional arguments after the tile",
+                        tjl_builtin_name(id), t.ndim, t.ndim == 1 ? "" : "s", e->nargs - 1);
     if (!check_indices(c, e, id, t.ndim, "the tile") ||
         !tjl_arg_as(c, e->bound[1], id, "value", tjl_elem(t)) ||
         !tjl_arg_bool(c, e->bound[2], id, "has_value"))
