@@ -94,6 +94,17 @@ static const struct {
      "test.py:3:5: error: tile_store: the array holds float32 and the tile int32\n"},
     {K "    wp.tile_scatter_add(wp.tile_zeros(shape=4, dtype=float), 0, n, True)\n", 0,
      "test.py:3:65: error: tile_scatter_add: argument 'value' must be float32, got int32\n"},
+    /* tiles and stacks are not types a function, a struct or an array takes */
+    {"@wp.func\ndef f(t: wp.tile(dtype=float, shape=(8,))) -> float:\n    return 1.0\n", 0,
+     "test.py:2:10: error: expected a type, got wp.tile: tiles and tile stacks are not types "
+     "a function, a struct or an array can take; they stay in the kernel that makes them\n"},
+    {"@wp.func\ndef f(x: float) -> wp.tile:\n    return x\n", 0,
+     "test.py:2:23: error: expected a type, got wp.tile: tiles and tile stacks are not types "
+     "a function, a struct or an array can take; they stay in the kernel that makes them\n"},
+    {"@wp.struct\nclass S:\n    s: wp.tile_stack\n", 0,
+     "test.py:3:11: error: expected a type, got wp.tile_stack: tiles and tile stacks are not "
+     "types a function, a struct or an array can take; they stay in the kernel that makes "
+     "them\n"},
     /* argument counts and keywords */
     {"@wp.func\ndef f(x: float, y: float) -> float:\n    return x\n" K "    z = f(1.0)\n", 0,
      "test.py:6:9: error: f() is missing the argument 'y'\n"},

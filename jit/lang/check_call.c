@@ -425,12 +425,26 @@ array_builtin_ndim(const tjl_expr *fn)
     }
 }
 
+/* wp.tile or wp.tile_stack where a type is expected (a function's parameter or result, a
+ * field, an array's elements): a build error that says why. */
+static bool
+not_a_container_type(tjl_checker *c, const tjl_expr *fn, int pos)
+{
+    if (fn->type.kind != TJL_T_FUNC ||
+        (fn->type.sid != TJL_B_TILE && fn->type.sid != TJL_B_TILE_STACK))
+        return true;
+    return tjl_fail(c->p, pos, "expected a type, got wp.%s: tiles and tile stacks are not "
+                               "types a function, a struct or an array can take; they stay in "
+                               "the kernel that makes them",
+                    fn->type.sid == TJL_B_TILE ? "tile" : "tile_stack");
+}
+
 bool
 tjl_check_type_expr(tjl_checker *c, tjl_expr *e, tjl_type *out)
 {
     char b1[96];
     if (e->kind == TJL_E_INDEX || e->kind == TJL_E_CALL) {
-        if (!tjl_check_expr(c, e->fn))
+        if (!tjl_check_expr(c, e->fn) || !not_a_container_type(c, e->fn, e->pos))
             return false;
         int ndim = array_builtin_ndim(e->fn);
         if (ndim > 0 && e->kind == TJL_E_INDEX) {
@@ -469,5 +483,7 @@ tjl_check_type_expr(tjl_checker *c, tjl_expr *e, tjl_type *out)
     if (e->type.kind == TJL_T_FUNC && array_builtin_ndim(e) > 0)
         return tjl_fail(c->p, e->pos, "an array type needs its element type: wp.array[float] "
                                       "or wp.array(dtype=float)");
+    if (!not_a_container_type(c, e, e->pos))
+        return false;
     return tjl_fail(c->p, e->pos, "expected a type, got %s", TN(e->type, b1));
 }
