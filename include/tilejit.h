@@ -794,7 +794,9 @@ TJ_API tj_status tj_program_create(tj_context *ctx, const char *source, const ch
 /* Destroys the program. Modules and kernels made from it stay valid. NULL does nothing. */
 TJ_API void tj_program_destroy(tj_program *prog);
 /* The message of the program's last failure (create or build), or NULL. Owned by the
- * program until its next failing call. */
+ * program until its next failing call. Unlike the other error strings it is whole lines,
+ * each ending in '\n' (the message, then the source line and a caret when it has a
+ * place): print it with fputs. */
 TJ_API const char *tj_program_error(const tj_program *prog);
 /* The number of @wp.kernel definitions (0 when the program is in error), and the name of
  * kernel 'index' in source order (NULL when out of range; borrowed from the program). */
