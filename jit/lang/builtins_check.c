@@ -675,7 +675,7 @@ check_scatter(tjl_checker *c, tjl_expr *e, int id)
         e->bound[2] = e->bound[1];
         e->bound[1] = e->vargs[--e->nvargs];
     }
-    if (e->nvargs != t.ndim && t.kind == TJL_T_TILE)
+    if (e->nvargs != t.ndim)
         return tjl_fail(P(c), e->pos, "%s: the tile has %d dimension%s and takes as many "
                                       "indices, then value, has_value and (optionally) atomic; "
                                       "got %d positional arguments after the tile",
