@@ -322,7 +322,9 @@ TJ_API size_t tj_kernel_get_shared_bytes(const tj_kernel *k);
 TJ_API const char *tj_kernel_get_ir(tj_kernel *k);
 
 /* Creates a function returning 'ret' (NULL: nothing). Functions are built with the same
- * calls as kernels and called with tj_call(); their options must equal the caller's.
+ * calls as kernels and called with tj_call(); their options must equal the caller's:
+ * target, CPU mode, debug and the effective block width (block_dim, which width-1 CPU
+ * kernels and functions take as 1, whatever they were given).
  * Kernels that call a function keep it alive until they are destroyed. */
 TJ_API tj_func *tj_func_create(tj_context *ctx, const char *name, const tj_type *ret,
                                const tj_kernel_options *opts);
