@@ -169,9 +169,10 @@ const char *
 tji_name_error(const char *s, char *buf, size_t n)
 {
     size_t len = s ? strlen(s) : 0;
-    if (identifier_chars(s) && len <= TJI_MAX_NAME)
+    bool ident = identifier_chars(s);
+    if (ident && len <= TJI_MAX_NAME)
         return NULL;
-    if (identifier_chars(s))
+    if (ident)
         snprintf(buf, n, "'%.32s...' has %zu characters; a name has at most %d", s, len,
                  TJI_MAX_NAME);
     else if (len > 64)
