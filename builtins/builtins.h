@@ -106,7 +106,8 @@ TJI_HIDDEN LLVMValueRef tji_shared_scratch(tj_kernel *k, size_t bytes);
  * operand and returns the result element. */
 typedef tj_val *(*tji_elem_op)(tj_kernel *k, tj_val *const *elems, void *ud);
 /* A register tile of op(elements...) over 'args' (tiles of one shape, or values that are
- * broadcast); at least one argument is a tile. */
+ * broadcast); at least one argument is a tile. The caller has passed each argument through
+ * tji_use, under the argument's name in its own signature. */
 TJI_HIDDEN tj_val *tji_tile_apply(tj_kernel *k, const char *fn, tj_val *const *args, int nargs,
                                   tji_elem_op op, void *ud);
 

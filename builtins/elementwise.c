@@ -97,8 +97,7 @@ tji_tile_apply(tj_kernel *k, const char *fn, tj_val *const *args, int nargs, tji
     char d[64];
     TJI_ASSERT(nargs <= 8);
     for (int i = 0; i < nargs; i++) {
-        if (!tji_use(k, args[i], fn, "operand"))
-            return NULL;
+        TJI_ASSERT(args[i]); /* the callers' tji_use, which names the argument, passed it */
         if (args[i]->kind != TJ_VAL_TILE && args[i]->kind != TJ_VAL_SCALAR) {
             tji_fail(k, TJ_ERR_INVALID, "%s: operand %d: %s is neither a tile nor a value", fn,
                      i + 1, tji_val_describe(args[i], d, sizeof d));

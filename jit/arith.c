@@ -240,7 +240,7 @@ tj_unary(tj_kernel *k, tj_unop op, tj_val *a)
         return NULL;
     }
     if (a && a->kind == TJ_VAL_TILE)
-        return tji_tile_unary(k, op, a);
+        return tji_use(k, a, unops[op].name, "a") ? tji_tile_unary(k, op, a) : NULL;
     if (!check_operand(k, unops[op].name, "a", a))
         return NULL;
     if (!accepts(unops[op].accepts, a->type)) {

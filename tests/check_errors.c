@@ -385,6 +385,29 @@ PROVOKE(value_of_another_kernel)
     p->null = !tj_binary(k, TJ_BIN_ADD, ci(k, 1), x);
 }
 
+/* Tiles go through the same checks, under the argument names of the call made. */
+PROVOKE(tile_of_another_kernel_in_neg)
+{
+    static const int four[] = {4};
+    tj_kernel *other = tj_kernel_create(tjt.ctx, "other", NULL);
+    tj_val *t = tj_tile_zeros(other, F32, 1, four, TJ_STORAGE_REGISTER);
+    K;
+    p->null = !tj_unary(k, TJ_UN_NEG, t);
+}
+
+PROVOKE(tile_of_another_kernel_in_tile_map)
+{
+    static const int four[] = {4};
+    tj_func *f = tj_func_create(tjt.ctx, "f", F32, NULL);
+    tj_val *x = tj_param(f, "x", F32);
+    ck_assert(tj_return(f, x));
+    tj_kernel *other = tj_kernel_create(tjt.ctx, "other", NULL);
+    tj_val *t = tj_tile_zeros(other, F32, 1, four, TJ_STORAGE_REGISTER);
+    K;
+    p->null = !tj_tile_map(k, f, &t, 1);
+    tj_func_destroy(f);
+}
+
 PROVOKE(value_of_a_function)
 {
     tj_func *f = tj_func_create(tjt.ctx, "f", I32, NULL);
@@ -1134,6 +1157,10 @@ static const struct error_row {
     /* values from elsewhere */
     {"value of another kernel", value_of_another_kernel, AT_CALL, TJ_ERR_INVALID,
      "add: argument 'b': the value belongs to kernel 'other', not to 'k'"},
+    {"tile of another kernel in neg", tile_of_another_kernel_in_neg, AT_CALL, TJ_ERR_INVALID,
+     "neg: argument 'a': the value belongs to kernel 'other', not to 'k'"},
+    {"tile of another kernel in tile_map", tile_of_another_kernel_in_tile_map, AT_CALL,
+     TJ_ERR_INVALID, "tile_map: argument 'tiles': the value belongs to kernel 'other', not to 'k'"},
     {"value of a function", value_of_a_function, AT_CALL, TJ_ERR_INVALID,
      "tj_var_new: argument 'init': the value belongs to function 'f', not to 'k'"},
     {"value after its if ended", value_after_its_if_ended, AT_CALL, TJ_ERR_STATE,
