@@ -439,15 +439,38 @@ setup_access(tj_kernel *k, const char *fn, access *a, tj_val *arr, int rank,
     return true;
 }
 
-/* Whether tile_load into 't' may read in place (tji_borrow): a rank-1 register tile on the
- * CPU with one lane, whose elements have the same layout in registers and in arrays. */
+/* Whether tile_load into 't' may read in place (tji_borrow): a register tile on the CPU
+ * with one lane, whose elements have the same layout in registers and in arrays. With one
+ * lane slot e holds element e of the row-major tile, so a tile whose elements lie in the
+ * array in that order (rows_dense) can be read where it is, whatever its rank. */
 static bool
 borrowable(const tj_kernel *k, const tj_val *t)
 {
     const tji_tile *tt = &t->u.tile;
-    return k->opts.target == TJ_TARGET_CPU && k->block_dim == 1 && tt->rank == 1 &&
+    return k->opts.target == TJ_TARGET_CPU && k->block_dim == 1 &&
            tt->storage == TJ_STORAGE_REGISTER && !tt->replicated &&
            t->type->llreg == t->type->llmem;
+}
+
+/* Whether the tile's elements follow one another in the array in row-major order, given a
+ * unit stride in its last dimension (which tile_inside tests): every other dimension of more
+ * than one element steps by the elements of the dimensions after it. Rows of (1, N) tiles
+ * always are, (M, N) tiles when the array's rows are N long. NULL: always (rank 1). */
+static LLVMValueRef
+rows_dense(tj_kernel *k, const access *a)
+{
+    const tji_tile *t = &a->t->u.tile;
+    LLVMValueRef all = NULL;
+    int64_t inner = t->shape[t->rank - 1];
+    for (int d = t->rank - 2; d >= 0; d--) {
+        if (t->shape[d] > 1) {
+            LLVMValueRef eq = LLVMBuildICmp(k->llb, LLVMIntEQ, a->estride[d],
+                                            tji_const_i64(k->ctx, inner), "");
+            all = all ? LLVMBuildAnd(k->llb, all, eq, "") : eq;
+        }
+        inner *= t->shape[d];
+    }
+    return all;
 }
 
 /* access_all for a borrowed load: the inside path copies nothing (yet), and the tile's
@@ -462,17 +485,29 @@ load_borrowed(tj_kernel *k, access *a, tj_val *t)
         access_all(k, a, foreach_stored);
         return;
     }
-    LLVMValueRef src = LLVMBuildGEP2(b, a->arr->type->llmem, a->arr->u.arr.data, a->offset, 1,
-                                     "");
+    /* The first element: the offset in elements, its last dimension's stride being 1 on the
+     * inside path. */
+    int rank = t->u.tile.rank;
+    LLVMValueRef at = a->offset[rank - 1];
+    for (int d = 0; d < rank - 1; d++)
+        at = tji_emit_add(b, at, tji_emit_mul(b, a->offset[d], a->estride[d], false), false);
+    LLVMValueRef src = LLVMBuildGEP2(b, a->arr->type->llmem, a->arr->u.arr.data, &at, 1, "");
     LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tile.inside");
     LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tile.edge");
     LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tile.done");
-    LLVMBuildCondBr(b, tile_inside(k, a), fast, slow);
+    LLVMValueRef in_place = tile_inside(k, a), dense = rows_dense(k, a);
+    if (dense)
+        in_place = LLVMBuildAnd(b, in_place, dense, "");
+    LLVMBuildCondBr(b, in_place, fast, slow);
     LLVMPositionBuilderAtEnd(b, fast);
     LLVMValueRef fill_at = LLVMBuildBr(b, done);
     LLVMPositionBuilderAtEnd(b, slow);
-    a->checked = true;
-    foreach_stored(k, t, access_elem, a);
+    if (dense) { /* rows apart in the array, or at its edge */
+        access_all(k, a, foreach_stored);
+    } else {
+        a->checked = true;
+        foreach_stored(k, t, access_elem, a);
+    }
     LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(b);
     LLVMBuildBr(b, done);
     LLVMPositionBuilderAtEnd(b, done);

@@ -384,8 +384,8 @@ typedef struct tji_array_val {
     const char *name;
 } tji_array_val;
 
-/* A register tile read in place (CPU, width 1): a rank-1 tile_load that found the whole
- * tile inside a dense array copies nothing; until the kernel's memory epoch moves on, its
+/* A register tile read in place (CPU, width 1): a tile_load that found the whole tile
+ * inside the array, its elements consecutive in row-major order, copies nothing; until the kernel's memory epoch moves on, its
  * readers read 'ptr', the array's elements on that path and the registers on the other.
  * The copy into the registers (one memcpy at the end of the inside path, 'fill_at') is
  * inserted only when a later reader needs it (tji_tile_materialize). */

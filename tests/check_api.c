@@ -843,6 +843,25 @@ load_kernel(const char *name, int32_t tile, bool write_between, int shared_elems
     return k;
 }
 
+/* A (rows, cols) tile of a 2-d array at (block * rows, 0), reduced as load_kernel does. */
+static tj_kernel *
+rows_load_kernel(const char *name, int rows, int cols)
+{
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
+    tj_kernel_options o = {.target = TJ_TARGET_CPU};
+    tj_kernel *k = tj_kernel_create(tjt.ctx, name, &o);
+    tj_val *x = tj_param_array(k, "x", f32, 2);
+    tj_val *out = tj_param_array(k, "out", f32, 1);
+    tj_val *blk = NULL;
+    tj_tid(k, 1, &blk);
+    tj_val *off[] = {tj_binary(k, TJ_BIN_MUL, blk, tj_const_int(k, TJ_DTYPE_I32, rows)),
+                     tj_const_int(k, TJ_DTYPE_I32, 0)};
+    int shape[] = {rows, cols};
+    tj_val *v = tj_tile_load(k, x, 2, shape, off, TJ_STORAGE_REGISTER);
+    tj_tile_atomic_add(k, out, tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, v), NULL);
+    return k;
+}
+
 static const char *
 kept_ir(tj_kernel *k, tj_module **m)
 {
@@ -858,6 +877,12 @@ START_TEST(test_width1_cpu_code_reads_loaded_tiles_in_place_and_keeps_shared_mem
     tj_module *m;
     const char *ir = kept_ir(load_kernel("in_place", 1024, false, 0, TJ_CPU_WIDTH1), &m);
     ck_assert_msg(!strstr(ir, "@llvm.memcpy"), "a loaded and reduced tile is copied");
+    /* tiles of rank 2 too, when their rows follow one another in the array (the test is at
+     * run time: a (4, 256) tile is read in place when the array's rows are 256 long) */
+    ir = kept_ir(rows_load_kernel("in_place_row", 1, 1024), &m);
+    ck_assert_msg(!strstr(ir, "@llvm.memcpy"), "a loaded and reduced (1, 1024) tile is copied");
+    ir = kept_ir(rows_load_kernel("in_place_rows", 4, 256), &m);
+    ck_assert_msg(!strstr(ir, "@llvm.memcpy"), "a loaded and reduced (4, 256) tile is copied");
     ir = kept_ir(load_kernel("written", 1024, true, 0, TJ_CPU_WIDTH1), &m);
     ck_assert_msg(strstr(ir, "@llvm.memcpy"),
                   "a tile whose array is written is not copied where it was loaded");

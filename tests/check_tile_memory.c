@@ -357,6 +357,95 @@ START_TEST(test_loaded_tiles_keep_their_values_when_the_array_is_written)
 }
 END_TEST
 
+/* The same for tiles of rank 2 and 3, which width-1 blocks read in place when their
+ * elements follow one another in the array (a (1, N) row, or rows as long as the array's),
+ * and copy otherwise: rows apart in the array, and the edge. Block b loads at b * step in
+ * each dimension; the blocks' tiles do not overlap, so each element's result is known. */
+
+typedef struct bn_row {
+    int rank;
+    int arr[3], tile[3], step[3];
+    int blocks;
+    const char *what;
+} bn_row;
+
+static const bn_row bn_rows[] = {
+    {2, {5, 12}, {1, 8}, {1, 0}, 6, "(1, 8) rows of a (5, 12) array, a block past its end"},
+    {2, {7, 12}, {3, 12}, {3, 0}, 3, "(3, 12) whole rows of a (7, 12) array, the last partial"},
+    {2, {7, 12}, {3, 8}, {3, 4}, 3, "(3, 8) of a (7, 12) array: rows apart, the last partial"},
+    {2, {6, 9}, {2, 9}, {2, 0}, 3, "(2, 9) whole rows of a (6, 9) array, all inside"},
+    {3, {4, 2, 6}, {2, 2, 6}, {2, 0, 0}, 2, "(2, 2, 6) of a (4, 2, 6) array"},
+    {3, {4, 3, 6}, {2, 1, 6}, {2, 1, 0}, 3, "(2, 1, 6) of a (4, 3, 6) array: rows apart"},
+    {3, {3, 2, 5}, {1, 2, 5}, {1, 0, 0}, 4, "(1, 2, 5) of a (3, 2, 5) array, a block past it"},
+};
+
+enum { BN_MAX = 4 * 3 * 12 };
+
+START_TEST(test_loaded_tiles_of_rank_2_and_3_keep_their_values_when_the_array_is_written)
+{
+    const bn_row *r = &bn_rows[tt_begin(_i)];
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
+    tj_kernel *k = tt_kernel("borrowed_n");
+    tj_val *a = tj_param_array(k, "a", f32, r->rank);
+    tj_val *out = tj_param_array(k, "out", f32, r->rank);
+    tj_val *blk = NULL;
+    tj_tid(k, 1, &blk);
+    tj_val *off[3];
+    for (int d = 0; d < r->rank; d++)
+        off[d] = tj_binary(k, TJ_BIN_MUL, blk, tt_i32(k, r->step[d]));
+    tj_val *t = tj_tile_load(k, a, r->rank, r->tile, off, TJ_STORAGE_REGISTER);
+    tj_tile_store(k, a, tj_binary(k, TJ_BIN_ADD, t, t), off);
+    tj_tile_store(k, out, t, off);
+    tj_module *m = tt_build(k, r->what);
+    int64_t shape[3];
+    int n = 1;
+    for (int d = 0; d < r->rank; d++) {
+        shape[d] = r->arr[d];
+        n *= r->arr[d];
+    }
+    ck_assert_int_le(n, BN_MAX);
+    float host[BN_MAX], want_a[BN_MAX], want_out[BN_MAX] = {0}, got[BN_MAX];
+    for (int i = 0; i < n; i++)
+        want_a[i] = host[i] = (float)(i + 1);
+    /* Each block's tile elements that fall inside the array. */
+    for (int b = 0; b < r->blocks; b++) {
+        int tsize = r->tile[0] * (r->rank > 1 ? r->tile[1] : 1) * (r->rank > 2 ? r->tile[2] : 1);
+        for (int e = 0; e < tsize; e++) {
+            int rest = e, pos = 0;
+            bool in = true;
+            for (int d = r->rank - 1; d >= 0; d--) {
+                int c = b * r->step[d] + rest % r->tile[d];
+                rest /= r->tile[d];
+                in = in && c < r->arr[d];
+                int inner = 1;
+                for (int dd = d + 1; dd < r->rank; dd++)
+                    inner *= r->arr[dd];
+                pos += c * inner;
+            }
+            if (in) {
+                want_out[pos] = host[pos];
+                want_a[pos] = 2 * host[pos];
+            }
+        }
+    }
+    tj_array *aa = tt_array(f32, r->rank, shape, host), *ao = tt_array(f32, r->rank, shape, NULL);
+    tj_arg args[] = {tj_arg_array(aa), tj_arg_array(ao)};
+    if (tt_launch_tiled(m, "borrowed_n", r->blocks, args, 2)) {
+        tt_read(ao, got);
+        for (int i = 0; i < n; i++)
+            ck_assert_msg(got[i] == want_out[i], "%s (%s): out[%d] = %g, want %g", r->what,
+                          tt_where(), i, got[i], want_out[i]);
+        tt_read(aa, got);
+        for (int i = 0; i < n; i++)
+            ck_assert_msg(got[i] == want_a[i], "%s (%s): a[%d] = %g, want %g", r->what,
+                          tt_where(), i, got[i], want_a[i]);
+    }
+    tj_array_destroy(aa);
+    tj_array_destroy(ao);
+    tj_module_destroy(m);
+}
+END_TEST
+
 /* ---- tile_zeros, tile_ones, tile_arange ------------------------------------------------------ */
 
 typedef enum fill_kind { F_ZEROS, F_ONES, F_ARANGE } fill_kind;
@@ -1353,6 +1442,9 @@ make_case(tt_kind kind)
                 TT_NELEMS(ls_rows));
     tt_add_rows(tc, kind, test_loaded_tiles_keep_their_values_when_the_array_is_written,
                 TT_NELEMS(bw_rows));
+    tt_add_rows(tc, kind,
+                test_loaded_tiles_of_rank_2_and_3_keep_their_values_when_the_array_is_written,
+                TT_NELEMS(bn_rows));
     tt_add_rows(tc, kind, test_fill_builtins_match_reference, TT_NELEMS(fill_rows));
     tt_add_rows(tc, kind, test_reshape_keeps_row_major_order, TT_NELEMS(rs_rows));
     tt_add_rows(tc, kind, test_assign_copies_src_first_and_drops_what_falls_outside,
