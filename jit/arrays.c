@@ -66,7 +66,21 @@ tj_tid(tj_kernel *k, int ncoords, tj_val **out)
     LLVMBasicBlockRef tiled = NULL;
     LLVMValueRef ct[2] = {NULL, NULL}, is_tiled = NULL;
     bool cpu = k->opts.target == TJ_TARGET_CPU;
-    if ((!cpu || k->block_dim > 1) && ncoords <= 2) {
+    /* A width-1 CPU block is one thread, whose index is the block's: a tid() of one
+     * coordinate where the launch has no other dimension to fold (a launch of one
+     * dimension, or a tiled one, [n, 1]) is the block itself. The test is the same for every
+     * block, so LLVM takes it out of the entry's loop over blocks (loop unswitching), and a
+     * kernel of one element a thread becomes a loop it can vectorise, without a division a
+     * thread. */
+    bool whole = cpu && k->block_dim == 1 && ncoords == 1;
+    if (whole) {
+        is_tiled = LLVMBuildICmp(b, LLVMIntEQ, fold, tji_const_i64(c, 1), "tid.unfolded");
+        ct[0] = LLVMBuildTrunc(b, lin, tji_i32(c), "");
+        tiled = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tid.block");
+        LLVMBasicBlockRef general = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tid.general");
+        LLVMBuildCondBr(b, is_tiled, tiled, general);
+        LLVMPositionBuilderAtEnd(b, general);
+    } else if ((!cpu || k->block_dim > 1) && ncoords <= 2) {
         LLVMValueRef width = tji_const_i64(c, k->block_dim);
         is_tiled =
             ncoords == 1
@@ -111,8 +125,9 @@ tj_tid(tj_kernel *k, int ncoords, tj_val **out)
             LLVMAddIncoming(coords[d], &ct[d], &tiled, 1);
     }
     for (int d = 0; d < ncoords; d++) {
-        LLVMValueRef coord =
-            tiled && cpu ? LLVMBuildSelect(b, is_tiled, ct[d], coords[d], "") : coords[d];
+        LLVMValueRef coord = tiled && cpu && !whole
+                                 ? LLVMBuildSelect(b, is_tiled, ct[d], coords[d], "")
+                                 : coords[d];
         /* loop_version.c knows the lane by its name: in [0, block_dim) when tiled */
         const char *name = tiled && cpu && d == 1 ? TJI_LANE_NAME : "tid";
         LLVMSetValueName2(coord, name, strlen(name));

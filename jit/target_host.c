@@ -83,6 +83,8 @@ make_entry(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd, LLVMValueRef b
     LLVMValueRef fn = LLVMAddFunction(m, kd->entry, LLVMFunctionType(tji_void(ctx), tys, 5, 0));
     LLVMValueRef w = LLVMGetParam(fn, 0), args = LLVMGetParam(fn, 1);
     LLVMValueRef b0 = LLVMGetParam(fn, 2), b1 = LLVMGetParam(fn, 3), lane = LLVMGetParam(fn, 4);
+    if (kd->block_width == 1) /* the launcher's lane of a block of one (driver.h) */
+        lane = tji_const_i32(ctx, 0);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
     LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(ctx->llctx, fn, "entry");
     LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(ctx->llctx, fn, "head");
@@ -260,20 +262,26 @@ barriers_in(LLVMModuleRef m, LLVMValueRef const *fns, size_t n)
     return true;
 }
 
-/* The worker and the argument buffer, which a lane-loop entry only reads and which nothing
- * else it reaches can point into: noalias, so that their loads leave the lane loops (LICM)
- * whatever the loops store. A fiber entry passes the worker to the barrier function, which
- * writes it. */
+/* The worker and the argument buffer, which a lane-loop entry or a width-1 entry only reads
+ * and which nothing else it reaches can point into: noalias, so that their loads leave the
+ * lane loops and the loop over blocks (LICM) whatever the loops store. A fiber entry passes
+ * the worker to the barrier function, which writes it. */
 static void
 mark_invariant_params(tj_context *ctx, LLVMValueRef entry, const tji_kdesc *kd)
 {
-    static const char *const kinds[] = {"noalias", "nocapture", "readonly", "dereferenceable"};
-    /* the worker's fields that generated code reads (driver.h), and the argument buffer */
+    static const char *const kinds[] = {"noalias", "nocapture", "readonly", "dereferenceable",
+                                        "align"};
+    /* the worker's fields that generated code reads (driver.h), and the argument buffer;
+     * aligned so that their loads may be hoisted out of code that runs conditionally (the
+     * launcher's buffer is 16-byte aligned: jit/launch.c) */
     const uint64_t bytes[2] = {3 * sizeof(void *), kd->args_bytes};
+    const uint64_t align[2] = {_Alignof(void *), 16};
     for (unsigned p = 0; p < 2; p++)
         for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
             unsigned kind = LLVMGetEnumAttributeKindForName(kinds[i], strlen(kinds[i]));
-            uint64_t value = strcmp(kinds[i], "dereferenceable") == 0 ? bytes[p] : 0;
+            uint64_t value = strcmp(kinds[i], "dereferenceable") == 0 ? bytes[p]
+                             : strcmp(kinds[i], "align") == 0       ? align[p]
+                                                                    : 0;
             LLVMAddAttributeAtIndex(entry, p + 1,
                                     LLVMCreateEnumAttribute(ctx->llctx, kind, value));
         }
@@ -524,6 +532,9 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
     } else {
         define_barrier(ctx, m, false);
         tji_inline_simple(ctx, m);
+        /* Width-1 entries run their blocks in a loop: the argument block's loads leave it. */
+        for (size_t i = 0; i < n; i++)
+            mark_invariant_params(ctx, LLVMGetNamedFunction(m, descs[i].entry), &descs[i]);
     }
     free(fns);
     for (size_t i = 0; i < n; i++)

@@ -18,6 +18,7 @@ enum { ON_CPU1 = 0, ON_COOP = 1, ON_PTX = 2, ON_CUDA = 3, NWHERE = 4 };
 
 #define NROWS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 #define I32 tjt_type(TJ_DTYPE_I32)
+#define F32 tjt_type(TJ_DTYPE_F32)
 #define I64 tjt_type(TJ_DTYPE_I64)
 #define F64 tjt_type(TJ_DTYPE_F64)
 
@@ -290,6 +291,67 @@ START_TEST(test_gpu_tid_of_a_tiled_launch_skips_its_divisions)
         tj_module_destroy(m);
         tj_kernel_destroy(k);
     }
+}
+END_TEST
+
+/* A width-1 CPU block is one thread, and the entry runs its blocks in a loop
+ * (jit/target_host.c): y[i] = 2 x[i] + y[i] of i = tid(). Its argument block is noalias and
+ * aligned, so its loads leave the loop; tid() of one coordinate tests whether the launch has
+ * dimensions to fold (arrays.c: "tid.unfolded"), a test LLVM takes out of the loop, which
+ * it splits in two: the copy for launches with nothing to fold ("run.us") divides nothing.
+ * 5.0 ns a thread before, 1.1 after (bench/RESULTS.md, 2026-12-06, ninth session);
+ * test_tid_unravels_and_folds_the_launch_dims checks the values of both paths. */
+START_TEST(test_width1_threads_run_in_a_loop_without_divisions)
+{
+    tj_kernel_options o = opts_for(ON_CPU1, 1);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "axpy", &o);
+    tj_val *x = tj_param_array(k, "x", F32, 1), *y = tj_param_array(k, "y", F32, 1);
+    tj_val *i = NULL;
+    ck_assert(tj_tid(k, 1, &i));
+    tj_val *two = tj_const_float(k, TJ_DTYPE_F32, 2.0);
+    put(k, y, i, bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_MUL, two, tj_load(k, x, &i, 1)),
+                     tj_load(k, y, &i, 1)));
+    tj_module *m = NULL;
+    tj_build_options bo = {.keep_ir = true};
+    ck_assert_int_eq(tj_kernel_build(k, &bo, &m), TJ_OK);
+    const char *ir = tj_module_get_ir(m);
+    ck_assert_msg(strstr(ir, "ptr noalias nocapture readonly align 16 dereferenceable("),
+                  "the argument block is not noalias and aligned");
+    const char *run = strstr(ir, "\nrun.us:");
+    ck_assert_msg(run, "the loop over blocks is not split on tid()'s test");
+    const char *end = strstr(run + 1, "\n\n");
+    ck_assert_ptr_nonnull(end);
+    bool stores = false, divides = false;
+    for (const char *l = run + 1; l < end; l = strchr(l, '\n') + 1) {
+        stores = stores || strncmp(l, "  store float", 13) == 0;
+        const char *eol = strchr(l, '\n'), *div = strstr(l, " udiv ");
+        divides = divides || (div && div < eol);
+    }
+    ck_assert_msg(stores && !divides, "the loop without folding %s",
+                  !stores ? "does not store y[i]" : "divides");
+    /* and it runs */
+    enum { N = 1000 };
+    float hx[N], hy[N];
+    for (int j = 0; j < N; j++) {
+        hx[j] = (float)j;
+        hy[j] = 1.0f;
+    }
+    int64_t n = N;
+    tj_array *ax = NULL, *ay = NULL;
+    tjt_ok(tjt.cpu, tj_array_create(tjt.cpu, F32, 1, &n, &ax));
+    tjt_ok(tjt.cpu, tj_array_create(tjt.cpu, F32, 1, &n, &ay));
+    tjt_ok(tjt.cpu, tj_array_copy_from_host(ax, hx, sizeof hx));
+    tjt_ok(tjt.cpu, tj_array_copy_from_host(ay, hy, sizeof hy));
+    tj_arg args[] = {tj_arg_array(ax), tj_arg_array(ay)};
+    tjt_ok(tjt.cpu, tj_launch(tjt.cpu, m, "axpy", 1, &n, 1, args, 2));
+    tjt_ok(tjt.cpu, tj_device_synchronize(tjt.cpu));
+    tjt_ok(tjt.cpu, tj_array_copy_to_host(ay, hy, sizeof hy));
+    for (int j = 0; j < N; j++)
+        ck_assert_msg(hy[j] == 2.0f * (float)j + 1.0f, "y[%d] = %g", j, hy[j]);
+    tj_array_destroy(ax);
+    tj_array_destroy(ay);
+    tj_module_destroy(m);
+    tj_kernel_destroy(k);
 }
 END_TEST
 
@@ -1627,8 +1689,10 @@ launch_suite(void)
     for (int where = 0; where < NWHERE; where++) {
         TCase *tc = new_case(s, names[where]);
         add_target_tests(tc, where);
-        if (where == ON_CPU1)
+        if (where == ON_CPU1) {
             tcase_add_test(tc, test_width1_mode_runs_blocks_of_one_lane_whatever_the_block_dim);
+            tcase_add_test(tc, test_width1_threads_run_in_a_loop_without_divisions);
+        }
         if (where == ON_PTX) {
             tcase_add_test(tc, test_gpu_builds_use_global_and_shared_accesses_and_32_bit_tid_divisions);
             tcase_add_test(tc, test_gpu_tid_of_a_tiled_launch_skips_its_divisions);
