@@ -69,15 +69,16 @@ tj_tid(tj_kernel *k, int ncoords, tj_val **out)
     /* A width-1 CPU block is one thread, whose index is the block's: a tid() of one
      * coordinate where the launch has no other dimension to fold (a launch of one
      * dimension, or a tiled one, [n, 1]) is the block itself. The test is the same for every
-     * block, so LLVM takes it out of the entry's loop over blocks (loop unswitching), and a
-     * kernel of one element a thread becomes a loop it can vectorise, without a division a
-     * thread. */
+     * block, so LLVM takes it out of the entry's loop over blocks (loop unswitching): a
+     * kernel of one element a thread becomes a loop without a division a thread (not yet
+     * vectorised: bench/RESULTS.md, 2026-12-06, ninth session). */
     bool whole = cpu && k->block_dim == 1 && ncoords == 1;
     if (whole) {
         is_tiled = LLVMBuildICmp(b, LLVMIntEQ, fold, tji_const_i64(c, 1), "tid.unfolded");
         ct[0] = LLVMBuildTrunc(b, lin, tji_i32(c), "");
         tiled = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tid.block");
-        LLVMBasicBlockRef general = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tid.general");
+        LLVMBasicBlockRef general =
+            LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tid.general");
         LLVMBuildCondBr(b, is_tiled, tiled, general);
         LLVMPositionBuilderAtEnd(b, general);
     } else if ((!cpu || k->block_dim > 1) && ncoords <= 2) {

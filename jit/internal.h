@@ -385,8 +385,9 @@ typedef struct tji_array_val {
 } tji_array_val;
 
 /* A register tile read in place (CPU, width 1): a tile_load that found the whole tile
- * inside the array, its elements consecutive in row-major order, copies nothing; until the kernel's memory epoch moves on, its
- * readers read 'ptr', the array's elements on that path and the registers on the other.
+ * inside the array, its elements consecutive in row-major order, copies nothing; until the
+ * kernel's memory epoch moves on, its readers read 'ptr', the array's elements on that path
+ * and the registers on the other.
  * The copy into the registers (one memcpy at the end of the inside path, 'fill_at') is
  * inserted only when a later reader needs it (tji_tile_materialize). */
 typedef struct tji_borrow {
