@@ -76,11 +76,6 @@ tj_tid(tj_kernel *k, int ncoords, tj_val **out)
     if (whole) {
         is_tiled = LLVMBuildICmp(b, LLVMIntEQ, fold, tji_const_i64(c, 1), "tid.unfolded");
         ct[0] = LLVMBuildTrunc(b, lin, tji_i32(c), "");
-        tiled = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tid.block");
-        LLVMBasicBlockRef general =
-            LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tid.general");
-        LLVMBuildCondBr(b, is_tiled, tiled, general);
-        LLVMPositionBuilderAtEnd(b, general);
     } else if ((!cpu || k->block_dim > 1) && ncoords <= 2) {
         LLVMValueRef width = tji_const_i64(c, k->block_dim);
         is_tiled =
@@ -92,7 +87,9 @@ tj_tid(tj_kernel *k, int ncoords, tj_val **out)
         LLVMSetValueName2(is_tiled, TJI_TILED_FLAG, strlen(TJI_TILED_FLAG));
         ct[0] = LLVMBuildTrunc(b, tji_emit_ts_load(k, TJI_TS_BLOCK), tji_i32(c), "");
         ct[1] = tji_emit_ts_load(k, TJI_TS_LANE);
-        tiled = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tid.tiled");
+    }
+    if (is_tiled) { /* the values in ct[] on one path, the divisions below on the other */
+        tiled = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, whole ? "tid.block" : "tid.tiled");
         LLVMBasicBlockRef general = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tid.general");
         LLVMBuildCondBr(b, is_tiled, tiled, general);
         LLVMPositionBuilderAtEnd(b, general);
