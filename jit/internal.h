@@ -788,6 +788,12 @@ TJI_HIDDEN bool tji_lane_loops(tj_context *ctx, LLVMValueRef fn, LLVMValueRef ma
  * below it that reads the array (tji_target_host.finish). Returns how many moved. */
 TJI_HIDDEN int tji_sink_local_copies(LLVMModuleRef m);
 
+/* direct_stores.c */
+/* CPU, after copy sinking: a block that computes a tile into a local array, copied out whole
+ * on one of its two ways, gets a copy of itself that stores the values to the copy's
+ * destination, taken when a run-time test shows that order safe. Returns how many. */
+TJI_HIDDEN int tji_direct_tile_stores(LLVMModuleRef m);
+
 /* control.c: marks the loop of this latch not to be unrolled (llvm.loop.unroll.disable). */
 TJI_HIDDEN void tji_keep_rolled(tj_context *c, LLVMValueRef latch);
 #define TJI_LANES_MD "tj.lanes"

@@ -547,7 +547,9 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
 }
 
 /* After the pipeline: copies into the entry's local arrays (width-1 shared memory, register
- * tiles) move into the branch that reads them (sink_copies.c); loops of pushes and of the
+ * tiles) move into the branch that reads them (sink_copies.c); a tile computed into a local
+ * array and copied out whole gets a path that stores it straight to the array, taken where a
+ * run-time test allows (direct_stores.c); loops of pushes and of the
  * lanes' pops get vector loops (compress_push.c, serial_pops.c); lanes whose loop only
  * scatter-adds integers take turns at each trip (interchange.c); lanes folding or copying
  * the rows of a tile read them one after the other (row_order.c); long chains of one
@@ -559,6 +561,7 @@ finish(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *descs, int n, LLVMTarg
 {
     (void)descs, (void)n, (void)tm;
     tji_sink_local_copies(m);
+    tji_direct_tile_stores(m);
     tji_compress_pushes(ctx, m);
     tji_vectorise_pops(ctx, m);
     tji_interchange_lanes(ctx, m);

@@ -897,6 +897,44 @@ START_TEST(test_width1_cpu_code_reads_loaded_tiles_in_place_and_keeps_shared_mem
 }
 END_TEST
 
+/* y[r] = 2 x[r] + y[r] over (1, 256) rows: the sum is computed into the tile's registers,
+ * and tile_store's whole-tile path copied them out; width-1 CPU code now has a copy of the
+ * computation that stores straight into y, taken when a run-time test passes
+ * (jit/direct_stores.c; check_tile_memory tests its values, overlaps included). */
+START_TEST(test_width1_cpu_code_stores_a_computed_tile_straight_into_its_array)
+{
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
+    tj_kernel_options o = {.target = TJ_TARGET_CPU};
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "saxpy_rows", &o);
+    tj_val *x = tj_param_array(k, "x", f32, 2);
+    tj_val *y = tj_param_array(k, "y", f32, 2);
+    tj_val *blk = NULL;
+    tj_tid(k, 1, &blk);
+    tj_val *off[] = {blk, tj_const_int(k, TJ_DTYPE_I32, 0)};
+    int shape[] = {1, 256};
+    tj_val *a = tj_tile_load(k, x, 2, shape, off, TJ_STORAGE_REGISTER);
+    tj_val *b = tj_tile_load(k, y, 2, shape, off, TJ_STORAGE_REGISTER);
+    tj_tile_store(k, y, tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_ADD, a, a), b), off);
+    tj_module *m;
+    const char *ir = kept_ir(k, &m);
+    ck_assert_msg(strstr(ir, "%direct.ok = select"), "no run-time test for direct stores");
+    const char *direct = strstr(ir, "\ndirect:");
+    ck_assert_msg(direct, "no block that stores the computed tile into y");
+    const char *end = strstr(direct, "\n\n");
+    ck_assert_ptr_nonnull(end);
+    size_t len = (size_t)(end - direct);
+    char *body = malloc(len + 1);
+    ck_assert_ptr_nonnull(body);
+    memcpy(body, direct, len);
+    body[len] = '\0';
+    ck_assert_msg(!strstr(body, "memcpy"), "the direct block copies the tile:\n%s", body);
+    ck_assert_msg(strstr(body, "store <"), "the direct block stores no vectors:\n%s", body);
+    free(body);
+    /* the whole-tile path through the registers is still there for overlapping arrays */
+    ck_assert_msg(strstr(ir, "@llvm.memcpy"), "the copy through the registers is gone");
+}
+END_TEST
+
 /* A loop of pushes, then a pop: for j in range(n): push(s, x[j], x[j] < 0.5); then
  * out[0] = count and out[1] = pop. 'out' is float32 so that the only i32 stores are the
  * counter's. */
@@ -1447,6 +1485,7 @@ api_suite(void)
     tcase_add_test(tc, test_kernel_ir_names_the_kernel);
     tcase_add_test(tc, test_keep_ir_keeps_the_optimised_ir_of_the_module);
     tcase_add_test(tc, test_width1_cpu_code_reads_loaded_tiles_in_place_and_keeps_shared_memory_local);
+    tcase_add_test(tc, test_width1_cpu_code_stores_a_computed_tile_straight_into_its_array);
     tcase_add_test(tc, test_one_lane_stacks_keep_their_counter_in_a_register);
     tcase_add_test(tc, test_cpu_float_to_int_casts_saturate_only_where_cvtt_cannot);
     tcase_add_test(tc, test_atomic_scatter_adds_in_a_loop_synchronise_once_after_it);

@@ -446,6 +446,112 @@ START_TEST(test_loaded_tiles_of_rank_2_and_3_keep_their_values_when_the_array_is
 }
 END_TEST
 
+/* A tile computed from loaded tiles and stored whole: width-1 CPU code stores the values
+ * straight into the array when a run-time test allows (jit/direct_stores.c), and goes
+ * through the tile's registers when what it read overlaps where it writes. Block r computes
+ * t = a + a + b from a = x[r, 0:n] and b = y[r, load_col:load_col + n] and stores t at
+ * y[r, store_col:store_col + n]; x may be y itself, and t may be stored again into 'out'
+ * (then the registers stay live). The expected values are the old ones': a tile holds the
+ * values of its load. Where the store overlaps what was read at other positions, that holds
+ * only for a block of one thread (width-1): the lanes of a wider block, on the GPU or
+ * cooperative on the CPU, each store their elements while others may not have read theirs,
+ * a race (those rows run in width-1 mode only). */
+
+typedef struct ds_row {
+    int n;
+    int load_col, store_col;
+    bool x_is_y, reuse;
+    const char *what;
+} ds_row;
+
+enum { DS_ROWS = 3, DS_MAX_W = 1025 };
+
+static const ds_row ds_rows[] = {
+    {64, 0, 0, false, false, "y = 2x + y, 64 elements"},
+    {256, 0, 0, false, false, "y = 2x + y, 256 elements"},
+    {60, 0, 0, false, false, "y = 2x + y, 60 elements"},
+    {1024, 0, 0, false, false, "y = 2x + y, 1024 elements"},
+    {64, 0, 0, true, false, "x is y"},
+    {64, 0, 0, false, true, "the tile stored again after"},
+};
+
+static const ds_row ds_overlap_rows[] = {
+    {64, 0, 1, false, false, "stored one element right of where y was read"},
+    {64, 1, 0, false, false, "stored one element left of where y was read"},
+    {256, 0, 1, true, false, "x is y, stored one element right"},
+};
+
+static void
+run_direct_row(const ds_row *r)
+{
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
+    tj_kernel *k = tt_kernel("direct");
+    tj_val *x = tj_param_array(k, "x", f32, 2);
+    tj_val *y = tj_param_array(k, "y", f32, 2);
+    tj_val *out = tj_param_array(k, "out", f32, 2);
+    tj_val *blk = NULL;
+    tj_tid(k, 1, &blk);
+    int shape[] = {1, r->n};
+    tj_val *at_x[] = {blk, tt_i32(k, 0)}, *at_y[] = {blk, tt_i32(k, r->load_col)};
+    tj_val *at_store[] = {blk, tt_i32(k, r->store_col)};
+    tj_val *a = tj_tile_load(k, x, 2, shape, at_x, TJ_STORAGE_REGISTER);
+    tj_val *b = tj_tile_load(k, y, 2, shape, at_y, TJ_STORAGE_REGISTER);
+    tj_val *t = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_ADD, a, a), b);
+    tj_tile_store(k, y, t, at_store);
+    if (r->reuse)
+        tj_tile_store(k, out, t, at_x);
+    tj_module *m = tt_build(k, r->what);
+    int w = r->n + 1;
+    int64_t dims[] = {DS_ROWS, w};
+    static float hx[DS_ROWS * DS_MAX_W], hy[DS_ROWS * DS_MAX_W], want[DS_ROWS * DS_MAX_W],
+        want_out[DS_ROWS * DS_MAX_W], got[DS_ROWS * DS_MAX_W];
+    ck_assert_int_le(w, DS_MAX_W);
+    for (int i = 0; i < DS_ROWS * w; i++) {
+        hx[i] = (float)(i % 7) - 2.5f;
+        hy[i] = (float)(i % 11) * 0.5f;
+        want_out[i] = 0;
+    }
+    const float *old_x = r->x_is_y ? hy : hx;
+    memcpy(want, hy, sizeof(float) * (size_t)(DS_ROWS * w));
+    for (int row = 0; row < DS_ROWS; row++)
+        for (int j = 0; j < r->n; j++) {
+            float v = old_x[row * w + j] + old_x[row * w + j] + hy[row * w + r->load_col + j];
+            want[row * w + r->store_col + j] = v;
+            if (r->reuse)
+                want_out[row * w + j] = v;
+        }
+    tj_array *ay = tt_array(f32, 2, dims, hy), *ao = tt_array(f32, 2, dims, NULL);
+    tj_array *ax = r->x_is_y ? ay : tt_array(f32, 2, dims, hx);
+    tj_arg args[] = {tj_arg_array(ax), tj_arg_array(ay), tj_arg_array(ao)};
+    if (tt_launch_tiled(m, "direct", DS_ROWS, args, 3)) {
+        tt_read(ay, got);
+        for (int i = 0; i < DS_ROWS * w; i++)
+            ck_assert_msg(got[i] == want[i], "%s (%s): y[%d, %d] = %g, want %g", r->what,
+                          tt_where(), i / w, i % w, got[i], want[i]);
+        tt_read(ao, got);
+        for (int i = 0; i < DS_ROWS * w; i++)
+            ck_assert_msg(got[i] == want_out[i], "%s (%s): out[%d, %d] = %g, want %g", r->what,
+                          tt_where(), i / w, i % w, got[i], want_out[i]);
+    }
+    if (!r->x_is_y)
+        tj_array_destroy(ax);
+    tj_array_destroy(ay);
+    tj_array_destroy(ao);
+    tj_module_destroy(m);
+}
+
+START_TEST(test_computed_tiles_stored_whole_hold_the_values_read_before_the_store)
+{
+    run_direct_row(&ds_rows[tt_begin(_i)]);
+}
+END_TEST
+
+START_TEST(test_width1_stores_over_other_elements_of_what_was_read_hold_the_values_read)
+{
+    run_direct_row(&ds_overlap_rows[tt_begin(_i)]);
+}
+END_TEST
+
 /* ---- tile_zeros, tile_ones, tile_arange ------------------------------------------------------ */
 
 typedef enum fill_kind { F_ZEROS, F_ONES, F_ARANGE } fill_kind;
@@ -1445,6 +1551,8 @@ make_case(tt_kind kind)
     tt_add_rows(tc, kind,
                 test_loaded_tiles_of_rank_2_and_3_keep_their_values_when_the_array_is_written,
                 TT_NELEMS(bn_rows));
+    tt_add_rows(tc, kind, test_computed_tiles_stored_whole_hold_the_values_read_before_the_store,
+                TT_NELEMS(ds_rows));
     tt_add_rows(tc, kind, test_fill_builtins_match_reference, TT_NELEMS(fill_rows));
     tt_add_rows(tc, kind, test_reshape_keeps_row_major_order, TT_NELEMS(rs_rows));
     tt_add_rows(tc, kind, test_assign_copies_src_first_and_drops_what_falls_outside,
@@ -1453,6 +1561,10 @@ make_case(tt_kind kind)
                 TT_NELEMS(at_rows));
     tt_add_rows(tc, kind, test_fill_is_dropped_only_when_an_assign_overwrites_it_unread, FD_NROWS);
     tt_add_rows(tc, kind, test_reads_of_a_lanes_own_writes_need_no_barrier, OR_NROWS);
+    if (kind == TT_CPU1)
+        tt_add_rows(tc, kind,
+                    test_width1_stores_over_other_elements_of_what_was_read_hold_the_values_read,
+                    TT_NELEMS(ds_overlap_rows));
     if (kind != TT_CPU1) { /* width-1 blocks are never partial; B = 1 leaves no division */
         tt_add_rows(tc, kind, test_lane_elements_split_into_coordinates_without_division,
                     TT_NELEMS(oc_rows));
