@@ -2,10 +2,11 @@
  * fuzz/diff_kernels.c: differential testing of the back ends. Generates random tile kernels
  * in Warp's syntax from a seed (loads, element-wise maps, reductions, views and assigns,
  * scatter-adds into shared tiles, stacks (cleared at times), per-lane code, uniform loops and
- * branches), runs each on the CPU in every way the library can run it (lanes as fibers, as
- * a switch and as lane loops; optimisation levels; the butterfly reduction; without
- * prefetches; debug builds; width-1 blocks and another block width where the kernel does
- * not depend on it) and compares every output with the first way's. Each kernel is also
+ * branches, sums stored over the tiles they were read from), runs each on the CPU in every
+ * way the library can run it (lanes as fibers, as a switch and as lane loops; optimisation
+ * levels; the butterfly reduction; without prefetches; debug builds; width-1 blocks and
+ * another block width where the kernel does not depend on it) and compares every output
+ * with the first way's. Each kernel is also
  * built for CUDA and, where ptxas is found, assembled; where a CUDA device opens, kernels
  * of tiled launches also run on the GPU (the default pipeline, O3, a debug build, warp
  * pops, fenced pushes; not partial blocks, whose shared elements of lanes that do not run
@@ -573,6 +574,36 @@ gen_store(gen *g, tvar *t)
              out_names[r->array], t->name, elems(t), r->base, elems(t));
 }
 
+/* Reads a fresh region of an output array (its sentinels), adds a tile to it and stores the
+ * sum where it was read: a computed tile stored over a tile it was computed from (width-1
+ * CPU code stores it straight into the array, jit/direct_stores.c). Each element is read
+ * and written by the lane that owns it, so no way races. */
+static void
+gen_update(gen *g)
+{
+    tvar *u = some_tile(g, NO_LANES);
+    if (!u || u->bound > LIMIT / 2 || (u->ndim == 2 && u->shape[1] > OUT2_COLS))
+        return;
+    bool two = u->ndim == 2;
+    int array = two ? (u->dt == D_INT ? A_OI2 : A_OF2) : (u->dt == D_INT ? A_OI : A_OF);
+    region *r = new_region(g, array, two ? u->shape[0] : elems(u), R_EXACT);
+    tvar *t = r ? new_var(g, u->dt, u->ndim, u->shape, 777777 + u->bound) : NULL;
+    if (!t)
+        return;
+    const char *a = out_names[array];
+    if (two) {
+        emit(g, "%s = wp.tile_load(%s, shape=(%d, %d), offset=(%" PRId64 " + blk * %d, 0))",
+             t->name, a, u->shape[0], u->shape[1], r->base, u->shape[0]);
+        emit(g, "wp.tile_store(%s, %s + %s, offset=(%" PRId64 " + blk * %d, 0))", a, t->name,
+             u->name, r->base, u->shape[0]);
+    } else {
+        emit(g, "%s = wp.tile_load(%s, shape=%d, offset=%" PRId64 " + blk * %d)", t->name, a,
+             u->shape[0], r->base, u->shape[0]);
+        emit(g, "wp.tile_store(%s, %s + %s, offset=%" PRId64 " + blk * %d)", a, t->name,
+             u->name, r->base, u->shape[0]);
+    }
+}
+
 static void
 gen_atomic(gen *g)
 {
@@ -824,11 +855,13 @@ gen_stmt(gen *g)
         gen_slice(g);
     else if (k < 42)
         gen_assign(g);
-    else if (k < 52) {
+    else if (k < 49) {
         tvar *t = some_tile(g, ANY);
         if (t)
             gen_store(g, t);
-    } else if (k < 56)
+    } else if (k < 52)
+        gen_update(g);
+    else if (k < 56)
         gen_atomic(g);
     else if (k < 62)
         gen_extract(g);
