@@ -74,13 +74,6 @@ typedef struct shape {
     unsigned memory_kind;
 } shape;
 
-static unsigned
-intrinsic_of(LLVMValueRef call)
-{
-    LLVMValueRef fn = LLVMGetCalledValue(call);
-    return fn && LLVMIsAFunction(fn) ? LLVMGetIntrinsicID(fn) : 0;
-}
-
 /* 'p' as base + a constant byte offset, through GEPs of constant indices. */
 static LLVMValueRef
 split_address(LLVMTargetDataRef td, LLVMValueRef p, int64_t *off)
@@ -160,7 +153,7 @@ copy_block(shape *s, LLVMBasicBlockRef bb, LLVMBasicBlockRef entry, unsigned mem
             if (!in_body(LLVMGetUser(u), bb))
                 return false;
     }
-    if (!call || intrinsic_of(call) != memcpy_id)
+    if (!call || tji_intrinsic_of(call) != memcpy_id)
         return false;
     LLVMValueRef br = LLVMGetNextInstruction(call);
     if (!br || !LLVMIsABranchInst(br) || LLVMIsConditional(br))
@@ -279,7 +272,7 @@ note_store(shape *s, LLVMValueRef st)
 static bool
 note_call(shape *s, LLVMValueRef call, unsigned mload_id)
 {
-    if (intrinsic_of(call) == mload_id) {
+    if (tji_intrinsic_of(call) == mload_id) {
         int64_t off;
         LLVMValueRef base = split_address(s->td, LLVMGetArgOperand(call, 0), &off);
         return note_load(s, base, off, (int64_t)LLVMStoreSizeOfType(s->td, LLVMTypeOf(call)));
@@ -357,7 +350,7 @@ marker_blocks(LLVMValueRef p, unsigned start_id, unsigned end_id, tji_vmap *kill
         if (LLVMIsAGetElementPtrInst(user)) {
             marker_blocks(user, start_id, end_id, kills);
         } else if (LLVMIsACallInst(user)) {
-            unsigned id = intrinsic_of(user);
+            unsigned id = tji_intrinsic_of(user);
             if (id && (id == start_id || id == end_id)) {
                 LLVMValueRef bb = LLVMBasicBlockAsValue(LLVMGetInstructionParent(user));
                 tji_vmap_put(kills, bb, bb);

@@ -935,6 +935,8 @@ TJI_HIDDEN bool tji_vmap_has(const tji_vmap *m, LLVMValueRef v);
  * With 'blocks', puts there (each as block -> itself) the blocks of those accesses other
  * than 'skip' and the markers. */
 TJI_HIDDEN bool tji_address_stays_local(LLVMValueRef p, LLVMValueRef skip, tji_vmap *blocks);
+/* The intrinsic that 'call' calls, or 0. */
+TJI_HIDDEN unsigned tji_intrinsic_of(LLVMValueRef call);
 
 /* libdevice.c */
 /* Links the libdevice functions that 'm' declares (and what they call). */

@@ -57,8 +57,8 @@ typedef struct sinker {
     LLVMBasicBlockRef *work;    /* that walk's stack: one slot per block of the function */
 } sinker;
 
-static unsigned
-intrinsic_of(LLVMValueRef call)
+unsigned
+tji_intrinsic_of(LLVMValueRef call)
 {
     LLVMValueRef fn = LLVMGetCalledValue(call);
     return fn && LLVMIsAFunction(fn) ? LLVMGetIntrinsicID(fn) : 0;
@@ -105,7 +105,7 @@ walk_local(const local_walk *w, LLVMValueRef p)
                       (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == p &&
                        LLVMGetOperand(user, 0) != p);
         if (!access && LLVMIsACallInst(user)) {
-            unsigned id = intrinsic_of(user);
+            unsigned id = tji_intrinsic_of(user);
             if (id && (id == w->ids.start_id || id == w->ids.end_id))
                 continue;
             /* the vectoriser's masked loads and stores at the address (not of it) */
@@ -218,7 +218,7 @@ target_of(sinker *s, LLVMValueRef call, size_t nblocks)
 static LLVMValueRef
 filled_array(const sinker *s, LLVMValueRef call, LLVMBasicBlockRef entry)
 {
-    unsigned id = intrinsic_of(call);
+    unsigned id = tji_intrinsic_of(call);
     if (!is_mem_intrinsic(&s->ids, id) || LLVMGetNumArgOperands(call) != 4)
         return NULL;
     LLVMValueRef size = LLVMGetArgOperand(call, 2), vol = LLVMGetArgOperand(call, 3);
