@@ -293,17 +293,15 @@ typedef struct access {
     bool checked;             /* check each element against the array's bounds */
 } access;
 
-/* Address of the array element for tile element e, and (when checked) whether it is
- * inside the array. Element strides in units of the element let LLVM version a loop on a
- * unit stride and vectorise it. */
+/* Address of the array element at tile coordinates 'coords' (i32), and (when checked)
+ * whether it is inside the array. Element strides in units of the element let LLVM version
+ * a loop on a unit stride and vectorise it. */
 static LLVMValueRef
-array_elem(tj_kernel *k, const access *a, LLVMValueRef e, LLVMValueRef *inside)
+array_elem_at(tj_kernel *k, const access *a, const LLVMValueRef *coords, LLVMValueRef *inside)
 {
     tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
     const tji_array_val *arr = &a->arr->u.arr;
-    LLVMValueRef coords[TJI_MAX_DIMS];
-    tji_tile_coords(k, &a->t->u.tile, e, coords);
     LLVMValueRef off = tji_const_i64(c, 0);
     *inside = NULL;
     for (int d = 0; d < arr->ndim; d++) {
@@ -320,13 +318,20 @@ array_elem(tj_kernel *k, const access *a, LLVMValueRef e, LLVMValueRef *inside)
     return LLVMBuildGEP2(b, a->arr->type->llmem, arr->data, &off, 1, "");
 }
 
+/* The access of tile element e (in 'slot' of its lane) at coordinates 'coords', or with
+ * 'coords' NULL those that tji_tile_coords gives. */
 static void
-access_elem(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
+access_at(tj_kernel *k, const access *a, LLVMValueRef slot, LLVMValueRef e,
+          const LLVMValueRef *coords)
 {
-    const access *a = ud;
     const tj_type *t = a->arr->type;
+    LLVMValueRef own[TJI_MAX_DIMS];
+    if (!coords) {
+        tji_tile_coords(k, &a->t->u.tile, e, own);
+        coords = own;
+    }
     LLVMValueRef inside;
-    LLVMValueRef p = array_elem(k, a, e, &inside);
+    LLVMValueRef p = array_elem_at(k, a, coords, &inside);
     LLVMValueRef v = a->kind != 0 ? tji_tile_get(k, a->t, slot, e) : NULL;
     tji_cond cond;
     if (inside)
@@ -344,6 +349,54 @@ access_elem(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
         tji_emit_cond_end(k, &cond);
     if (r)
         tji_tile_set(k, a->out, slot, e, r);
+}
+
+static void
+access_elem(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
+{
+    access_at(k, ud, slot, e, NULL);
+}
+
+/* Whether the unchecked path goes row by row (access_rows): a width-1 tile (slot e holds
+ * element e) of rank 2 or more, in registers, with more than one row. */
+static bool
+by_rows(const tj_kernel *k, const tji_tile *t)
+{
+    return k->block_dim == 1 && t->rank >= 2 && t->storage == TJ_STORAGE_REGISTER &&
+           !t->replicated && t->size > t->shape[t->rank - 1];
+}
+
+/* The unchecked path of a by_rows tile: a loop over its rows (its dimensions but the last),
+ * and in it one along the last dimension, whose addresses follow one another in the array
+ * as in the registers. The loop over the elements took each one's row and column from a
+ * shift and a mask (or a division), and LLVM's vectoriser left a (16, 16) tile's stores
+ * into a wider array one element at a time. */
+static void
+access_rows(tj_kernel *k, const access *a)
+{
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    const tji_tile *t = &a->t->u.tile;
+    int n = t->shape[t->rank - 1];
+    tji_count rows, cols;
+    LLVMValueRef r = tji_emit_count_begin(k, &rows, tji_const_i32(c, 0), "row", "r", "rows");
+    tji_emit_count_test(k, &rows, LLVMBuildICmp(b, LLVMIntULT, r,
+                                                tji_const_i32(c, t->size / n), ""));
+    LLVMValueRef coords[TJI_MAX_DIMS], rest = r;
+    for (int d = t->rank - 2; d > 0; d--) {
+        LLVMValueRef ext = tji_const_i32(c, t->shape[d]);
+        coords[d] = LLVMBuildURem(b, rest, ext, "");
+        rest = LLVMBuildUDiv(b, rest, ext, "");
+    }
+    coords[0] = rest;
+    LLVMValueRef first = tji_emit_mul(b, r, tji_const_i32(c, n), true);
+    LLVMValueRef j = tji_emit_count_begin(k, &cols, tji_const_i32(c, 0), "col", "j", "cols");
+    tji_emit_count_test(k, &cols, LLVMBuildICmp(b, LLVMIntULT, j, tji_const_i32(c, n), ""));
+    coords[t->rank - 1] = j;
+    LLVMValueRef e = tji_emit_add(b, first, j, true);
+    access_at(k, a, e, e, coords);
+    tji_emit_count_end(k, &cols, j, 1, true);
+    tji_emit_count_end(k, &rows, r, 1, true);
 }
 
 static void foreach_stored(tj_kernel *k, const tj_val *t, tji_elem_fn fn, void *ud);
@@ -403,7 +456,10 @@ access_all(tj_kernel *k, access *a, void (*each)(tj_kernel *, const tj_val *, tj
     LLVMBuildCondBr(b, tile_inside(k, a), fast, slow);
     LLVMPositionBuilderAtEnd(b, fast);
     a->checked = false;
-    each(k, a->t, access_elem, a);
+    if (by_rows(k, &a->t->u.tile))
+        access_rows(k, a);
+    else
+        each(k, a->t, access_elem, a);
     LLVMBuildBr(b, done);
     LLVMPositionBuilderAtEnd(b, slow);
     a->checked = true;
