@@ -1,9 +1,12 @@
 /* A probe of stores of computed tiles (bench/RESULTS.md, 2026-12-07): y = 2x + y over
- * (1, N) rows of (R, N) float32 arrays, one block a row, width-1, one CPU thread, against
- * the C loop over the same memory. Each side runs 201 times on the same arrays (no reset
- * between runs: the arrays stay where the cache has them) and the 6th-fastest time is
- * printed. ./probe [N] with N = 64, 256 (default) or 1024; ROWS=R (default 2048). */
+ * (1, N) rows of (R, N) float32 arrays, one block a row, or with 'tiles' over (16, 16)
+ * tiles, one block a tile (launch_tiled over [R / 16, N / 16]); width-1, one CPU thread,
+ * against the C loop over the same memory. Each side runs 201 times on the same arrays (no
+ * reset between runs: the arrays stay where the cache has them) and the 6th-fastest time is
+ * printed. ./probe [N [tiles]] with N = 64, 256 (default) or 1024 (a multiple of 16 with
+ * 'tiles'); ROWS=R (default 2048). */
 #include "tilejit.h"
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,14 +22,24 @@ static int cmp(const void *a, const void *b) {
 }
 int main(int argc, char **argv) {
     int N = argc > 1 ? atoi(argv[1]) : 256, R = getenv("ROWS") ? atoi(getenv("ROWS")) : 2048;
+    bool tiles = argc > 2 && strcmp(argv[2], "tiles") == 0;
     char src[512];
-    snprintf(src, sizeof src,
-             "import warp as wp\n\n@wp.kernel\n"
-             "def saxpy(x: wp.array2d[float], y: wp.array2d[float]):\n"
-             "    i = wp.tid()\n"
-             "    a = wp.tile_load(x, shape=(1, %d), offset=(i, 0))\n"
-             "    b = wp.tile_load(y, shape=(1, %d), offset=(i, 0))\n"
-             "    wp.tile_store(y, a * 2.0 + b, offset=(i, 0))\n", N, N);
+    if (tiles)
+        snprintf(src, sizeof src,
+                 "import warp as wp\n\n@wp.kernel\n"
+                 "def saxpy(x: wp.array2d[float], y: wp.array2d[float]):\n"
+                 "    i, j, _lane = wp.tid()\n"
+                 "    a = wp.tile_load(x, shape=(16, 16), offset=(i * 16, j * 16))\n"
+                 "    b = wp.tile_load(y, shape=(16, 16), offset=(i * 16, j * 16))\n"
+                 "    wp.tile_store(y, a * 2.0 + b, offset=(i * 16, j * 16))\n");
+    else
+        snprintf(src, sizeof src,
+                 "import warp as wp\n\n@wp.kernel\n"
+                 "def saxpy(x: wp.array2d[float], y: wp.array2d[float]):\n"
+                 "    i = wp.tid()\n"
+                 "    a = wp.tile_load(x, shape=(1, %d), offset=(i, 0))\n"
+                 "    b = wp.tile_load(y, shape=(1, %d), offset=(i, 0))\n"
+                 "    wp.tile_store(y, a * 2.0 + b, offset=(i, 0))\n", N, N);
     tj_context *ctx;
     tj_device *dev;
     tj_program *p;
@@ -49,7 +62,7 @@ int main(int argc, char **argv) {
     }
     memcpy(cy, hy, n * 4);
     const tj_type *f = tj_context_get_type(ctx, TJ_DTYPE_F32);
-    int64_t shape[2] = {R, N}, blocks = R;
+    int64_t shape[2] = {R, N}, blocks[2] = {tiles ? R / 16 : R, N / 16};
     tj_array *ax, *ay;
     tj_array_create(dev, f, 2, shape, &ax);
     tj_array_create(dev, f, 2, shape, &ay);
@@ -60,7 +73,7 @@ int main(int argc, char **argv) {
     double tt[RUNS], tc[RUNS];
     for (int rep = 0; rep < RUNS; rep++) {
         double t0 = now();
-        if (tj_launch_tiled(dev, m, "saxpy", 1, &blocks, 1, args, 2) ||
+        if (tj_launch_tiled(dev, m, "saxpy", tiles ? 2 : 1, blocks, 1, args, 2) ||
             tj_device_synchronize(dev)) {
             printf("launch: %s\n", tj_device_error(dev));
             return 1;
@@ -77,7 +90,8 @@ int main(int argc, char **argv) {
         bad += ty[i] != cy[i];
     qsort(tt, RUNS, sizeof *tt, cmp);
     qsort(tc, RUNS, sizeof *tc, cmp);
-    printf("N %4d rows %6d  tilejit %.4f ms  C %.4f ms  ratio(C/tj) %.2f  %zu differ\n", N, R,
+    printf("%s N %4d rows %6d  tilejit %.4f ms  C %.4f ms  ratio(C/tj) %.2f  %zu differ\n",
+           tiles ? "(16, 16) tiles" : "(1, N) rows", N, R,
            tt[5], tc[5], tc[5] / tt[5], bad);
     return bad != 0;
 }
