@@ -296,8 +296,9 @@ by_offset(const void *pa, const void *pb)
 static bool
 read_body(shape *s, unsigned mload_id)
 {
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(s->b);
     for (LLVMValueRef in = LLVMGetFirstInstruction(s->b); in; in = LLVMGetNextInstruction(in)) {
-        if (LLVMIsAPHINode(in) || in == LLVMGetBasicBlockTerminator(s->b))
+        if (LLVMIsAPHINode(in) || in == term)
             continue;
         for (LLVMUseRef u = LLVMGetFirstUse(in); u; u = LLVMGetNextUse(u)) {
             LLVMValueRef user = LLVMGetUser(u);
@@ -461,14 +462,12 @@ hoist(const shape *s, LLVMBuilderRef bld, tji_vmap *top, LLVMValueRef v)
 {
     if (!in_body(v, s->b) && !in_block(v, s->s1))
         return v;
-    if (tji_vmap_has(top, v))
-        return tji_vmap_get(top, v);
-    LLVMValueRef copy = LLVMInstructionClone(v);
-    for (int i = 0, n = LLVMGetNumOperands(copy); i < n; i++)
-        LLVMSetOperand(copy, (unsigned)i, hoist(s, bld, top, LLVMGetOperand(v, (unsigned)i)));
-    LLVMInsertIntoBuilder(bld, copy);
-    tji_vmap_put(top, v, copy);
-    return copy;
+    if (!tji_vmap_has(top, v)) {
+        for (int i = 0, n = LLVMGetNumOperands(v); i < n; i++)
+            hoist(s, bld, top, LLVMGetOperand(v, (unsigned)i));
+        clone_into(bld, top, v);
+    }
+    return tji_vmap_get(top, v);
 }
 
 static void
