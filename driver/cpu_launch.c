@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "driver.h"
@@ -506,6 +507,24 @@ check_launch(const tji_cpu_pool *p, const tji_cpu_launch *l, char *msg, size_t m
     return TJ_OK;
 }
 
+/* The lowest address the main thread's stack may grow to, from its top and RLIMIT_STACK, or
+ * NULL when the limit is infinite. glibc bounds the main thread's stack by the limit and by
+ * the mapping below it, read from /proc/self/maps; under valgrind, in a child of fork(),
+ * that mapping is valgrind's reservation right below the part of the stack touched so far,
+ * so glibc's bound is that part (a few hundred KiB) while the stack still grows to the
+ * limit. The kernel keeps mmap's own placements below the limit's reach. */
+static char *
+main_stack_floor(char *top)
+{
+    struct rlimit r;
+    if (getrlimit(RLIMIT_STACK, &r) != 0 || r.rlim_cur == RLIM_INFINITY ||
+        r.rlim_cur >= (rlim_t)(uintptr_t)top)
+        return NULL;
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t floor = (uintptr_t)top - (uintptr_t)r.rlim_cur;
+    return (char *)((floor + (uintptr_t)page - 1) & ~((uintptr_t)page - 1)) + page;
+}
+
 /* The stack left to the calling thread below this frame, or SIZE_MAX when unknown. A
  * thread's stack bounds are read once (on the main thread glibc reads /proc/self/maps for
  * them: 70 us). */
@@ -524,6 +543,11 @@ caller_stack_left(void)
                 top = (char *)b + size;
             }
             pthread_attr_destroy(&a);
+        }
+        if (base && gettid() == getpid()) {
+            char *floor = main_stack_floor(top);
+            if (floor && floor < base)
+                base = floor;
         }
         known = true;
     }
