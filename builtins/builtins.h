@@ -52,6 +52,16 @@ TJI_HIDDEN void tji_foreach_owned(tj_kernel *k, int64_t size, tji_elem_fn fn, vo
 /* The same, starting at slot 'first'. */
 TJI_HIDDEN void tji_foreach_owned_from(tj_kernel *k, int64_t size, int first, tji_elem_fn fn,
                                        void *ud);
+/* tji_foreach_owned for an element-wise builtin: 'fn' reads the element 'e' of its
+ * operands (tiles made before this call) and writes that of its result 'out', a new
+ * register tile, and touches no other memory. Right after another such loop of 'size'
+ * elements (nothing emitted since), it joins that loop (layout.c says where). */
+TJI_HIDDEN void tji_foreach_fused(tj_kernel *k, int64_t size, const tj_val *out,
+                                  tji_elem_fn fn, void *ud);
+/* Whether the builder is right after such a loop and 't' is the result of its last step. */
+TJI_HIDDEN bool tji_fused_result(const tj_kernel *k, const tj_val *t);
+/* Runs 'fn' in each step of that loop, after the steps so far (its element: k->fuse.at). */
+TJI_HIDDEN void tji_fused_append(tj_kernel *k, tji_elem_fn fn, void *ud);
 /* In a partial cooperative CPU block, lane 0 calls 'fn' for the elements of the lanes that
  * do not run (e % B >= the active lanes), with their slots: after a shared tile's fill or
  * load, so that the tile holds its values everywhere (SPEC 1: the active lanes run the

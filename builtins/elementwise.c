@@ -90,6 +90,8 @@ shape_source(tj_kernel *k, const char *fn, tj_val *const *args, int nargs, bool 
     return first < 0 ? NULL : args[first];
 }
 
+static tj_val *call_elem(tj_kernel *k, tj_val *const *elems, void *ud);
+
 tj_val *
 tji_tile_apply(tj_kernel *k, const char *fn, tj_val *const *args, int nargs, tji_elem_op op,
                void *ud)
@@ -124,8 +126,10 @@ tji_tile_apply(tj_kernel *k, const char *fn, tj_val *const *args, int nargs, tji
     apply a = {.args = args, .nargs = nargs, .out = out, .op = op, .ud = ud};
     if (replicated)
         apply_elem(k, tji_const_i32(k->ctx, 0), tji_const_i32(k->ctx, 0), &a);
+    else if (op == call_elem)
+        tji_foreach_owned(k, out->u.tile.size, apply_elem, &a); /* may write memory */
     else
-        tji_foreach_owned(k, out->u.tile.size, apply_elem, &a);
+        tji_foreach_fused(k, out->u.tile.size, out, apply_elem, &a);
     tji_tile_mark(k, out);
     return k->status == TJ_OK ? out : NULL;
 }

@@ -310,6 +310,99 @@ tji_foreach_owned_from(tj_kernel *k, int64_t size, int first, tji_elem_fn fn, vo
     foreach_slot(k, size, first, tji_lane(k), fn, ud);
 }
 
+/* Whether the builder is right after the loop of tji_foreach_fused, nothing emitted since. */
+static bool
+fused_loop_open(const tj_kernel *k)
+{
+    LLVMBasicBlockRef here = LLVMGetInsertBlock(k->llb);
+    return k->fuse.done && k->fuse.done == here && !LLVMGetFirstInstruction(here);
+}
+
+/* Runs 'fn' for the element of a step of that loop, after what its step does so far. */
+static void
+fused_step(tj_kernel *k, tji_elem_fn fn, void *ud)
+{
+    LLVMBuilderRef b = k->llb;
+    LLVMBasicBlockRef tail = LLVMGetInstructionParent(k->fuse.tail);
+    LLVMBasicBlockRef latch = LLVMGetSuccessor(k->fuse.tail, 0);
+    LLVMInstructionEraseFromParent(k->fuse.tail);
+    LLVMPositionBuilderAtEnd(b, tail);
+    k->fuse.recording = true;
+    visit(k, fn, ud, k->fuse.at);
+    k->fuse.recording = false;
+    k->fuse.tail = LLVMBuildBr(b, latch);
+    LLVMPositionBuilderAtEnd(b, k->fuse.done);
+}
+
+/* Element-wise builtins in a row (`a * 2.0 + b`) each make a tile. In width-1 CPU code a
+ * register tile is a local array, and a tile of more than UNROLL_SLOTS elements a loop over
+ * it: LLVM unrolls the loops of small tiles and forwards each value to its reader, but
+ * keeps those of large ones (a 1024-float row) as they are, so each intermediate tile went
+ * to memory and back, a loop each (0.60 of C's loop for y = 2x + y over such rows,
+ * bench/RESULTS.md). LLVM's loop-fusion pass would join them but is not in its pipelines
+ * for a reason: it still miscompiles (llvm-project issues 191238, 199687). Here the join
+ * is made where it is known to be sound: the second builtin's step runs in the first's
+ * loop, after the first's step for the same element. It reads its operands' element e:
+ * the first's result, written just before, or a tile made before the first's loop, which
+ * that loop does not write (it writes only its own new tile); neither writes anything else,
+ * so no order of other memory changes. The loop's exit must be where the builder still is,
+ * with nothing emitted there since (no other builder call came between; a builtin that
+ * emitted nothing, like a reshape, may), and both loops cover 'size' elements from slot 0.
+ * Debug builds, whose checks report the first failing element, keep one loop a builtin. */
+void
+tji_foreach_fused(tj_kernel *k, int64_t size, const tj_val *out, tji_elem_fn fn, void *ud)
+{
+    bool loop = k->opts.target == TJ_TARGET_CPU && k->block_dim == 1 && size > UNROLL_SLOTS &&
+                !k->opts.debug && !k->ctx->cpu_no_fusion;
+    if (!loop) {
+        tji_foreach_owned(k, size, fn, ud);
+        return;
+    }
+    LLVMBuilderRef b = k->llb;
+    if (fused_loop_open(k) && k->fuse.size == size) {
+        fused_step(k, fn, ud);
+        k->fuse.out_regs = out->u.tile.regs;
+        return;
+    }
+    /* foreach_slot's loop, its step ending in a latch of its own */
+    tj_context *c = k->ctx;
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
+    tji_count lp;
+    LLVMValueRef s = tji_emit_count_begin(k, &lp, tji_const_i32(c, 0), "slot", "s", "slots");
+    tji_emit_count_test(k, &lp, LLVMBuildICmp(b, LLVMIntULT, s, tji_const_i32(c, size), ""));
+    tji_owned at = {.e = s, .slot = s, .lane = tji_const_i32(c, 0)};
+    k->fuse.nreads = 0;
+    k->fuse.more = false;
+    k->fuse.recording = true;
+    visit(k, fn, ud, at);
+    k->fuse.recording = false;
+    LLVMBasicBlockRef latch = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "slots.latch");
+    LLVMValueRef tail = LLVMBuildBr(b, latch);
+    LLVMPositionBuilderAtEnd(b, latch);
+    tji_emit_count_end(k, &lp, s, 1, false);
+    k->fuse.done = lp.done;
+    k->fuse.tail = tail;
+    k->fuse.enter = LLVMGetBasicBlockTerminator(pre);
+    k->fuse.out_regs = out->u.tile.regs;
+    k->fuse.at = at;
+    k->fuse.size = size;
+}
+
+bool
+tji_fused_result(const tj_kernel *k, const tj_val *t)
+{
+    const tji_tile *tt = &t->u.tile;
+    return fused_loop_open(k) && tt->storage == TJ_STORAGE_REGISTER && !tt->replicated &&
+           !tt->borrow && tt->regs == k->fuse.out_regs && tt->size == k->fuse.size;
+}
+
+void
+tji_fused_append(tj_kernel *k, tji_elem_fn fn, void *ud)
+{
+    TJI_ASSERT(fused_loop_open(k));
+    fused_step(k, fn, ud);
+}
+
 LLVMValueRef
 tji_partial_lane0_begin(tj_kernel *k, tji_cond *cond)
 {
@@ -470,6 +563,15 @@ read_base(tj_kernel *k, const tj_val *t)
     if (bw && bw->epoch == k->mem_epoch) {
         TJI_ASSERT(LLVMGetBasicBlockParent(LLVMGetInstructionParent(bw->ptr)) ==
                    LLVMGetBasicBlockParent(LLVMGetInsertBlock(k->llb)));
+        if (k->fuse.recording) { /* the array memory a fused loop reads */
+            int i = 0;
+            while (i < k->fuse.nreads && k->fuse.reads[i] != bw)
+                i++;
+            if (i == k->fuse.nreads && i < (int)TJI_NELEMS(k->fuse.reads))
+                k->fuse.reads[k->fuse.nreads++] = bw;
+            else if (i == k->fuse.nreads)
+                k->fuse.more = true;
+        }
         return bw->ptr;
     }
     tji_tile_materialize(k, t);

@@ -229,6 +229,8 @@ tj_context_create(tj_context **out)
     ctx->gpu_push_fence = push && strcmp(push, "fence") == 0;
     const char *prefetch = getenv("TILEJIT_CPU_PREFETCH");
     ctx->cpu_no_prefetch = prefetch && strcmp(prefetch, "off") == 0;
+    const char *fusion = getenv("TILEJIT_CPU_FUSION");
+    ctx->cpu_no_fusion = fusion && strcmp(fusion, "off") == 0;
     const char *perf = getenv("TILEJIT_PERF_MAP");
     ctx->perf_map = perf && strcmp(perf, "1") == 0;
     *out = ctx;

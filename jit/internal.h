@@ -74,6 +74,8 @@ struct tj_context {
                                            barrier only where needed (stack.c) */
     bool cpu_no_prefetch;               /* TILEJIT_CPU_PREFETCH=off: no prefetches in
                                            lanes' loops (prefetch.c) */
+    bool cpu_no_fusion;                 /* TILEJIT_CPU_FUSION=off: element-wise builtins
+                                           keep loops of their own (layout.c) */
     bool perf_map;                      /* TILEJIT_PERF_MAP=1: CPU entries are listed in
                                            /tmp/perf-<pid>.map for perf (cache.c) */
     tj_type *types;                     /* interned types (a list) */
@@ -284,6 +286,17 @@ struct tj_kernel {
     LLVMValueRef layout_globals[2]; /* constants filled at seal: owned, callee arena base */
     size_t reg_tile_bytes;        /* per-lane bytes of register tiles (CPU fiber stacks) */
     tji_owned owned;              /* the element of tji_foreach_owned's step */
+    struct tji_fuse {             /* the loop of the last element-wise builtins, which the */
+        LLVMBasicBlockRef done;   /* next may join (tji_foreach_fused, builtins/layout.c): */
+        LLVMValueRef tail;        /* its exit, where the builder was left; the body's branch */
+        LLVMValueRef enter;       /* to its latch; the branch into it; */
+        LLVMValueRef out_regs;    /* the registers of the last result; */
+        tji_owned at;             /* the element a step visits; its size; */
+        int64_t size;
+        struct tji_borrow *reads[4]; /* the borrowed tiles its steps read (all of them */
+        int nreads;                  /* unless 'more') */
+        bool more, recording;
+    } fuse;
     unsigned mem_epoch;           /* bumped by every builder call that may write an array or
                                      change the control flow (tji_enter; see tji_borrow) */
     LLVMValueRef fill_guard;      /* the test before the last shared tile's fill, while no
@@ -395,7 +408,9 @@ typedef struct tji_borrow {
     unsigned epoch;              /* k->mem_epoch when the load was made */
     LLVMValueRef fill_at;        /* the inside path's branch: the memcpy goes before it */
     LLVMValueRef src;            /* the tile's first element in the array */
+    LLVMValueRef arr_data;       /* the array's data pointer */
     uint64_t bytes;
+    unsigned esize;              /* bytes an element */
     bool filled;
 } tji_borrow;
 

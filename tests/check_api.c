@@ -939,6 +939,86 @@ START_TEST(test_width1_cpu_code_stores_a_computed_tile_straight_into_its_array)
 }
 END_TEST
 
+/* y = x * 3 + y over (n,) float32 tiles, one a block. */
+static tj_kernel *
+multiply_add_kernel(tj_context *ctx, const char *name, int n)
+{
+    const tj_type *f32 = tj_context_get_type(ctx, TJ_DTYPE_F32);
+    tj_kernel_options o = {.target = TJ_TARGET_CPU};
+    tj_kernel *k = tj_kernel_create(ctx, name, &o);
+    tj_val *x = tj_param_array(k, "x", f32, 1), *y = tj_param_array(k, "y", f32, 1);
+    tj_val *blk = NULL;
+    tj_tid(k, 1, &blk);
+    tj_val *off = tj_binary(k, TJ_BIN_MUL, blk, tj_const_int(k, TJ_DTYPE_I32, n));
+    tj_val *a = tj_tile_load(k, x, 1, &n, &off, TJ_STORAGE_REGISTER);
+    tj_val *b = tj_tile_load(k, y, 1, &n, &off, TJ_STORAGE_REGISTER);
+    tj_val *ax3 = tj_binary(k, TJ_BIN_MUL, a, tj_const_float(k, TJ_DTYPE_F32, 3));
+    tj_tile_store(k, y, tj_binary(k, TJ_BIN_ADD, ax3, b), &off);
+    return k;
+}
+
+/* multiply_add_kernel over (1024,) tiles, built in 'ctx': whether the optimised IR
+ * multiplies and adds in one block (one loop) rather than in two. */
+static bool
+multiply_adds_in_one_block(tj_context *ctx, const char *name)
+{
+    tj_kernel *k = multiply_add_kernel(ctx, name, 1024);
+    tj_build_options bo = {.keep_ir = true};
+    tj_module *m = NULL;
+    ck_assert_msg(tj_kernel_build(k, &bo, &m) == TJ_OK, "%s", tj_context_error(ctx));
+    const char *ir = tj_module_get_ir(m);
+    ck_assert_ptr_nonnull(ir);
+    const char *mul = strstr(ir, "fmul <");
+    ck_assert_msg(mul, "no vector multiply:\n%s", ir);
+    const char *add = strstr(mul, "fadd <"), *end = strstr(mul, "\n\n");
+    ck_assert_msg(add, "no vector add after the multiply:\n%s", ir);
+    bool one = !end || add < end;
+    tj_module_destroy(m);
+    tj_kernel_destroy(k);
+    return one;
+}
+
+/* Element-wise builtins in a row on a tile too large for LLVM to unroll: each made its own
+ * loop, the product went to a local array and back (LLVM does not fuse loops); now the add
+ * runs in the multiply's loop (tji_foreach_fused; check_tile_elementwise checks the values
+ * of such chains). TILEJIT_CPU_FUSION=off, read when a context is created, keeps two. */
+START_TEST(test_width1_cpu_code_runs_element_wise_builtins_in_one_loop)
+{
+    ck_assert_msg(multiply_adds_in_one_block(tjt.ctx, "fused"),
+                  "the multiply and the add of y = x * 3 + y run in two loops");
+    ck_assert_int_eq(setenv("TILEJIT_CPU_FUSION", "off", 1), 0);
+    tj_context *ctx = NULL;
+    tj_status st = tj_context_create(&ctx);
+    unsetenv("TILEJIT_CPU_FUSION");
+    ck_assert_int_eq(st, TJ_OK);
+    ck_assert_msg(!multiply_adds_in_one_block(ctx, "unfused"),
+                  "with TILEJIT_CPU_FUSION=off, the multiply and the add still share a loop");
+    tj_context_destroy(ctx);
+}
+END_TEST
+
+/* The same loop stores the sum into y as it computes it, under a test made before the
+ * loop (builtins/memory.c, "stores in the loop that computes the tile"), for tiles over 1
+ * KiB; check_tile_memory checks the values, overlaps included. A (256,) tile, which LLVM
+ * unrolls, keeps tile_store's copy, for jit/direct_stores.c. */
+START_TEST(test_width1_cpu_code_stores_a_large_computed_tile_in_its_loop)
+{
+    static const int sizes[] = {1024, 256};
+    for (int i = 0; i < 2; i++) {
+        tj_kernel *k = multiply_add_kernel(tjt.ctx, i ? "small" : "large", sizes[i]);
+        const char *ir = tj_kernel_get_ir(k);
+        ck_assert_ptr_nonnull(ir);
+        ck_assert_msg((strstr(ir, "%fused.ok = ") != NULL) == (i == 0),
+                      "a (%d,) tile is %sstored in the loop that computes it", sizes[i],
+                      i ? "" : "not ");
+        ck_assert_msg((strstr(ir, "%fused.same = ") != NULL) == (i == 0),
+                      "y = x * 3 + y over (%d,) tiles: %s store through y's own tile", sizes[i],
+                      i ? "a" : "no");
+        tj_kernel_destroy(k);
+    }
+}
+END_TEST
+
 /* A loop of pushes, then a pop: for j in range(n): push(s, x[j], x[j] < 0.5); then
  * out[0] = count and out[1] = pop. 'out' is float32 so that the only i32 stores are the
  * counter's. */
@@ -1490,6 +1570,8 @@ api_suite(void)
     tcase_add_test(tc, test_keep_ir_keeps_the_optimised_ir_of_the_module);
     tcase_add_test(tc, test_width1_cpu_code_reads_loaded_tiles_in_place_and_keeps_shared_memory_local);
     tcase_add_test(tc, test_width1_cpu_code_stores_a_computed_tile_straight_into_its_array);
+    tcase_add_test(tc, test_width1_cpu_code_runs_element_wise_builtins_in_one_loop);
+    tcase_add_test(tc, test_width1_cpu_code_stores_a_large_computed_tile_in_its_loop);
     tcase_add_test(tc, test_one_lane_stacks_keep_their_counter_in_a_register);
     tcase_add_test(tc, test_cpu_float_to_int_casts_saturate_only_where_cvtt_cannot);
     tcase_add_test(tc, test_atomic_scatter_adds_in_a_loop_synchronise_once_after_it);

@@ -6,7 +6,8 @@
  * vectors, matrices and quaternions with their own operators (cw_mul, dot, cross, products,
  * scaling), tj_tile_map with user functions of one to three tiles, element-wise ops and
  * tile_map in partial blocks of tj_launch (SPEC 1), tile variables accumulated in a loop,
- * and the build errors of these.
+ * chains of operations (which width-1 CPU code runs in one loop), and the build errors of
+ * these.
  *
  * Kinds and widths as in tj_tile_test.h. Values are compared exactly: the references round
  * once to the element type, as IEEE add, sub, mul and div do.
@@ -168,6 +169,89 @@ START_TEST(test_elementwise_ops_on_tiles_and_scalars_match_reference)
     free(ha);
     free(hb);
     free(h);
+    tj_module_destroy(m);
+}
+END_TEST
+
+/* ---- chains of element-wise operations ------------------------------------------------------- */
+
+/* t1 = a * 2, t2 = t1 + b, t3 = -t2, c = t3 < a, then sum(t1), then t4 = t1 - t3, t5 = t4 *
+ * t4. In width-1 CPU code element-wise builtins of more than 16 elements in a row share one
+ * loop (tji_foreach_fused): t1 to c in one, the reduction, t4 and t5 in another. So each
+ * step must read what the step before it wrote for the same element, and t1 and t3, read
+ * again after the reduction ended their loop, must hold every element. The values are
+ * exact in float32 (quarters and halves, sums under 2^13), so the sum is order-free. */
+typedef struct chain_row {
+    int rank;
+    int shape[2];
+} chain_row;
+
+static const chain_row chain_rows[] = {{1, {300}}, {2, {20, 24}}, {1, {1000}}, {2, {3, 5}}};
+
+START_TEST(test_chains_of_elementwise_ops_match_reference)
+{
+    const chain_row *r = &chain_rows[tt_begin(_i)];
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32), *bt = tjt_type(TJ_DTYPE_BOOL);
+    int rank = r->rank;
+    tj_kernel *k = tt_kernel("chain");
+    tj_val *ina = tj_param_array(k, "a", f32, rank), *inb = tj_param_array(k, "b", f32, rank);
+    tj_val *o2 = tj_param_array(k, "o2", f32, rank), *oc = tj_param_array(k, "oc", bt, rank);
+    tj_val *o5 = tj_param_array(k, "o5", f32, rank), *osum = tj_param_array(k, "osum", f32, 1);
+    tj_val *a = tj_tile_load(k, ina, rank, r->shape, NULL, REG);
+    tj_val *b = tj_tile_load(k, inb, rank, r->shape, NULL, REG);
+    tj_val *t1 = tj_binary(k, TJ_BIN_MUL, a, tj_const_float(k, TJ_DTYPE_F32, 2));
+    tj_val *t2 = tj_binary(k, TJ_BIN_ADD, t1, b);
+    tj_val *t3 = tj_unary(k, TJ_UN_NEG, t2);
+    tj_val *c = tj_compare(k, TJ_CMP_LT, t3, a);
+    tj_val *sum = tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, t1);
+    tj_val *t4 = tj_binary(k, TJ_BIN_SUB, t1, t3);
+    tj_val *t5 = tj_binary(k, TJ_BIN_MUL, t4, t4);
+    tj_tile_store(k, o2, t2, NULL);
+    tj_tile_store(k, oc, c, NULL);
+    tj_tile_store(k, o5, t5, NULL);
+    tj_tile_store(k, osum, sum, NULL);
+    tj_module *m = tt_build(k, "chain");
+    int64_t n = tt_size(rank, r->shape), s64[4], one = 1;
+    tt_shape64(rank, r->shape, s64);
+    float *ha = malloc((size_t)n * sizeof *ha), *hb = malloc((size_t)n * sizeof *hb);
+    float *h2 = malloc((size_t)n * sizeof *h2), *h5 = malloc((size_t)n * sizeof *h5), hs = 0;
+    bool *hc = malloc((size_t)n * sizeof *hc);
+    ck_assert(ha && hb && h2 && h5 && hc);
+    for (int64_t i = 0; i < n; i++) {
+        ha[i] = (float)((i * 7) % 23 - 11) * 0.25f;
+        hb[i] = (float)((i * 5) % 17 - 8) * 0.5f;
+    }
+    tj_array *aa = tt_array(f32, rank, s64, ha), *ab = tt_array(f32, rank, s64, hb);
+    tj_array *a2 = tt_array(f32, rank, s64, NULL), *ac = tt_array(bt, rank, s64, NULL);
+    tj_array *a5 = tt_array(f32, rank, s64, NULL), *as = tt_array(f32, 1, &one, NULL);
+    tj_arg args[] = {tj_arg_array(aa), tj_arg_array(ab), tj_arg_array(a2), tj_arg_array(ac),
+                     tj_arg_array(a5), tj_arg_array(as)};
+    if (tt_launch_tiled(m, "chain", 1, args, TT_NELEMS(args))) {
+        tt_read(a2, h2);
+        tt_read(ac, hc);
+        tt_read(a5, h5);
+        tt_read(as, &hs);
+        float want_sum = 0;
+        for (int64_t i = 0; i < n; i++) {
+            float t1v = ha[i] * 2, t2v = t1v + hb[i], t3v = -t2v, t4v = t1v - t3v;
+            want_sum += t1v;
+            ck_assert_msg(h2[i] == t2v && hc[i] == (t3v < ha[i]) && h5[i] == t4v * t4v,
+                          "%s: element %lld: t2 %g, c %d, t5 %g; expected %g, %d, %g", tt_where(),
+                          (long long)i, h2[i], hc[i], h5[i], t2v, t3v < ha[i], t4v * t4v);
+        }
+        ck_assert_msg(hs == want_sum, "%s: sum(t1) is %g, expected %g", tt_where(), hs, want_sum);
+    }
+    tj_array_destroy(aa);
+    tj_array_destroy(ab);
+    tj_array_destroy(a2);
+    tj_array_destroy(ac);
+    tj_array_destroy(a5);
+    tj_array_destroy(as);
+    free(ha);
+    free(hb);
+    free(h2);
+    free(h5);
+    free(hc);
     tj_module_destroy(m);
 }
 END_TEST
@@ -920,6 +1004,7 @@ make_case(tt_kind kind)
     TCase *tc = tt_tcase(kind);
     tt_add_rows(tc, kind, test_elementwise_ops_on_tiles_and_scalars_match_reference,
                 TT_NELEMS(ew_rows));
+    tt_add_rows(tc, kind, test_chains_of_elementwise_ops_match_reference, TT_NELEMS(chain_rows));
     tt_add_rows(tc, kind, test_tile_map_applies_user_functions, 1);
     tt_add_rows(tc, kind, test_tile_variable_accumulates_in_a_loop, 1);
     tt_add_rows(tc, kind, test_elementwise_ops_on_composite_tiles_match_reference,

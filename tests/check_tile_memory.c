@@ -447,8 +447,10 @@ START_TEST(test_loaded_tiles_of_rank_2_and_3_keep_their_values_when_the_array_is
 END_TEST
 
 /* A tile computed from loaded tiles and stored whole: width-1 CPU code stores the values
- * straight into the array when a run-time test allows (jit/direct_stores.c), and goes
- * through the tile's registers when what it read overlaps where it writes. Block r computes
+ * straight into the array when a run-time test allows (jit/direct_stores.c for tiles that
+ * LLVM writes out in one block; for tiles over 1 KiB, whose element-wise steps run in one
+ * loop, that loop stores them: builtins/memory.c), and goes through the tile's registers
+ * when what it read overlaps where it writes. Block r computes
  * t = a + a + b from a = x[r, 0:n] and b = y[r, load_col:load_col + n] and stores t at
  * y[r, store_col:store_col + n]; x may be y itself, and t may be stored again into 'out'
  * (then the registers stay live). The expected values are the old ones': a tile holds the
@@ -473,12 +475,17 @@ static const ds_row ds_rows[] = {
     {1024, 0, 0, false, false, "y = 2x + y, 1024 elements"},
     {64, 0, 0, true, false, "x is y"},
     {64, 0, 0, false, true, "the tile stored again after"},
+    {1024, 0, 0, true, false, "x is y, 1024 elements"},
+    {1024, 0, 0, false, true, "the tile stored again after, 1024 elements"},
 };
 
 static const ds_row ds_overlap_rows[] = {
     {64, 0, 1, false, false, "stored one element right of where y was read"},
     {64, 1, 0, false, false, "stored one element left of where y was read"},
     {256, 0, 1, true, false, "x is y, stored one element right"},
+    {1024, 0, 1, false, false, "1024 elements stored one element right of where y was read"},
+    {1024, 1, 0, false, false, "1024 elements stored one element left of where y was read"},
+    {1024, 0, 1, true, false, "x is y, 1024 elements stored one element right"},
 };
 
 static void
