@@ -58,8 +58,12 @@ TJI_HIDDEN void tji_foreach_owned_from(tj_kernel *k, int64_t size, int first, tj
  * elements (nothing emitted since), it joins that loop (layout.c says where). */
 TJI_HIDDEN void tji_foreach_fused(tj_kernel *k, int64_t size, const tj_val *out,
                                   tji_elem_fn fn, void *ud);
-/* Whether the builder is right after such a loop and 't' is the result of its last step. */
-TJI_HIDDEN bool tji_fused_result(const tj_kernel *k, const tj_val *t);
+/* The row length of the loops tji_foreach_fused makes for tiles of 't''s shape: rows of at
+ * least a vector's elements, each a loop inside one over the rows; 0: one loop. */
+TJI_HIDDEN int64_t tji_row_loop_cols(const tji_tile *t);
+/* Whether the builder is right after such a loop and 't' is the result of its last step
+ * (pure arithmetic emitted since moves in front of the loop). */
+TJI_HIDDEN bool tji_fused_result(tj_kernel *k, const tj_val *t);
 /* Runs 'fn' in each step of that loop, after the steps so far (its element: k->fuse.at). */
 TJI_HIDDEN void tji_fused_append(tj_kernel *k, tji_elem_fn fn, void *ud);
 /* In a partial cooperative CPU block, lane 0 calls 'fn' for the elements of the lanes that

@@ -310,12 +310,62 @@ tji_foreach_owned_from(tj_kernel *k, int64_t size, int first, tji_elem_fn fn, vo
     foreach_slot(k, size, first, tji_lane(k), fn, ud);
 }
 
-/* Whether the builder is right after the loop of tji_foreach_fused, nothing emitted since. */
+/* Whether 'in' computes a value from its operands alone: no memory, no control flow. */
 static bool
-fused_loop_open(const tj_kernel *k)
+pure_arithmetic(LLVMValueRef in)
 {
-    LLVMBasicBlockRef here = LLVMGetInsertBlock(k->llb);
-    return k->fuse.done && k->fuse.done == here && !LLVMGetFirstInstruction(here);
+    return LLVMIsABinaryOperator(in) || LLVMIsAUnaryOperator(in) || LLVMIsACastInst(in) ||
+           LLVMIsACmpInst(in) || LLVMIsASelectInst(in) || LLVMIsAGetElementPtrInst(in) ||
+           LLVMIsAExtractElementInst(in) || LLVMIsAInsertElementInst(in) ||
+           LLVMIsAExtractValueInst(in) || LLVMIsAInsertValueInst(in);
+}
+
+/* Whether block 'bb' is 'head' or was added to the function after it. Blocks are appended
+ * as they are made, so a block with code from before the loop of tji_foreach_fused (whose
+ * first block is 'head') comes before it. */
+static bool
+made_since(LLVMBasicBlockRef head, LLVMBasicBlockRef bb)
+{
+    for (LLVMBasicBlockRef x = head; x; x = LLVMGetNextBasicBlock(x))
+        if (x == bb)
+            return true;
+    return false;
+}
+
+/* Whether the builder is right after the loop of tji_foreach_fused with nothing but pure
+ * arithmetic on values made before the loop emitted since (the scalars of a later builder
+ * call, such as `i * 16` for a tile_store's offset), which this moves in front of the
+ * loop, where they compute the same values. */
+static bool
+fused_loop_open(tj_kernel *k)
+{
+    LLVMBuilderRef b = k->llb;
+    LLVMBasicBlockRef done = k->fuse.done;
+    if (!done || LLVMGetInsertBlock(b) != done)
+        return false;
+    for (LLVMValueRef in = LLVMGetFirstInstruction(done); in; in = LLVMGetNextInstruction(in)) {
+        if (!pure_arithmetic(in))
+            return false;
+        for (int i = 0, n = LLVMGetNumOperands(in); i < n; i++) {
+            LLVMValueRef op = LLVMGetOperand(in, i);
+            if (LLVMIsAInstruction(op) && LLVMGetInstructionParent(op) != done &&
+                made_since(k->fuse.head, LLVMGetInstructionParent(op)))
+                return false;
+        }
+    }
+    for (LLVMValueRef in = LLVMGetFirstInstruction(done), next; in; in = next) {
+        next = LLVMGetNextInstruction(in);
+        size_t len;
+        const char *name = LLVMGetValueName2(in, &len);
+        char keep[64];
+        snprintf(keep, sizeof keep, "%.*s", (int)(len < sizeof keep ? len : sizeof keep - 1),
+                 name);
+        LLVMInstructionRemoveFromParent(in);
+        LLVMPositionBuilderBefore(b, k->fuse.enter);
+        LLVMInsertIntoBuilderWithName(b, in, keep);
+    }
+    LLVMPositionBuilderAtEnd(b, done);
+    return true;
 }
 
 /* Runs 'fn' for the element of a step of that loop, after what its step does so far. */
@@ -349,6 +399,20 @@ fused_step(tj_kernel *k, tji_elem_fn fn, void *ud)
  * with nothing emitted there since (no other builder call came between; a builtin that
  * emitted nothing, like a reshape, may), and both loops cover 'size' elements from slot 0.
  * Debug builds, whose checks report the first failing element, keep one loop a builtin. */
+/* The row length of the loop tji_foreach_fused makes for 'out': a loop over rows with one
+ * over their elements inside, for a tile of several rows of at least ROW_LOOP_MIN elements
+ * (so that a row is a vector or more), else 0: one loop over the elements. Along a row the
+ * elements of a tile read in place from an array whose rows are apart (tji_borrow) follow
+ * one another, as they do in registers: LLVM vectorises each row. */
+enum { ROW_LOOP_MIN = 8 };
+
+int64_t
+tji_row_loop_cols(const tji_tile *t)
+{
+    int64_t cols = t->shape[t->rank - 1];
+    return t->rank > 1 && cols >= ROW_LOOP_MIN && t->size > cols ? cols : 0;
+}
+
 void
 tji_foreach_fused(tj_kernel *k, int64_t size, const tj_val *out, tji_elem_fn fn, void *ud)
 {
@@ -359,19 +423,35 @@ tji_foreach_fused(tj_kernel *k, int64_t size, const tj_val *out, tji_elem_fn fn,
         return;
     }
     LLVMBuilderRef b = k->llb;
-    if (fused_loop_open(k) && k->fuse.size == size) {
+    int64_t cols = tji_row_loop_cols(&out->u.tile);
+    if (fused_loop_open(k) && k->fuse.size == size && k->fuse.at.cols == cols) {
         fused_step(k, fn, ud);
         k->fuse.out_regs = out->u.tile.regs;
         return;
     }
-    /* foreach_slot's loop, its step ending in a latch of its own */
+    /* foreach_slot's loop (or one over rows, and one over a row's elements inside), its step
+     * ending in a latch of its own */
     tj_context *c = k->ctx;
     LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
-    tji_count lp;
-    LLVMValueRef s = tji_emit_count_begin(k, &lp, tji_const_i32(c, 0), "slot", "s", "slots");
-    tji_emit_count_test(k, &lp, LLVMBuildICmp(b, LLVMIntULT, s, tji_const_i32(c, size), ""));
-    tji_owned at = {.e = s, .slot = s, .lane = tji_const_i32(c, 0)};
+    tji_count rows, lp;
+    tji_owned at = {.lane = tji_const_i32(c, 0), .cols = cols};
+    if (cols) {
+        at.row = tji_emit_count_begin(k, &rows, tji_const_i32(c, 0), "row", "r", "rows");
+        tji_emit_count_test(k, &rows, LLVMBuildICmp(b, LLVMIntULT, at.row,
+                                                    tji_const_i32(c, size / cols), ""));
+        at.col = tji_emit_count_begin(k, &lp, tji_const_i32(c, 0), "col", "c", "cols");
+        tji_emit_count_test(k, &lp, LLVMBuildICmp(b, LLVMIntULT, at.col,
+                                                  tji_const_i32(c, cols), ""));
+        at.slot = LLVMBuildNUWAdd(b, LLVMBuildNUWMul(b, at.row, tji_const_i32(c, cols), ""),
+                                  at.col, "s");
+    } else {
+        at.slot = tji_emit_count_begin(k, &lp, tji_const_i32(c, 0), "slot", "s", "slots");
+        tji_emit_count_test(k, &lp, LLVMBuildICmp(b, LLVMIntULT, at.slot,
+                                                  tji_const_i32(c, size), ""));
+    }
+    at.e = at.slot;
     k->fuse.nreads = 0;
+    k->fuse.nloads = 0;
     k->fuse.more = false;
     k->fuse.recording = true;
     visit(k, fn, ud, at);
@@ -379,8 +459,14 @@ tji_foreach_fused(tj_kernel *k, int64_t size, const tj_val *out, tji_elem_fn fn,
     LLVMBasicBlockRef latch = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "slots.latch");
     LLVMValueRef tail = LLVMBuildBr(b, latch);
     LLVMPositionBuilderAtEnd(b, latch);
-    tji_emit_count_end(k, &lp, s, 1, false);
-    k->fuse.done = lp.done;
+    tji_emit_count_end(k, &lp, cols ? at.col : at.slot, 1, true);
+    if (cols) { /* the rows' loop is the inner loop's exit's branch */
+        tji_keep_rolled(c, LLVMGetBasicBlockTerminator(latch));
+        tji_emit_count_end(k, &rows, at.row, 1, true);
+        tji_keep_unvectorised(c, LLVMGetBasicBlockTerminator(lp.done));
+    }
+    k->fuse.head = cols ? rows.head : lp.head;
+    k->fuse.done = cols ? rows.done : lp.done;
     k->fuse.tail = tail;
     k->fuse.enter = LLVMGetBasicBlockTerminator(pre);
     k->fuse.out_regs = out->u.tile.regs;
@@ -389,7 +475,7 @@ tji_foreach_fused(tj_kernel *k, int64_t size, const tj_val *out, tji_elem_fn fn,
 }
 
 bool
-tji_fused_result(const tj_kernel *k, const tj_val *t)
+tji_fused_result(tj_kernel *k, const tj_val *t)
 {
     const tji_tile *tt = &t->u.tile;
     return fused_loop_open(k) && tt->storage == TJ_STORAGE_REGISTER && !tt->replicated &&
@@ -536,6 +622,39 @@ slot_ptr(tj_kernel *k, const tj_val *t, LLVMValueRef base, LLVMValueRef slot)
     return LLVMBuildGEP2(k->llb, regs_type(t), base, idx, 2, "");
 }
 
+/* The registers of a borrowed tile of rows apart in its array, filled on that path: a loop
+ * of row copies in place of the path's branch. */
+static void
+fill_rows(tj_kernel *k, const tj_val *t)
+{
+    tji_borrow *bw = t->u.tile.borrow;
+    if (bw->rows_filled)
+        return;
+    tj_context *c = k->ctx;
+    LLVMBuilderRef b = k->llb;
+    LLVMBasicBlockRef here = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef path = LLVMGetInstructionParent(bw->rows_at);
+    LLVMBasicBlockRef next = LLVMGetSuccessor(bw->rows_at, 0);
+    LLVMInstructionEraseFromParent(bw->rows_at);
+    LLVMPositionBuilderAtEnd(b, path);
+    unsigned align = (unsigned)LLVMABIAlignmentOfType(LLVMGetModuleDataLayout(k->llmod),
+                                                      t->type->llmem);
+    LLVMTypeRef et = t->type->llmem;
+    tji_count lp;
+    LLVMValueRef r = tji_emit_count_begin(k, &lp, tji_const_i32(c, 0), "row", "r", "fill.rows");
+    tji_emit_count_test(k, &lp, LLVMBuildICmp(b, LLVMIntULT, r, tji_const_i32(c, bw->rows), ""));
+    LLVMValueRef r64 = LLVMBuildZExt(b, r, tji_i64(c), "");
+    LLVMValueRef to = LLVMBuildMul(b, r64, tji_const_i64(c, bw->cols), "");
+    LLVMValueRef from = LLVMBuildMul(b, r64, bw->arr_rstride, "");
+    LLVMBuildMemCpy(b, LLVMBuildGEP2(b, et, t->u.tile.regs, &to, 1, ""), align,
+                    LLVMBuildGEP2(b, et, bw->src, &from, 1, ""), align,
+                    tji_const_i64(c, (int64_t)bw->cols * bw->esize));
+    tji_emit_count_end(k, &lp, r, 1, true);
+    bw->rows_at = LLVMBuildBr(b, next);
+    LLVMPositionBuilderAtEnd(b, here);
+    bw->rows_filled = true;
+}
+
 void
 tji_tile_materialize(tj_kernel *k, const tj_val *t)
 {
@@ -550,14 +669,17 @@ tji_tile_materialize(tj_kernel *k, const tj_val *t)
                     tji_const_i64(k->ctx, (int64_t)bw->bytes));
     LLVMPositionBuilderAtEnd(k->llb, here);
     bw->filled = true;
+    if (bw->rstride)
+        fill_rows(k, t);
 }
 
-/* Where a reader of register tile 't' finds its slots: in place while its borrow holds
- * (same epoch), else the registers, filled first if they were not. Code moved out of line
- * (tji_outline_begin) reads copies of a tile whose 'regs' is a helper parameter and whose
- * borrow is NULL, as promotion does. */
+/* Where a reader of register tile 't' finds slot 's': in place while its borrow holds
+ * (same epoch), else in the registers, filled first if they were not. Code moved out of
+ * line (tji_outline_begin) reads copies of a tile whose 'regs' is a helper parameter and
+ * whose borrow is NULL, as promotion does. A tile of rows apart in place is read there by a
+ * loop over its rows (k->owned gives the row and column), else through 'flat'. */
 static LLVMValueRef
-read_base(tj_kernel *k, const tj_val *t)
+read_ptr(tj_kernel *k, const tj_val *t, LLVMValueRef s, int *read)
 {
     tji_borrow *bw = t->u.tile.borrow;
     if (bw && bw->epoch == k->mem_epoch) {
@@ -571,11 +693,23 @@ read_base(tj_kernel *k, const tj_val *t)
                 k->fuse.reads[k->fuse.nreads++] = bw;
             else if (i == k->fuse.nreads)
                 k->fuse.more = true;
+            *read = i;
         }
-        return bw->ptr;
+        if (!bw->rstride)
+            return slot_ptr(k, t, bw->ptr, s);
+        const tji_owned *o = &k->owned;
+        if (o->row && o->cols == bw->cols && o->slot == s) {
+            LLVMBuilderRef b = k->llb;
+            LLVMValueRef r = LLVMBuildZExt(b, o->row, tji_i64(k->ctx), "");
+            LLVMValueRef i = LLVMBuildAdd(b, LLVMBuildMul(b, r, bw->rstride, ""),
+                                          LLVMBuildZExt(b, o->col, tji_i64(k->ctx), ""), "");
+            return LLVMBuildGEP2(b, t->type->llreg, bw->ptr, &i, 1, "");
+        }
+        fill_rows(k, t);
+        return slot_ptr(k, t, bw->flat, s);
     }
     tji_tile_materialize(k, t);
-    return t->u.tile.regs;
+    return slot_ptr(k, t, t->u.tile.regs, s);
 }
 
 LLVMValueRef
@@ -583,7 +717,17 @@ tji_tile_get(tj_kernel *k, const tj_val *t, LLVMValueRef slot, LLVMValueRef e)
 {
     if (t->u.tile.storage == TJ_STORAGE_REGISTER) {
         LLVMValueRef s = t->u.tile.replicated ? tji_const_i32(k->ctx, 0) : slot;
-        return LLVMBuildLoad2(k->llb, t->type->llreg, slot_ptr(k, t, read_base(k, t), s), "");
+        int read = -1;
+        LLVMValueRef v = LLVMBuildLoad2(k->llb, t->type->llreg, read_ptr(k, t, s, &read), "");
+        if (read >= 0 && read < k->fuse.nreads) { /* a fused loop's load from an array */
+            if (k->fuse.nloads < (int)TJI_NELEMS(k->fuse.loads)) {
+                k->fuse.loads[k->fuse.nloads] = v;
+                k->fuse.load_read[k->fuse.nloads++] = (unsigned char)read;
+            } else {
+                k->fuse.more = true;
+            }
+        }
+        return v;
     }
     LLVMValueRef coords[TJI_MAX_DIMS];
     tji_tile_coords(k, &t->u.tile, e, coords);

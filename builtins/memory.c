@@ -548,15 +548,42 @@ load_borrowed(tj_kernel *k, access *a, tj_val *t)
     for (int d = 0; d < rank - 1; d++)
         at = tji_emit_add(b, at, tji_emit_mul(b, a->offset[d], a->estride[d], false), false);
     LLVMValueRef src = LLVMBuildGEP2(b, a->arr->type->llmem, a->arr->u.arr.data, &at, 1, "");
+    const tji_tile *tt = &t->u.tile;
+    int64_t esize = (int64_t)t->type->size, cols = tt->shape[tt->rank - 1];
+    /* rank 2, rows of a vector or more: read in place with the rows apart too, for the
+     * loops over rows of fused element-wise builtins (none in debug builds) */
+    bool rows = tt->rank == 2 && tji_row_loop_cols(tt) != 0 && !k->opts.debug &&
+                !k->ctx->cpu_no_fusion;
+    LLVMValueRef span = tji_const_i64(c, tt->size * esize);
+    if (rows)
+        span = LLVMBuildMul(b, tji_emit_add(b, tji_emit_mul(b, a->estride[0],
+                                                            tji_const_i64(c, tt->shape[0] - 1),
+                                                            false),
+                                            tji_const_i64(c, cols), false),
+                            tji_const_i64(c, esize), "tile.span");
     LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tile.inside");
+    LLVMBasicBlockRef apart = NULL, rows_bb = NULL, rows_done = NULL;
+    if (rows) {
+        apart = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tile.apart");
+        rows_bb = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tile.rows");
+        rows_done = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tile.rows.done");
+    }
     LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tile.edge");
     LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tile.done");
-    LLVMValueRef in_place = tile_inside(k, a), dense = rows_dense(k, a);
+    LLVMValueRef inside = tile_inside(k, a), in_place = inside, dense = rows_dense(k, a);
     if (dense)
         in_place = LLVMBuildAnd(b, in_place, dense, "");
-    LLVMBuildCondBr(b, in_place, fast, slow);
+    LLVMBuildCondBr(b, in_place, fast, rows ? apart : slow);
     LLVMPositionBuilderAtEnd(b, fast);
-    LLVMValueRef fill_at = LLVMBuildBr(b, done);
+    LLVMValueRef fill_at = LLVMBuildBr(b, done), rows_at = NULL;
+    if (rows) {
+        LLVMPositionBuilderAtEnd(b, apart);
+        LLVMBuildCondBr(b, inside, rows_bb, slow);
+        LLVMPositionBuilderAtEnd(b, rows_bb);
+        rows_at = LLVMBuildBr(b, rows_done); /* the row copies go before it when needed */
+        LLVMPositionBuilderAtEnd(b, rows_done);
+        LLVMBuildBr(b, done);
+    }
     LLVMPositionBuilderAtEnd(b, slow);
     if (dense) { /* rows apart in the array, or at its edge */
         access_all(k, a, foreach_stored);
@@ -568,13 +595,25 @@ load_borrowed(tj_kernel *k, access *a, tj_val *t)
     LLVMBuildBr(b, done);
     LLVMPositionBuilderAtEnd(b, done);
     LLVMValueRef ptr = LLVMBuildPhi(b, tji_ptr(c), "tile.at");
-    LLVMValueRef vals[] = {src, t->u.tile.regs};
-    LLVMBasicBlockRef bbs[] = {fast, slow_end};
-    LLVMAddIncoming(ptr, vals, bbs, 2);
+    LLVMValueRef vals[] = {src, t->u.tile.regs, src};
+    LLVMBasicBlockRef bbs[] = {fast, slow_end, rows_done};
+    LLVMAddIncoming(ptr, vals, bbs, rows ? 3 : 2);
     *bw = (tji_borrow){.ptr = ptr, .epoch = k->mem_epoch, .fill_at = fill_at, .src = src,
-                       .arr_data = a->arr->u.arr.data,
-                       .bytes = (uint64_t)t->u.tile.size * t->type->size,
-                       .esize = (unsigned)t->type->size};
+                       .arr_data = a->arr->u.arr.data, .span = span,
+                       .bytes = (uint64_t)(tt->size * esize), .esize = (unsigned)esize};
+    if (rows) {
+        LLVMValueRef dense_rs = tji_const_i64(c, cols);
+        bw->rstride = LLVMBuildPhi(b, tji_i64(c), "tile.rstride");
+        LLVMValueRef rs[] = {dense_rs, dense_rs, a->estride[0]};
+        LLVMAddIncoming(bw->rstride, rs, bbs, 3);
+        bw->flat = LLVMBuildPhi(b, tji_ptr(c), "tile.flat");
+        LLVMValueRef fl[] = {src, t->u.tile.regs, t->u.tile.regs};
+        LLVMAddIncoming(bw->flat, fl, bbs, 3);
+        bw->arr_rstride = a->estride[0];
+        bw->rows_at = rows_at;
+        bw->rows = tt->shape[0];
+        bw->cols = (int)cols;
+    }
     t->u.tile.borrow = bw;
 }
 
@@ -641,7 +680,8 @@ foreach_stored(tj_kernel *k, const tj_val *t, tji_elem_fn fn, void *ud)
  * The store goes in the step, after the element is computed; the test that allows it is
  * made before the loop, from values made there (nothing was emitted since the loop, so the
  * array and the offsets were made before it): the tile is whole inside the array, its
- * elements consecutive there (rank 1, or every dimension but the last of one element), and
+ * elements consecutive there (rank 1, or every dimension but the last of one element) or, for
+ * a tile of rank 2 whose loop goes over its rows, its rows along the array's, and
  * each borrowed tile the loop reads (its array memory, read in place) is either disjoint
  * from the stored bytes or, with elements of the same size, starts at or after them: step
  * i reads element i of such a tile, at or after element i of the stored bytes, which steps
@@ -650,7 +690,7 @@ foreach_stored(tj_kernel *k, const tj_val *t, tji_elem_fn fn, void *ud)
  * stored through its own pointer, the one its elements are read from, so that LLVM sees
  * the load and the store of element i at one address and vectorises the loop; the test of
  * that is invariant, and LLVM's unswitching gives each way a loop of its own.
- * Tiles of up to FUSED_STORE_MIN_BYTES keep the copy: LLVM unrolls their loops into one block
+ * Flat tiles of up to FUSED_STORE_MIN_BYTES keep the copy: LLVM unrolls their loops into one block
  * whose stores jit/direct_stores.c retargets, which ran faster than the loop with its stores
  * (y = 2x + y over rows of 64 and 256 floats: 0.75 and 0.82-0.87 of C against 0.80 and 1.16;
  * 512 floats: 0.93-1.00 against 0.85-0.87, 1024: 0.98-1.01 against 0.83-0.86). */
@@ -658,8 +698,25 @@ enum { FUSED_STORE_MIN_BYTES = 1024 };
 
 typedef struct fused_store {
     const tj_val *t;
-    LLVMValueRef ok, same, own, dst;   /* same: store through 'own' rather than 'dst' */
+    LLVMValueRef ok, dst;
+    LLVMValueRef rs;                 /* i64: the array's row stride; NULL: a flat tile */
+    LLVMValueRef same, own, own_rs;  /* same: store through 'own', rows 'own_rs' apart */
+    LLVMValueRef noalias, noalias_own; /* rows: the stores' scoped no-alias lists, or NULL */
 } fused_store;
+
+/* The element of the step as an index from the tile's first element: 'e' for a flat
+ * tile, row * rs + col for one of rows (the loop's, k->owned). */
+static LLVMValueRef
+step_index(tj_kernel *k, LLVMValueRef e, LLVMValueRef rs)
+{
+    LLVMBuilderRef b = k->llb;
+    LLVMTypeRef i64 = tji_i64(k->ctx);
+    if (!rs)
+        return LLVMBuildZExt(b, e, i64, "");
+    LLVMValueRef r = LLVMBuildZExt(b, k->owned.row, i64, "");
+    return LLVMBuildAdd(b, LLVMBuildMul(b, r, rs, ""), LLVMBuildZExt(b, k->owned.col, i64, ""),
+                        "");
+}
 
 static void
 fused_store_elem(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
@@ -670,7 +727,6 @@ fused_store_elem(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
     tji_cond cond;
     tji_emit_cond_begin(k, f->ok, &cond);
     LLVMValueRef v = tji_tile_get(k, f->t, slot, e);
-    LLVMValueRef i = LLVMBuildZExt(b, e, tji_i64(k->ctx), "");
     if (f->same) {
         LLVMContextRef c = k->ctx->llctx;
         LLVMBasicBlockRef via_own = LLVMAppendBasicBlockInContext(c, k->llfn, "fused.own");
@@ -678,43 +734,113 @@ fused_store_elem(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
         LLVMBasicBlockRef stored = LLVMAppendBasicBlockInContext(c, k->llfn, "fused.stored");
         LLVMBuildCondBr(b, f->same, via_own, via_dst);
         LLVMPositionBuilderAtEnd(b, via_own);
-        LLVMBuildStore(b, v, LLVMBuildInBoundsGEP2(b, et, f->own, &i, 1, ""));
+        LLVMValueRef i = step_index(k, e, f->own_rs);
+        LLVMValueRef st = LLVMBuildStore(b, v, LLVMBuildGEP2(b, et, f->own, &i, 1, ""));
+        if (f->noalias_own)
+            LLVMSetMetadata(st, LLVMGetMDKindIDInContext(c, "noalias", 7), f->noalias_own);
         LLVMBuildBr(b, stored);
         LLVMPositionBuilderAtEnd(b, via_dst);
-        LLVMBuildStore(b, v, LLVMBuildInBoundsGEP2(b, et, f->dst, &i, 1, ""));
+        i = step_index(k, e, f->rs);
+        st = LLVMBuildStore(b, v, LLVMBuildGEP2(b, et, f->dst, &i, 1, ""));
+        if (f->noalias)
+            LLVMSetMetadata(st, LLVMGetMDKindIDInContext(c, "noalias", 7), f->noalias);
         LLVMBuildBr(b, stored);
         LLVMPositionBuilderAtEnd(b, stored);
     } else {
-        LLVMBuildStore(b, v, LLVMBuildInBoundsGEP2(b, et, f->dst, &i, 1, ""));
+        LLVMValueRef i = step_index(k, e, f->rs);
+        LLVMValueRef st = LLVMBuildStore(b, v, LLVMBuildGEP2(b, et, f->dst, &i, 1, ""));
+        if (f->noalias)
+            LLVMSetMetadata(st, LLVMGetMDKindIDInContext(k->ctx->llctx, "noalias", 7),
+                            f->noalias);
     }
     tji_emit_cond_end(k, &cond);
 }
 
-/* Whether the loop's reads allow stores of [dst, dst + bytes) in its steps (above), and in
- * '*own' a tile read in place from those bytes through which to store, or NULL. */
+/* Tells LLVM that the stores of 'f' (rows: the SLP vectoriser, which adds no run-time test
+ * of its own, vectorises a row only so) do not touch what the loop reads in place, which
+ * fused_reads_allow's test makes true: a scope per tile read, on its loads (recorded by
+ * tji_tile_get), and the stores' no-alias lists, of every scope, or of every scope but
+ * that of 'own' for the stores through it. */
+static void
+fused_scopes(tj_kernel *k, fused_store *f, int own)
+{
+    LLVMContextRef c = k->ctx->llctx;
+    char name[64];
+    snprintf(name, sizeof name, "tilejit fused %" PRIu64, ++k->ctx->next_id);
+    LLVMMetadataRef dname = LLVMMDStringInContext2(c, name, strlen(name));
+    LLVMMetadataRef domain = LLVMMDNodeInContext2(c, &dname, 1);
+    LLVMMetadataRef scopes[TJI_NELEMS(k->fuse.reads)], others[TJI_NELEMS(k->fuse.reads)];
+    int n = k->fuse.nreads, nothers = 0;
+    for (int i = 0; i < n; i++) {
+        char sname[80];
+        snprintf(sname, sizeof sname, "%s read %d", name, i);
+        LLVMMetadataRef ops[] = {LLVMMDStringInContext2(c, sname, strlen(sname)), domain};
+        scopes[i] = LLVMMDNodeInContext2(c, ops, 2);
+        if (i != own)
+            others[nothers++] = scopes[i];
+    }
+    unsigned scope_kind = LLVMGetMDKindIDInContext(c, "alias.scope", 11);
+    for (int i = 0; i < k->fuse.nloads; i++)
+        LLVMSetMetadata(k->fuse.loads[i], scope_kind,
+                        LLVMMetadataAsValue(c, LLVMMDNodeInContext2(
+                                                   c, &scopes[k->fuse.load_read[i]], 1)));
+    f->noalias = LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, scopes, (size_t)n));
+    if (own >= 0)
+        f->noalias_own = LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, others,
+                                                                     (size_t)nothers));
+}
+
+/* Whether the loop's reads allow the stores of 'f' in its steps (above), the stored bytes
+ * [dst, dst + span). Sets f->own and f->same where a tile read in place has the stored
+ * tile's array, shape and layout (stores go through its pointer when it is the stored
+ * tile). Each other tile read in place must be disjoint from the stored bytes or, for a
+ * flat tile, with elements of the same size, start at or after dst (then step i reads at
+ * or after the stored element i; LLVM's loop vectoriser tests the overlap itself). For a
+ * tile of rows, disjoint, or 'own' where it is the stored tile: so the stores may carry
+ * scoped no-alias metadata (fused_scopes). */
 static LLVMValueRef
-fused_reads_allow(tj_kernel *k, LLVMValueRef dst, uint64_t bytes, unsigned esize,
-                  LLVMValueRef data, const tji_borrow **own)
+fused_reads_allow(tj_kernel *k, fused_store *f, LLVMValueRef span, const tj_val *arr)
 {
     tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
     LLVMTypeRef i64 = tji_i64(c);
-    LLVMValueRef lo = LLVMBuildPtrToInt(b, dst, i64, "");
-    LLVMValueRef hi = LLVMBuildAdd(b, lo, tji_const_i64(c, (int64_t)bytes), "");
+    const tji_tile *t = &f->t->u.tile;
+    unsigned esize = (unsigned)f->t->type->size;
+    int own = -1;
+    for (int i = 0; i < k->fuse.nreads && own < 0; i++) {
+        const tji_borrow *bw = k->fuse.reads[i];
+        bool layout = f->rs ? bw->rstride && bw->rows * bw->cols == t->size &&
+                                  bw->cols == t->shape[t->rank - 1]
+                            : !bw->rstride && bw->bytes == (uint64_t)t->size * esize;
+        if (layout && bw->arr_data == arr->u.arr.data && bw->esize == esize)
+            own = i;
+    }
+    if (own >= 0) {
+        const tji_borrow *bw = k->fuse.reads[own];
+        f->own = bw->ptr;
+        f->own_rs = bw->rstride;
+        f->same = LLVMBuildICmp(b, LLVMIntEQ, bw->ptr, f->dst, "fused.same");
+        if (f->rs)
+            f->same = LLVMBuildAnd(b, f->same, LLVMBuildICmp(b, LLVMIntEQ, bw->rstride, f->rs,
+                                                             ""), "fused.same.rows");
+    }
+    LLVMValueRef lo = LLVMBuildPtrToInt(b, f->dst, i64, "");
+    LLVMValueRef hi = LLVMBuildAdd(b, lo, span, "");
     LLVMValueRef all = LLVMConstInt(tji_i1(c), 1, 0);
-    *own = NULL;
     for (int i = 0; i < k->fuse.nreads; i++) {
         const tji_borrow *bw = k->fuse.reads[i];
         LLVMValueRef s = LLVMBuildPtrToInt(b, bw->src, i64, "");
-        LLVMValueRef s_end = LLVMBuildAdd(b, s, tji_const_i64(c, (int64_t)bw->bytes), "");
+        LLVMValueRef s_end = LLVMBuildAdd(b, s, bw->span, "");
         LLVMValueRef ok = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntULE, s_end, lo, ""),
                                       LLVMBuildICmp(b, LLVMIntUGE, s, hi, ""), "");
-        if (bw->esize == esize)
+        if (f->rs && i == own)
+            ok = LLVMBuildOr(b, ok, f->same, "");
+        else if (!f->rs && bw->esize == esize)
             ok = LLVMBuildOr(b, ok, LLVMBuildICmp(b, LLVMIntUGE, s, lo, ""), "");
         all = LLVMBuildAnd(b, all, ok, "");
-        if (!*own && bw->arr_data == data && bw->bytes == bytes && bw->esize == esize)
-            *own = bw;
     }
+    if (f->rs)
+        fused_scopes(k, f, own);
     return all;
 }
 
@@ -727,40 +853,45 @@ fused_store_setup(tj_kernel *k, const char *fn, access *a, tj_val *arr, tj_val *
                   tj_val *const *offset, bool *failed)
 {
     *failed = false;
-    if (t->u.tile.size * (int64_t)t->type->size <= FUSED_STORE_MIN_BYTES)
+    const tji_tile *tt = &t->u.tile;
+    /* flat: every dimension but the last of one element; rows: rank 2 in the loop's rows */
+    bool rows = tt->rank == 2 && k->fuse.at.cols && k->fuse.at.cols == tt->shape[1];
+    if (!rows && tt->size * (int64_t)t->type->size <= FUSED_STORE_MIN_BYTES)
         return NULL;
-    if (!tji_fused_result(k, t) || k->fuse.more || !arr || arr->kind != TJ_VAL_ARRAY ||
-        arr->type != t->type || t->type->llreg != t->type->llmem ||
-        arr->u.arr.ndim != t->u.tile.rank)
-        return NULL;
-    for (int d = 0; d < t->u.tile.rank - 1; d++)
-        if (t->u.tile.shape[d] != 1)
+    for (int d = 0; d < tt->rank - 1 && !rows; d++)
+        if (tt->shape[d] != 1)
             return NULL;
+    if (!tji_fused_result(k, t) || k->fuse.more || !arr || arr->kind != TJ_VAL_ARRAY ||
+        arr->type != t->type || t->type->llreg != t->type->llmem || arr->u.arr.ndim != tt->rank)
+        return NULL;
+    tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
     LLVMBasicBlockRef after = LLVMGetInsertBlock(b);
     LLVMPositionBuilderBefore(b, k->fuse.enter);
-    if (!setup_access(k, fn, a, arr, t->u.tile.rank, offset)) {
+    if (!setup_access(k, fn, a, arr, tt->rank, offset)) {
         *failed = true;
         LLVMPositionBuilderAtEnd(b, after);
         return NULL;
     }
     a->t = t;
-    int rank = t->u.tile.rank;
+    int rank = tt->rank;
     LLVMValueRef at = a->offset[rank - 1];
     for (int d = 0; d < rank - 1; d++)
         at = tji_emit_add(b, at, tji_emit_mul(b, a->offset[d], a->estride[d], false), false);
-    fused_store f = {.t = t};
+    fused_store f = {.t = t, .rs = rows ? a->estride[0] : NULL};
     f.dst = LLVMBuildGEP2(b, arr->type->llmem, arr->u.arr.data, &at, 1, "fused.dst");
+    int64_t esize = (int64_t)t->type->size, cols = tt->shape[rank - 1];
+    LLVMValueRef span = tji_const_i64(c, tt->size * esize);
+    if (rows)
+        span = LLVMBuildMul(b, LLVMBuildAdd(b, LLVMBuildMul(b, f.rs,
+                                                            tji_const_i64(c, tt->size / cols - 1),
+                                                            ""),
+                                            tji_const_i64(c, cols), ""),
+                            tji_const_i64(c, esize), "");
     LLVMValueRef whole = tile_inside(k, a);
     LLVMSetValueName2(whole, "fused.whole", strlen("fused.whole"));
-    const tji_borrow *own = NULL;
-    LLVMValueRef reads = fused_reads_allow(k, f.dst, (uint64_t)t->u.tile.size * t->type->size,
-                                           (unsigned)t->type->size, arr->u.arr.data, &own);
+    LLVMValueRef reads = fused_reads_allow(k, &f, span, arr);
     f.ok = LLVMBuildAnd(b, whole, reads, "fused.ok");
-    if (own) {
-        f.own = own->ptr;
-        f.same = LLVMBuildICmp(b, LLVMIntEQ, own->ptr, f.dst, "fused.same");
-    }
     LLVMPositionBuilderAtEnd(b, after);
     tji_fused_append(k, fused_store_elem, &f);
     return f.ok;

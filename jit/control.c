@@ -359,6 +359,19 @@ tji_keep_rolled(tj_context *c, LLVMValueRef latch)
     set_loop_id(c, latch, props, 1);
 }
 
+/* Keeps LLVM's loop vectoriser off the loop of this latch (llvm.loop.vectorize.enable
+ * false): a loop over rows whose loop over a row's elements, unrolled, is to be vectorised
+ * instead (by the SLP vectoriser), not the rows across. */
+void
+tji_keep_unvectorised(tj_context *c, LLVMValueRef latch)
+{
+    LLVMMetadataRef off[] = {
+        LLVMMDStringInContext2(c->llctx, "llvm.loop.vectorize.enable", 26),
+        LLVMValueAsMetadata(LLVMConstInt(tji_i1(c), 0, 0))};
+    LLVMMetadataRef props[] = {LLVMMDNodeInContext2(c->llctx, off, 2)};
+    set_loop_id(c, latch, props, 1);
+}
+
 /* Marks the loop of this latch as a cooperative block's loop over its lanes ("tj.lanes",
  * which jit/interchange.c looks for) and asks LLVM's vectoriser for one vector per
  * iteration (llvm.loop.interleave.count 1), so that its scalar remainder is under one

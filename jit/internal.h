@@ -235,9 +235,13 @@ typedef struct tji_site {
 } tji_site;
 
 /* The element a step of tji_foreach_owned visits: e = slot * block_dim + lane, lane in
- * [0, block_dim) (tji_tile_coords splits it without dividing e). */
+ * [0, block_dim) (tji_tile_coords splits it without dividing e). A loop over rows of 'cols'
+ * elements (tji_foreach_fused) also gives the row and column: slot = row * cols + col
+ * (cols 0 elsewhere). */
 typedef struct tji_owned {
     LLVMValueRef e, slot, lane;
+    LLVMValueRef row, col;
+    int64_t cols;
 } tji_owned;
 
 struct tj_kernel {
@@ -287,6 +291,7 @@ struct tj_kernel {
     size_t reg_tile_bytes;        /* per-lane bytes of register tiles (CPU fiber stacks) */
     tji_owned owned;              /* the element of tji_foreach_owned's step */
     struct tji_fuse {             /* the loop of the last element-wise builtins, which the */
+        LLVMBasicBlockRef head;   /* its first block; */
         LLVMBasicBlockRef done;   /* next may join (tji_foreach_fused, builtins/layout.c): */
         LLVMValueRef tail;        /* its exit, where the builder was left; the body's branch */
         LLVMValueRef enter;       /* to its latch; the branch into it; */
@@ -294,7 +299,10 @@ struct tj_kernel {
         tji_owned at;             /* the element a step visits; its size; */
         int64_t size;
         struct tji_borrow *reads[4]; /* the borrowed tiles its steps read (all of them */
-        int nreads;                  /* unless 'more') */
+        int nreads;                  /* unless 'more'), and their loads: load i of */
+        LLVMValueRef loads[32];      /* reads[load_read[i]] */
+        unsigned char load_read[32];
+        int nloads;
         bool more, recording;
     } fuse;
     unsigned mem_epoch;           /* bumped by every builder call that may write an array or
@@ -402,16 +410,29 @@ typedef struct tji_array_val {
  * kernel's memory epoch moves on, its readers read 'ptr', the array's elements on that path
  * and the registers on the other.
  * The copy into the registers (one memcpy at the end of the inside path, 'fill_at') is
- * inserted only when a later reader needs it (tji_tile_materialize). */
+ * inserted only when a later reader needs it (tji_tile_materialize).
+ * A tile of rows (rank 2, rows of 'cols' elements) inside its array with its rows apart
+ * there is read in place too ('rows_at' the path), by readers that visit its elements row
+ * by row (tji_foreach_fused): element (r, c) at ptr + r * rstride + c. Other readers read
+ * 'flat': the elements where they follow one another, else the registers, which the rows'
+ * path then fills (a loop of row copies, inserted when the first such reader comes). */
 typedef struct tji_borrow {
     LLVMValueRef ptr;            /* phi: the array's elements, or the registers */
     unsigned epoch;              /* k->mem_epoch when the load was made */
     LLVMValueRef fill_at;        /* the inside path's branch: the memcpy goes before it */
     LLVMValueRef src;            /* the tile's first element in the array */
     LLVMValueRef arr_data;       /* the array's data pointer */
+    LLVMValueRef span;           /* i64: bytes from src to the end of its last element */
     uint64_t bytes;
     unsigned esize;              /* bytes an element */
     bool filled;
+    /* tiles of rows apart in the array (else rstride is NULL) */
+    LLVMValueRef rstride;        /* phi (i64): elements from a row to the next */
+    LLVMValueRef arr_rstride;    /* i64: the array's, in elements */
+    LLVMValueRef flat;           /* phi: 'ptr' where the rows follow one another, else regs */
+    LLVMValueRef rows_at;        /* the rows' path's branch (to a block of its own) */
+    int rows, cols;
+    bool rows_filled;
 } tji_borrow;
 
 /* A tile (SPEC 3). Register tiles are spread over the block: element e of the row-major
@@ -811,6 +832,8 @@ TJI_HIDDEN int tji_direct_tile_stores(LLVMModuleRef m);
 
 /* control.c: marks the loop of this latch not to be unrolled (llvm.loop.unroll.disable). */
 TJI_HIDDEN void tji_keep_rolled(tj_context *c, LLVMValueRef latch);
+/* ... and not to be vectorised (llvm.loop.vectorize.enable false): a loop over rows. */
+TJI_HIDDEN void tji_keep_unvectorised(tj_context *c, LLVMValueRef latch);
 #define TJI_LANES_MD "tj.lanes"
 /* A cooperative block's loop over its lanes; 'rolled': not to be unrolled either. */
 TJI_HIDDEN void tji_mark_lane_loop(tj_context *c, LLVMValueRef latch, bool rolled);

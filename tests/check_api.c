@@ -1019,6 +1019,43 @@ START_TEST(test_width1_cpu_code_stores_a_large_computed_tile_in_its_loop)
 }
 END_TEST
 
+/* y = 2x + y over (16, 16) tiles of wider arrays, whose rows are apart there: the loads
+ * have a path that reads such rows in place, the element-wise loop goes over rows (the
+ * rows' loop not vectorised, the row's not unrolled: LLVM vectorises each row), and the
+ * store is in that loop, through y's own tile where it is the stored one. (Values:
+ * check_tile_memory's tiles of rows apart.) */
+START_TEST(test_width1_cpu_code_reads_and_stores_tiles_of_rows_apart_in_place)
+{
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
+    tj_kernel_options o = {.target = TJ_TARGET_CPU};
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "tiles_16", &o);
+    tj_val *x = tj_param_array(k, "x", f32, 2), *y = tj_param_array(k, "y", f32, 2);
+    tj_val *ij[2] = {NULL, NULL};
+    tj_tid(k, 2, ij);
+    tj_val *sixteen = tj_const_int(k, TJ_DTYPE_I32, 16);
+    tj_val *off[] = {tj_binary(k, TJ_BIN_MUL, ij[0], sixteen),
+                     tj_binary(k, TJ_BIN_MUL, ij[1], sixteen)};
+    int shape[] = {16, 16};
+    tj_val *a = tj_tile_load(k, x, 2, shape, off, TJ_STORAGE_REGISTER);
+    tj_val *b = tj_tile_load(k, y, 2, shape, off, TJ_STORAGE_REGISTER);
+    tj_val *two = tj_const_float(k, TJ_DTYPE_F32, 2);
+    tj_val *off2[] = {tj_binary(k, TJ_BIN_MUL, ij[0], sixteen),
+                      tj_binary(k, TJ_BIN_MUL, ij[1], sixteen)}; /* emitted after the loop */
+    tj_val *t = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_MUL, a, two), b);
+    tj_tile_store(k, y, t, off2);
+    const char *ir = tj_kernel_get_ir(k);
+    ck_assert_ptr_nonnull(ir);
+    ck_assert_msg(strstr(ir, "\ntile.rows:") && strstr(ir, "%tile.rstride = phi"),
+                  "a (16, 16) tile is not read in place with its rows apart");
+    ck_assert_msg(strstr(ir, "%fused.same.rows = "), "the (16, 16) tile is not stored in its loop");
+    ck_assert_msg(strstr(ir, "llvm.loop.vectorize.enable"), "the loop over rows is vectorised");
+    tj_module *m;
+    ir = kept_ir(k, &m);
+    ck_assert_msg(strstr(ir, "<8 x float>") || strstr(ir, "<16 x float>") ||
+                  strstr(ir, "<4 x float>"), "the rows are not vectorised:\n%s", ir);
+}
+END_TEST
+
 /* A loop of pushes, then a pop: for j in range(n): push(s, x[j], x[j] < 0.5); then
  * out[0] = count and out[1] = pop. 'out' is float32 so that the only i32 stores are the
  * counter's. */
@@ -1572,6 +1609,7 @@ api_suite(void)
     tcase_add_test(tc, test_width1_cpu_code_stores_a_computed_tile_straight_into_its_array);
     tcase_add_test(tc, test_width1_cpu_code_runs_element_wise_builtins_in_one_loop);
     tcase_add_test(tc, test_width1_cpu_code_stores_a_large_computed_tile_in_its_loop);
+    tcase_add_test(tc, test_width1_cpu_code_reads_and_stores_tiles_of_rows_apart_in_place);
     tcase_add_test(tc, test_one_lane_stacks_keep_their_counter_in_a_register);
     tcase_add_test(tc, test_cpu_float_to_int_casts_saturate_only_where_cvtt_cannot);
     tcase_add_test(tc, test_atomic_scatter_adds_in_a_loop_synchronise_once_after_it);

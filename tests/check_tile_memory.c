@@ -488,6 +488,17 @@ static const ds_row ds_overlap_rows[] = {
     {1024, 0, 1, true, false, "x is y, 1024 elements stored one element right"},
 };
 
+/* Reads the (h, w) float32 array 'a' into 'got' and checks it against 'want'. */
+static void
+expect_grid(const char *what, const char *name, const tj_array *a, float *got,
+            const float *want, int h, int w)
+{
+    tt_read(a, got);
+    for (int i = 0; i < h * w; i++)
+        ck_assert_msg(got[i] == want[i], "%s (%s): %s[%d, %d] = %g, want %g", what, tt_where(),
+                      name, i / w, i % w, got[i], want[i]);
+}
+
 static void
 run_direct_row(const ds_row *r)
 {
@@ -531,14 +542,8 @@ run_direct_row(const ds_row *r)
     tj_array *ax = r->x_is_y ? ay : tt_array(f32, 2, dims, hx);
     tj_arg args[] = {tj_arg_array(ax), tj_arg_array(ay), tj_arg_array(ao)};
     if (tt_launch_tiled(m, "direct", DS_ROWS, args, 3)) {
-        tt_read(ay, got);
-        for (int i = 0; i < DS_ROWS * w; i++)
-            ck_assert_msg(got[i] == want[i], "%s (%s): y[%d, %d] = %g, want %g", r->what,
-                          tt_where(), i / w, i % w, got[i], want[i]);
-        tt_read(ao, got);
-        for (int i = 0; i < DS_ROWS * w; i++)
-            ck_assert_msg(got[i] == want_out[i], "%s (%s): out[%d, %d] = %g, want %g", r->what,
-                          tt_where(), i / w, i % w, got[i], want_out[i]);
+        expect_grid(r->what, "y", ay, got, want, DS_ROWS, w);
+        expect_grid(r->what, "out", ao, got, want_out, DS_ROWS, w);
     }
     if (!r->x_is_y)
         tj_array_destroy(ax);
@@ -556,6 +561,115 @@ END_TEST
 START_TEST(test_width1_stores_over_other_elements_of_what_was_read_hold_the_values_read)
 {
     run_direct_row(&ds_overlap_rows[tt_begin(_i)]);
+}
+END_TEST
+
+/* The same over (R, C) tiles whose rows are apart in their arrays (columns 1 to C of rows
+ * W wide): width-1 CPU code reads such tiles in place row by row, runs the element-wise
+ * builtins in a loop over rows and stores each row from that loop when a run-time test
+ * allows (builtins/layout.c, builtins/memory.c). Block r takes a = x[r0:r0 + R, 1:1 + C]
+ * (r0 = r * (R + 2): the blocks' rows, shifted by one, stay apart) and b = y shifted by
+ * (ldr, ldc), stores t = a + a + b into y shifted by (sdr, sdc), and
+ * may store t again into 'out' or the sum of b into 'sums' (a reader that visits b's
+ * elements in no loop over rows, so it reads them from the registers). */
+typedef struct dr_row {
+    int R, C, W;
+    int ldr, ldc, sdr, sdc;
+    bool x_is_y, reuse, sum;
+    const char *what;
+} dr_row;
+
+enum { DR_BLOCKS = 2, DR_MAX = 2 * (20 + 2) * 48 };
+
+static const dr_row dr_rows[] = {
+    {16, 16, 48, 0, 0, 0, 0, false, false, false, "(16, 16) tiles of rows 48 wide"},
+    {20, 24, 40, 0, 0, 0, 0, true, false, false, "x is y, (20, 24) tiles of rows 40 wide"},
+    {16, 16, 48, 0, 0, 0, 0, false, true, true, "stored again, and b summed"},
+    {16, 16, 17, 0, 0, 0, 0, false, false, false, "(16, 16) tiles of rows 17 wide"},
+};
+
+static const dr_row dr_overlap_rows[] = {
+    {16, 16, 48, 0, 0, 1, 0, false, false, false, "stored one row below where y was read"},
+    {16, 16, 48, 1, 0, 0, 0, false, false, false, "stored one row above where y was read"},
+    {16, 16, 48, 0, 0, 0, 1, false, false, false, "stored one column right"},
+    {16, 16, 48, 0, 1, 0, 0, true, false, false, "x is y, stored one column left"},
+};
+
+static void
+run_rows_row(const dr_row *r)
+{
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
+    tj_kernel *k = tt_kernel("rows");
+    tj_val *x = tj_param_array(k, "x", f32, 2), *y = tj_param_array(k, "y", f32, 2);
+    tj_val *out = tj_param_array(k, "out", f32, 2), *sums = tj_param_array(k, "sums", f32, 1);
+    tj_val *blk = NULL;
+    tj_tid(k, 1, &blk);
+    tj_val *row0 = tj_binary(k, TJ_BIN_MUL, blk, tt_i32(k, r->R + 2));
+    int shape[] = {r->R, r->C};
+    tj_val *at_x[] = {row0, tt_i32(k, 1)};
+    tj_val *at_y[] = {tj_binary(k, TJ_BIN_ADD, row0, tt_i32(k, r->ldr)), tt_i32(k, 1 + r->ldc)};
+    tj_val *a = tj_tile_load(k, x, 2, shape, at_x, TJ_STORAGE_REGISTER);
+    tj_val *b = tj_tile_load(k, y, 2, shape, at_y, TJ_STORAGE_REGISTER);
+    tj_val *t = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_ADD, a, a), b);
+    tj_val *at_s[] = {tj_binary(k, TJ_BIN_ADD, row0, tt_i32(k, r->sdr)), tt_i32(k, 1 + r->sdc)};
+    tj_tile_store(k, y, t, at_s);
+    if (r->reuse)
+        tj_tile_store(k, out, t, at_x);
+    if (r->sum)
+        tj_tile_store(k, sums, tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, b), &blk);
+    tj_module *m = tt_build(k, r->what);
+    int h = DR_BLOCKS * (r->R + 2), w = r->W;
+    int64_t dims[] = {h, w}, nsums = DR_BLOCKS;
+    static float hx[DR_MAX], hy[DR_MAX], want[DR_MAX], want_out[DR_MAX], got[DR_MAX];
+    float want_sums[DR_BLOCKS] = {0}, got_sums[DR_BLOCKS];
+    ck_assert_int_le(h * w, DR_MAX);
+    for (int i = 0; i < h * w; i++) {
+        hx[i] = (float)(i % 7) - 2.5f;
+        hy[i] = (float)(i % 11) * 0.5f;
+        want_out[i] = 0;
+    }
+    const float *old_x = r->x_is_y ? hy : hx;
+    memcpy(want, hy, sizeof(float) * (size_t)(h * w));
+    for (int bl = 0; bl < DR_BLOCKS; bl++)
+        for (int i = 0; i < r->R; i++)
+            for (int j = 0; j < r->C; j++) {
+                int xi = (bl * (r->R + 2) + i) * w + 1 + j;
+                float bv = hy[(bl * (r->R + 2) + r->ldr + i) * w + 1 + r->ldc + j];
+                float v = old_x[xi] + old_x[xi] + bv;
+                want[(bl * (r->R + 2) + r->sdr + i) * w + 1 + r->sdc + j] = v;
+                if (r->reuse)
+                    want_out[xi] = v;
+                want_sums[bl] += bv;
+            }
+    tj_array *ay = tt_array(f32, 2, dims, hy), *ao = tt_array(f32, 2, dims, NULL);
+    tj_array *ax = r->x_is_y ? ay : tt_array(f32, 2, dims, hx);
+    tj_array *as = tt_array(f32, 1, &nsums, NULL);
+    tj_arg args[] = {tj_arg_array(ax), tj_arg_array(ay), tj_arg_array(ao), tj_arg_array(as)};
+    if (tt_launch_tiled(m, "rows", DR_BLOCKS, args, 4)) {
+        expect_grid(r->what, "y", ay, got, want, h, w);
+        expect_grid(r->what, "out", ao, got, want_out, h, w);
+        tt_read(as, got_sums);
+        for (int bl = 0; bl < DR_BLOCKS && r->sum; bl++)
+            ck_assert_msg(got_sums[bl] == want_sums[bl], "%s (%s): sum of block %d's b = %g, "
+                          "want %g", r->what, tt_where(), bl, got_sums[bl], want_sums[bl]);
+    }
+    if (!r->x_is_y)
+        tj_array_destroy(ax);
+    tj_array_destroy(ay);
+    tj_array_destroy(ao);
+    tj_array_destroy(as);
+    tj_module_destroy(m);
+}
+
+START_TEST(test_tiles_of_rows_apart_computed_and_stored_hold_the_values_read)
+{
+    run_rows_row(&dr_rows[tt_begin(_i)]);
+}
+END_TEST
+
+START_TEST(test_width1_tiles_of_rows_stored_over_what_was_read_hold_the_values_read)
+{
+    run_rows_row(&dr_overlap_rows[tt_begin(_i)]);
 }
 END_TEST
 
@@ -1568,10 +1682,16 @@ make_case(tt_kind kind)
                 TT_NELEMS(at_rows));
     tt_add_rows(tc, kind, test_fill_is_dropped_only_when_an_assign_overwrites_it_unread, FD_NROWS);
     tt_add_rows(tc, kind, test_reads_of_a_lanes_own_writes_need_no_barrier, OR_NROWS);
-    if (kind == TT_CPU1)
+    tt_add_rows(tc, kind, test_tiles_of_rows_apart_computed_and_stored_hold_the_values_read,
+                TT_NELEMS(dr_rows));
+    if (kind == TT_CPU1) {
         tt_add_rows(tc, kind,
                     test_width1_stores_over_other_elements_of_what_was_read_hold_the_values_read,
                     TT_NELEMS(ds_overlap_rows));
+        tt_add_rows(tc, kind,
+                    test_width1_tiles_of_rows_stored_over_what_was_read_hold_the_values_read,
+                    TT_NELEMS(dr_overlap_rows));
+    }
     if (kind != TT_CPU1) { /* width-1 blocks are never partial; B = 1 leaves no division */
         tt_add_rows(tc, kind, test_lane_elements_split_into_coordinates_without_division,
                     TT_NELEMS(oc_rows));
