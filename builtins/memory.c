@@ -678,22 +678,24 @@ foreach_stored(tj_kernel *k, const tj_val *t, tji_elem_fn fn, void *ud)
  * gets the same from jit/direct_stores.c).
  *
  * The store goes in the step, after the element is computed; the test that allows it is
- * made before the loop, from values made there (nothing was emitted since the loop, so the
- * array and the offsets were made before it): the tile is whole inside the array, its
- * elements consecutive there (rank 1, or every dimension but the last of one element) or, for
- * a tile of rank 2 whose loop goes over its rows, its rows along the array's, and
- * each borrowed tile the loop reads (its array memory, read in place) is either disjoint
- * from the stored bytes or, with elements of the same size, starts at or after them: step
- * i reads element i of such a tile, at or after element i of the stored bytes, which steps
- * 0 to i - 1 wrote below. Else the loop stores nothing, and tile_store's usual path runs
- * after it. A tile read in place from the stored bytes themselves (y in y = f(x, y)) is
- * stored through its own pointer, the one its elements are read from, so that LLVM sees
- * the load and the store of element i at one address and vectorises the loop; the test of
- * that is invariant, and LLVM's unswitching gives each way a loop of its own.
- * Flat tiles of up to FUSED_STORE_MIN_BYTES keep the copy: LLVM unrolls their loops into one block
- * whose stores jit/direct_stores.c retargets, which ran faster than the loop with its stores
- * (y = 2x + y over rows of 64 and 256 floats: 0.75 and 0.82-0.87 of C against 0.80 and 1.16;
- * 512 floats: 0.93-1.00 against 0.85-0.87, 1024: 0.98-1.01 against 0.83-0.86). */
+ * made before the loop, from values made there (only pure arithmetic was emitted since the
+ * loop, and it moved in front: the array and the offsets were made before it). The tile is
+ * whole inside the array, its elements consecutive there (rank 1, or every dimension but
+ * the last of one element) or, for a tile of rank 2 whose loop goes over its rows, its rows
+ * along the array's; and each borrowed tile the loop reads (array memory read in place) is
+ * disjoint from the stored bytes or (fused_reads_allow) is the stored tile itself or, for a
+ * flat tile, with elements of the same size, starts at or after the stored bytes: step i
+ * reads element i of it, at or after element i of the stored bytes, which steps 0 to i - 1
+ * wrote below. Else the loop stores nothing, and tile_store's usual path runs after it. A
+ * tile read in place from the stored bytes themselves (y in y = f(x, y)) is stored through
+ * its own pointer, the one its elements are read from, so that LLVM sees the load and the
+ * store of element i at one address and vectorises the loop; the test of that is
+ * invariant, and LLVM's unswitching gives each way a loop of its own.
+ * Flat tiles of up to FUSED_STORE_MIN_BYTES keep the copy: LLVM unrolls their loops into
+ * one block whose stores jit/direct_stores.c retargets, which ran faster than the loop with
+ * its stores (y = 2x + y over rows of 64 and 256 floats: 0.75 and 0.82-0.87 of C against
+ * 0.80 and 1.16; 512 floats: 0.93-1.00 against 0.85-0.87, 1024: 0.98-1.01 against
+ * 0.83-0.86). */
 enum { FUSED_STORE_MIN_BYTES = 1024 };
 
 typedef struct fused_store {
