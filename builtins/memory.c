@@ -529,6 +529,35 @@ rows_dense(tj_kernel *k, const access *a)
     return all;
 }
 
+/* The address of the tile's first element in the array, its last dimension's stride being
+ * 1 (as where tile_inside holds). */
+static LLVMValueRef
+first_elem(tj_kernel *k, const access *a, const char *name)
+{
+    LLVMBuilderRef b = k->llb;
+    int rank = a->t->u.tile.rank;
+    LLVMValueRef at = a->offset[rank - 1];
+    for (int d = 0; d < rank - 1; d++)
+        at = tji_emit_add(b, at, tji_emit_mul(b, a->offset[d], a->estride[d], false), false);
+    return LLVMBuildGEP2(b, a->arr->type->llmem, a->arr->u.arr.data, &at, 1, name);
+}
+
+/* The bytes from the first element of 'a''s tile to the end of its last: its size for a
+ * dense tile, else (rank 2, rows 'rstride' elements apart in the array) the rows but the
+ * last and one row. */
+static LLVMValueRef
+tile_span(tj_kernel *k, const access *a, LLVMValueRef rstride)
+{
+    tj_context *c = k->ctx;
+    const tji_tile *t = &a->t->u.tile;
+    int64_t esize = (int64_t)a->t->type->size, cols = t->shape[t->rank - 1];
+    if (!rstride)
+        return tji_const_i64(c, t->size * esize);
+    LLVMValueRef rows = tji_emit_mul(k->llb, rstride, tji_const_i64(c, t->size / cols - 1), false);
+    return LLVMBuildMul(k->llb, tji_emit_add(k->llb, rows, tji_const_i64(c, cols), false),
+                        tji_const_i64(c, esize), "tile.span");
+}
+
 /* access_all for a borrowed load: the inside path copies nothing (yet), and the tile's
  * readers read 'ptr' (see tji_borrow). */
 static void
@@ -541,26 +570,14 @@ load_borrowed(tj_kernel *k, access *a, tj_val *t)
         access_all(k, a, foreach_stored);
         return;
     }
-    /* The first element: the offset in elements, its last dimension's stride being 1 on the
-     * inside path. */
-    int rank = t->u.tile.rank;
-    LLVMValueRef at = a->offset[rank - 1];
-    for (int d = 0; d < rank - 1; d++)
-        at = tji_emit_add(b, at, tji_emit_mul(b, a->offset[d], a->estride[d], false), false);
-    LLVMValueRef src = LLVMBuildGEP2(b, a->arr->type->llmem, a->arr->u.arr.data, &at, 1, "");
+    LLVMValueRef src = first_elem(k, a, "");
     const tji_tile *tt = &t->u.tile;
     int64_t esize = (int64_t)t->type->size, cols = tt->shape[tt->rank - 1];
     /* rank 2, rows of a vector or more: read in place with the rows apart too, for the
      * loops over rows of fused element-wise builtins (none in debug builds) */
     bool rows = tt->rank == 2 && tji_row_loop_cols(tt) != 0 && !k->opts.debug &&
                 !k->ctx->cpu_no_fusion;
-    LLVMValueRef span = tji_const_i64(c, tt->size * esize);
-    if (rows)
-        span = LLVMBuildMul(b, tji_emit_add(b, tji_emit_mul(b, a->estride[0],
-                                                            tji_const_i64(c, tt->shape[0] - 1),
-                                                            false),
-                                            tji_const_i64(c, cols), false),
-                            tji_const_i64(c, esize), "tile.span");
+    LLVMValueRef span = tile_span(k, a, rows ? a->estride[0] : NULL);
     LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(c->llctx, k->llfn, "tile.inside");
     LLVMBasicBlockRef apart = NULL, rows_bb = NULL, rows_done = NULL;
     if (rows) {
@@ -720,12 +737,24 @@ step_index(tj_kernel *k, LLVMValueRef e, LLVMValueRef rs)
                         "");
 }
 
+/* Stores 'v' at the step's element of the tile at 'base', rows 'rs' apart (NULL: flat),
+ * with the no-alias list 'noalias' (or none). */
+static void
+store_step(tj_kernel *k, const fused_store *f, LLVMValueRef v, LLVMValueRef e, LLVMValueRef base,
+           LLVMValueRef rs, LLVMValueRef noalias)
+{
+    LLVMBuilderRef b = k->llb;
+    LLVMValueRef i = step_index(k, e, rs);
+    LLVMValueRef st = LLVMBuildStore(b, v, LLVMBuildGEP2(b, f->t->type->llmem, base, &i, 1, ""));
+    if (noalias)
+        LLVMSetMetadata(st, LLVMGetMDKindIDInContext(k->ctx->llctx, "noalias", 7), noalias);
+}
+
 static void
 fused_store_elem(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
 {
     const fused_store *f = ud;
     LLVMBuilderRef b = k->llb;
-    LLVMTypeRef et = f->t->type->llmem;
     tji_cond cond;
     tji_emit_cond_begin(k, f->ok, &cond);
     LLVMValueRef v = tji_tile_get(k, f->t, slot, e);
@@ -736,24 +765,14 @@ fused_store_elem(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
         LLVMBasicBlockRef stored = LLVMAppendBasicBlockInContext(c, k->llfn, "fused.stored");
         LLVMBuildCondBr(b, f->same, via_own, via_dst);
         LLVMPositionBuilderAtEnd(b, via_own);
-        LLVMValueRef i = step_index(k, e, f->own_rs);
-        LLVMValueRef st = LLVMBuildStore(b, v, LLVMBuildGEP2(b, et, f->own, &i, 1, ""));
-        if (f->noalias_own)
-            LLVMSetMetadata(st, LLVMGetMDKindIDInContext(c, "noalias", 7), f->noalias_own);
+        store_step(k, f, v, e, f->own, f->own_rs, f->noalias_own);
         LLVMBuildBr(b, stored);
         LLVMPositionBuilderAtEnd(b, via_dst);
-        i = step_index(k, e, f->rs);
-        st = LLVMBuildStore(b, v, LLVMBuildGEP2(b, et, f->dst, &i, 1, ""));
-        if (f->noalias)
-            LLVMSetMetadata(st, LLVMGetMDKindIDInContext(c, "noalias", 7), f->noalias);
+        store_step(k, f, v, e, f->dst, f->rs, f->noalias);
         LLVMBuildBr(b, stored);
         LLVMPositionBuilderAtEnd(b, stored);
     } else {
-        LLVMValueRef i = step_index(k, e, f->rs);
-        LLVMValueRef st = LLVMBuildStore(b, v, LLVMBuildGEP2(b, et, f->dst, &i, 1, ""));
-        if (f->noalias)
-            LLVMSetMetadata(st, LLVMGetMDKindIDInContext(k->ctx->llctx, "noalias", 7),
-                            f->noalias);
+        store_step(k, f, v, e, f->dst, f->rs, f->noalias);
     }
     tji_emit_cond_end(k, &cond);
 }
@@ -866,7 +885,6 @@ fused_store_setup(tj_kernel *k, const char *fn, access *a, tj_val *arr, tj_val *
     if (!tji_fused_result(k, t) || k->fuse.more || !arr || arr->kind != TJ_VAL_ARRAY ||
         arr->type != t->type || t->type->llreg != t->type->llmem || arr->u.arr.ndim != tt->rank)
         return NULL;
-    tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
     LLVMBasicBlockRef after = LLVMGetInsertBlock(b);
     LLVMPositionBuilderBefore(b, k->fuse.enter);
@@ -876,20 +894,9 @@ fused_store_setup(tj_kernel *k, const char *fn, access *a, tj_val *arr, tj_val *
         return NULL;
     }
     a->t = t;
-    int rank = tt->rank;
-    LLVMValueRef at = a->offset[rank - 1];
-    for (int d = 0; d < rank - 1; d++)
-        at = tji_emit_add(b, at, tji_emit_mul(b, a->offset[d], a->estride[d], false), false);
     fused_store f = {.t = t, .rs = rows ? a->estride[0] : NULL};
-    f.dst = LLVMBuildGEP2(b, arr->type->llmem, arr->u.arr.data, &at, 1, "fused.dst");
-    int64_t esize = (int64_t)t->type->size, cols = tt->shape[rank - 1];
-    LLVMValueRef span = tji_const_i64(c, tt->size * esize);
-    if (rows)
-        span = LLVMBuildMul(b, LLVMBuildAdd(b, LLVMBuildMul(b, f.rs,
-                                                            tji_const_i64(c, tt->size / cols - 1),
-                                                            ""),
-                                            tji_const_i64(c, cols), ""),
-                            tji_const_i64(c, esize), "");
+    f.dst = first_elem(k, a, "fused.dst");
+    LLVMValueRef span = tile_span(k, a, f.rs);
     LLVMValueRef whole = tile_inside(k, a);
     LLVMSetValueName2(whole, "fused.whole", strlen("fused.whole"));
     LLVMValueRef reads = fused_reads_allow(k, &f, span, arr);
