@@ -957,12 +957,13 @@ multiply_add_kernel(tj_context *ctx, const char *name, int n)
     return k;
 }
 
-/* multiply_add_kernel over (1024,) tiles, built in 'ctx': whether the optimised IR
- * multiplies and adds in one block (one loop) rather than in two. */
+/* multiply_add_kernel over (2048,) tiles, built in 'ctx': whether the optimised IR
+ * multiplies and adds in one block (one loop) rather than in two. (On a host with 512-bit
+ * vectors LLVM writes two loops over 1024 floats out in one block.) */
 static bool
 multiply_adds_in_one_block(tj_context *ctx, const char *name)
 {
-    tj_kernel *k = multiply_add_kernel(ctx, name, 1024);
+    tj_kernel *k = multiply_add_kernel(ctx, name, 2048);
     tj_build_options bo = {.keep_ir = true};
     tj_module *m = NULL;
     ck_assert_msg(tj_kernel_build(k, &bo, &m) == TJ_OK, "%s", tj_context_error(ctx));
