@@ -377,6 +377,7 @@ fused_step(tj_kernel *k, tji_elem_fn fn, void *ud)
     LLVMBasicBlockRef latch = LLVMGetSuccessor(k->fuse.tail, 0);
     LLVMInstructionEraseFromParent(k->fuse.tail);
     LLVMPositionBuilderAtEnd(b, tail);
+    k->fuse.nsets = 0;
     k->fuse.recording = true;
     visit(k, fn, ud, k->fuse.at);
     k->fuse.recording = false;
@@ -453,6 +454,7 @@ tji_foreach_fused(tj_kernel *k, int64_t size, const tj_val *out, tji_elem_fn fn,
     k->fuse.nreads = 0;
     k->fuse.nloads = 0;
     k->fuse.more = false;
+    k->fuse.nsets = 0;
     k->fuse.recording = true;
     visit(k, fn, ud, at);
     k->fuse.recording = false;
@@ -655,9 +657,27 @@ fill_rows(tj_kernel *k, const tj_val *t)
     bw->rows_filled = true;
 }
 
+/* Where a fused loop fills the registers of 't' only under a test (builtins/memory.c, the
+ * fused stores), makes it fill them always: a reader needs them. */
+static void
+fill_unfilled(tj_kernel *k, const tj_val *t)
+{
+    for (int i = 0; i < k->nunfilled; i++) {
+        if (k->unfilled[i].regs != t->u.tile.regs)
+            continue;
+        LLVMValueRef keep = k->unfilled[i].keep;
+        LLVMReplaceAllUsesWith(keep, LLVMConstInt(tji_i1(k->ctx), 1, 0));
+        LLVMInstructionEraseFromParent(keep);
+        k->unfilled[i] = k->unfilled[--k->nunfilled];
+        return;
+    }
+}
+
 void
 tji_tile_materialize(tj_kernel *k, const tj_val *t)
 {
+    if (k->nunfilled)
+        fill_unfilled(k, t);
     tji_borrow *bw = t->u.tile.borrow;
     if (!bw || bw->filled)
         return;
@@ -738,7 +758,9 @@ void
 tji_tile_set(tj_kernel *k, const tj_val *t, LLVMValueRef slot, LLVMValueRef e, LLVMValueRef v)
 {
     if (t->u.tile.storage == TJ_STORAGE_REGISTER) {
-        LLVMBuildStore(k->llb, v, slot_ptr(k, t, t->u.tile.regs, slot));
+        LLVMValueRef st = LLVMBuildStore(k->llb, v, slot_ptr(k, t, t->u.tile.regs, slot));
+        if (k->fuse.recording && k->fuse.nsets++ == 0)
+            k->fuse.set = st;
         return;
     }
     LLVMValueRef coords[TJI_MAX_DIMS];

@@ -721,7 +721,8 @@ typedef struct fused_store {
     LLVMValueRef rs;                 /* i64: the array's row stride; NULL: a flat tile */
     LLVMValueRef same, own, own_rs;  /* same: store through 'own', rows 'own_rs' apart */
     LLVMValueRef noalias, noalias_own; /* rows: the stores' scoped no-alias lists, or NULL */
-} fused_store;
+    LLVMValueRef set, keep;          /* the step's store into the tile's registers, now made */
+} fused_store;                       /* only under 'keep' (NULL: as it is) */
 
 /* The element of the step as an index from the tile's first element: 'e' for a flat
  * tile, row * rs + col for one of rows (the loop's, k->owned). */
@@ -756,8 +757,18 @@ fused_store_elem(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
     const fused_store *f = ud;
     LLVMBuilderRef b = k->llb;
     tji_cond cond;
+    LLVMValueRef v = f->set ? LLVMGetOperand(f->set, 0) : NULL;
+    if (f->set) { /* the registers: only where 'keep' says a reader needs them */
+        LLVMValueRef at = LLVMGetOperand(f->set, 1);
+        unsigned align = LLVMGetAlignment(f->set);
+        LLVMInstructionEraseFromParent(f->set);
+        tji_emit_cond_begin(k, f->keep, &cond);
+        LLVMSetAlignment(LLVMBuildStore(b, v, at), align);
+        tji_emit_cond_end(k, &cond);
+    }
     tji_emit_cond_begin(k, f->ok, &cond);
-    LLVMValueRef v = tji_tile_get(k, f->t, slot, e);
+    if (!v)
+        v = tji_tile_get(k, f->t, slot, e);
     if (f->same) {
         LLVMContextRef c = k->ctx->llctx;
         LLVMBasicBlockRef via_own = LLVMAppendBasicBlockInContext(c, k->llfn, "fused.own");
@@ -801,10 +812,24 @@ fused_scopes(tj_kernel *k, fused_store *f, int own)
             others[nothers++] = scopes[i];
     }
     unsigned scope_kind = LLVMGetMDKindIDInContext(c, "alias.scope", 11);
-    for (int i = 0; i < k->fuse.nloads; i++)
+    unsigned noalias_kind = LLVMGetMDKindIDInContext(c, "noalias", 7);
+    for (int i = 0; i < k->fuse.nloads; i++) {
+        int r = k->fuse.load_read[i];
         LLVMSetMetadata(k->fuse.loads[i], scope_kind,
-                        LLVMMetadataAsValue(c, LLVMMDNodeInContext2(
-                                                   c, &scopes[k->fuse.load_read[i]], 1)));
+                        LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, &scopes[r], 1)));
+        /* and the loads of one tile with those of another: both only read (so nothing
+         * changes with the claim); without it LLVM's loop vectoriser puts their tiles in one
+         * alias set with the stored one and tests each row against it at run time */
+        LLVMMetadataRef rest[TJI_NELEMS(k->fuse.reads)];
+        int nrest = 0;
+        for (int j = 0; j < n; j++)
+            if (j != r)
+                rest[nrest++] = scopes[j];
+        if (nrest)
+            LLVMSetMetadata(k->fuse.loads[i], noalias_kind,
+                            LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, rest,
+                                                                        (size_t)nrest)));
+    }
     f->noalias = LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, scopes, (size_t)n));
     if (own >= 0)
         f->noalias_own = LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, others,
@@ -871,9 +896,10 @@ fused_reads_allow(tj_kernel *k, fused_store *f, LLVMValueRef span, const tj_val 
  * values made before the loop; on a failure of setup_access, *failed. */
 static LLVMValueRef
 fused_store_setup(tj_kernel *k, const char *fn, access *a, tj_val *arr, tj_val *t,
-                  tj_val *const *offset, bool *failed)
+                  tj_val *const *offset, bool *failed, LLVMValueRef *keep)
 {
     *failed = false;
+    *keep = NULL;
     const tji_tile *tt = &t->u.tile;
     /* flat: every dimension but the last of one element; rows: rank 2 in the loop's rows */
     bool rows = tt->rank == 2 && k->fuse.at.cols && k->fuse.at.cols == tt->shape[1];
@@ -901,8 +927,17 @@ fused_store_setup(tj_kernel *k, const char *fn, access *a, tj_val *arr, tj_val *
     LLVMSetValueName2(whole, "fused.whole", strlen("fused.whole"));
     LLVMValueRef reads = fused_reads_allow(k, &f, span, arr);
     f.ok = LLVMBuildAnd(b, whole, reads, "fused.ok");
+    /* the registers of 't': filled by the step that made it; now only where the loop does
+     * not store (tile_store's path after it reads them) or a reader needs them */
+    if (k->fuse.nsets == 1 && LLVMIsAInstruction(f.ok) &&
+        k->nunfilled < (int)TJI_NELEMS(k->unfilled) &&
+        tji_pointer_base(LLVMGetOperand(k->fuse.set, 1)) == tt->regs) {
+        f.set = k->fuse.set;
+        f.keep = LLVMBuildNot(b, f.ok, "fused.keep");
+    }
     LLVMPositionBuilderAtEnd(b, after);
     tji_fused_append(k, fused_store_elem, &f);
+    *keep = f.keep;
     return f.ok;
 }
 
@@ -921,7 +956,9 @@ tj_tile_store(tj_kernel *k, tj_val *arr, tj_val *t, tj_val *const *offset)
         !tji_check_tile(k, fn, "t", t))
         return false;
     bool failed = false;
-    LLVMValueRef fused = own ? NULL : fused_store_setup(k, fn, &a, arr, t, offset, &failed);
+    LLVMValueRef keep = NULL;
+    LLVMValueRef fused =
+        own ? NULL : fused_store_setup(k, fn, &a, arr, t, offset, &failed, &keep);
     if (failed || (!fused && !setup_access(k, fn, &a, arr, t->u.tile.rank, offset)) ||
         !check_same_elem(k, fn, arr, t))
         return false;
@@ -935,6 +972,9 @@ tj_tile_store(tj_kernel *k, tj_val *arr, tj_val *t, tj_val *const *offset)
     access_all(k, &a, foreach_stored);
     if (fused)
         tji_emit_cond_end(k, &rest);
+    if (keep) /* from here on, a reader of the registers has them filled always */
+        k->unfilled[k->nunfilled++] = (struct tji_unfilled){.regs = t->u.tile.regs,
+                                                            .keep = keep};
     return true;
 }
 

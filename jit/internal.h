@@ -303,8 +303,14 @@ struct tj_kernel {
         LLVMValueRef loads[32];      /* reads[load_read[i]] */
         unsigned char load_read[32];
         int nloads;
+        LLVMValueRef set;            /* the store of its last step's result element */
+        int nsets;                   /* (tji_tile_set), and how many that step made */
         bool more, recording;
     } fuse;
+    struct tji_unfilled {         /* register tiles whose registers a fused loop fills only */
+        LLVMValueRef regs, keep;  /* under 'keep' (builtins/memory.c, the fused stores), */
+    } unfilled[8];                /* until a reader needs them (tji_tile_materialize) */
+    int nunfilled;
     unsigned mem_epoch;           /* bumped by every builder call that may write an array or
                                      change the control flow (tji_enter; see tji_borrow) */
     LLVMValueRef fill_guard;      /* the test before the last shared tile's fill, while no

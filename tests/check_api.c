@@ -1020,6 +1020,40 @@ START_TEST(test_width1_cpu_code_stores_a_large_computed_tile_in_its_loop)
 }
 END_TEST
 
+/* The loop that stores a computed tile into its array fills the tile's registers only
+ * under "fused.keep", the loop's test failing (tile_store's path after the loop then reads
+ * them), until a later reader needs them: here a second tile_store of the tile, after which
+ * the registers are filled always (builtins/memory.c; values: check_tile_memory's tiles
+ * stored again). y = x * 3 + y over (1024,) tiles, then y[n:2n] = the tile for 'again'. */
+START_TEST(test_width1_fused_stores_fill_registers_only_for_their_readers)
+{
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
+    for (int again = 0; again < 2; again++) {
+        int n = 1024;
+        tj_kernel_options o = {.target = TJ_TARGET_CPU};
+        tj_kernel *k = tj_kernel_create(tjt.ctx, again ? "twice" : "once", &o);
+        tj_val *x = tj_param_array(k, "x", f32, 1), *y = tj_param_array(k, "y", f32, 1);
+        tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0);
+        tj_val *a = tj_tile_load(k, x, 1, &n, &zero, TJ_STORAGE_REGISTER);
+        tj_val *b = tj_tile_load(k, y, 1, &n, &zero, TJ_STORAGE_REGISTER);
+        tj_val *t = tj_binary(k, TJ_BIN_ADD,
+                              tj_binary(k, TJ_BIN_MUL, a, tj_const_float(k, TJ_DTYPE_F32, 3)), b);
+        ck_assert(tj_tile_store(k, y, t, &zero));
+        if (again) {
+            tj_val *next = tj_const_int(k, TJ_DTYPE_I32, n);
+            ck_assert(tj_tile_store(k, y, t, &next));
+        }
+        const char *ir = tj_kernel_get_ir(k);
+        ck_assert_ptr_nonnull(ir);
+        ck_assert_msg(strstr(ir, "%fused.ok = "), "the tile is not stored in its loop");
+        ck_assert_msg((strstr(ir, "%fused.keep = ") != NULL) == !again,
+                      "stored %s: the registers are filled %s", again ? "twice" : "once",
+                      again ? "only under a test" : "always");
+        tj_kernel_destroy(k);
+    }
+}
+END_TEST
+
 /* y = 2x + y over (16, 16) tiles of wider arrays, whose rows are apart there: the loads
  * have a path that reads such rows in place, the element-wise loop goes over rows (the
  * rows' loop not vectorised, the row's not unrolled: LLVM vectorises each row), and the
@@ -1049,6 +1083,16 @@ START_TEST(test_width1_cpu_code_reads_and_stores_tiles_of_rows_apart_in_place)
     ck_assert_msg(strstr(ir, "\ntile.rows:") && strstr(ir, "%tile.rstride = phi"),
                   "a (16, 16) tile is not read in place with its rows apart");
     ck_assert_msg(strstr(ir, "%fused.same.rows = "), "the (16, 16) tile is not stored in its loop");
+    /* the loads of each tile read in place are no-alias with those of the other: else LLVM's
+     * loop vectoriser tests every row against the stored one at run time */
+    bool both = false;
+    const char *ld = " = load float";
+    for (const char *l = strstr(ir, ld); l && !both; l = strstr(l + 1, ld)) {
+        const char *eol = strchr(l, '\n');
+        const char *sc = strstr(l, "!alias.scope"), *na = strstr(l, "!noalias");
+        both = sc && na && sc < eol && na < eol;
+    }
+    ck_assert_msg(both, "no load in place has both a scope and a no-alias list");
     ck_assert_msg(strstr(ir, "llvm.loop.vectorize.enable"), "the loop over rows is vectorised");
     tj_module *m;
     ir = kept_ir(k, &m);
@@ -1610,6 +1654,7 @@ api_suite(void)
     tcase_add_test(tc, test_width1_cpu_code_stores_a_computed_tile_straight_into_its_array);
     tcase_add_test(tc, test_width1_cpu_code_runs_element_wise_builtins_in_one_loop);
     tcase_add_test(tc, test_width1_cpu_code_stores_a_large_computed_tile_in_its_loop);
+    tcase_add_test(tc, test_width1_fused_stores_fill_registers_only_for_their_readers);
     tcase_add_test(tc, test_width1_cpu_code_reads_and_stores_tiles_of_rows_apart_in_place);
     tcase_add_test(tc, test_one_lane_stacks_keep_their_counter_in_a_register);
     tcase_add_test(tc, test_cpu_float_to_int_casts_saturate_only_where_cvtt_cannot);
