@@ -68,7 +68,7 @@ make_block_fn(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd)
         [TJI_TS_ERR] = load_worker_field(ctx, b, w, W_ERR),
         [TJI_TS_BLOCK] = LLVMGetParam(fn, 2), [TJI_TS_LANE] = LLVMGetParam(fn, 3),
     };
-    tji_emit_entry_common(ctx, m, b, kd, ts, LLVMGetParam(fn, 1), fields);
+    tji_emit_entry_common(ctx, m, b, kd, ts, LLVMGetParam(fn, 1), fields, false);
     LLVMBuildRetVoid(b);
     LLVMDisposeBuilder(b);
     return fn;
@@ -117,7 +117,7 @@ make_entry(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd, LLVMValueRef b
         LLVMValueRef cargs[] = {w, args, blk, lane};
         LLVMBuildCall2(b, LLVMGlobalGetValueType(block_fn), block_fn, cargs, 4, "");
     } else {
-        tji_emit_entry_common(ctx, m, b, kd, ts, args, fields);
+        tji_emit_entry_common(ctx, m, b, kd, ts, args, fields, kd->block_width == 1);
     }
     if (local)
         lifetime(ctx, m, b, "llvm.lifetime.end", kd->shared_bytes, arena);
