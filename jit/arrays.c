@@ -8,56 +8,21 @@
 
 #include "internal.h"
 
-/* Whether tid()'s divisions by the launch's dimensions read their multipliers from the
- * thread state (div_launch): width-1 CPU kernels, whose entry computes them once a launch. */
-static bool
-divides_by_magic(const tj_kernel *k)
-{
-    return k->opts.target == TJ_TARGET_CPU && k->block_dim == 1 && !k->is_func;
-}
-
-/* l / dims[d] for an i32 'l': the high half of l * ceil(2^64 / dims[d]), the multiplier the
- * entry computed (TJI_TS_DIVM0), exact for every l and dimension below 2^32 (Lemire, Kaser
- * and Kurz, "Faster remainder by direct computation", 2019, with 64 fractional bits), and l
- * itself for a dimension of 1, whose multiplier 2^64 does not fit. A width-1 block's
- * coordinates were up to three dependent divisions each (i, j, lane = tid() over (16, 16)
- * tiles of 2 MiB arrays ran at 0.76 of C's loop, and at 0.88 with divisions by constants:
- * bench/RESULTS.md, 2026-12-07, third session). */
-static LLVMValueRef
-div_launch(tj_kernel *k, LLVMValueRef l, const LLVMValueRef *dims, int d)
-{
-    tj_context *c = k->ctx;
-    LLVMBuilderRef b = k->llb;
-    LLVMTypeRef i128 = LLVMIntTypeInContext(c->llctx, 128);
-    LLVMValueRef m = tji_emit_ts_load(k, TJI_TS_DIVM0 + d);
-    LLVMValueRef p = LLVMBuildMul(b, LLVMBuildZExt(b, l, i128, ""), LLVMBuildZExt(b, m, i128, ""),
-                                  "");
-    LLVMValueRef q = LLVMBuildTrunc(b, LLVMBuildLShr(b, p, LLVMConstInt(i128, 64, 0), ""),
-                                    tji_i32(c), "");
-    LLVMValueRef unit = LLVMBuildICmp(b, LLVMIntEQ, dims[d], tji_const_i64(c, 1), "");
-    return LLVMBuildSelect(b, unit, l, q, "");
-}
-
-/* The coordinates of the linear thread index 'lin' (i64): its quotient by the product of
- * dims[n..] ('fold' where that is not 1 for sure, else NULL) unravelled over dims[1..n-1],
- * each division and remainder in 'ty' (i32 or i64). */
+/* The coordinates of the linear thread index 'lin' (i64): its quotient by 'fold' (NULL: none)
+ * unravelled over dims[1..n-1], each division and remainder in 'ty' (i32 or i64). */
 static void
 unravel(tj_kernel *k, LLVMTypeRef ty, LLVMValueRef lin, LLVMValueRef fold,
         const LLVMValueRef *dims, int n, LLVMValueRef *coords)
 {
     LLVMBuilderRef b = k->llb;
-    bool magic = ty == tji_i32(k->ctx) && divides_by_magic(k);
     LLVMValueRef l = LLVMBuildIntCast2(b, lin, ty, false, "");
-    if (fold && magic) /* floor(floor(l / a) / b) = floor(l / (a * b)) */
-        for (int d = TJI_MAX_DIMS - 1; d >= n; d--)
-            l = div_launch(k, l, dims, d);
-    else if (fold)
+    if (fold)
         l = LLVMBuildUDiv(b, l, LLVMBuildIntCast2(b, fold, ty, false, ""), "");
     for (int d = n - 1; d >= 0; d--) {
         LLVMValueRef coord = l;
         if (d > 0) {
             LLVMValueRef dd = LLVMBuildIntCast2(b, dims[d], ty, false, "");
-            LLVMValueRef q = magic ? div_launch(k, l, dims, d) : LLVMBuildUDiv(b, l, dd, "");
+            LLVMValueRef q = LLVMBuildUDiv(b, l, dd, "");
             coord = LLVMBuildSub(b, l, LLVMBuildMul(b, q, dd, ""), "");
             l = q;
         }
@@ -77,6 +42,25 @@ tj_tid(tj_kernel *k, int ncoords, tj_val **out)
         return tji_fail(k, TJ_ERR_INVALID, "tj_tid: argument 'out' is NULL");
     tj_context *c = k->ctx;
     LLVMBuilderRef b = k->llb;
+    if (ncoords > k->max_tid)
+        k->max_tid = ncoords;
+    /* A width-1 CPU block is one thread, and its entry keeps the block's coordinates in the
+     * launch as it goes from block to block (TJI_TS_COORD0, jit/target_host.c): by SPEC 1's
+     * folding rule a tid() of n coordinates is the first n of them. Each block divided its
+     * index by the launch's dimensions before, up to three dependent 32-bit divisions
+     * (y = 2x + y over (16, 16) tiles, i, j, lane = tid(): 0.76 of C's loop; 0.88 with
+     * divisions by constants: bench/RESULTS.md, 2026-12-07, third session). A tid() of
+     * one coordinate keeps the test below, whose usual path is the block itself. */
+    if (k->opts.target == TJ_TARGET_CPU && k->block_dim == 1 && !k->is_func && ncoords > 1) {
+        for (int d = 0; d < ncoords; d++) {
+            LLVMValueRef coord = tji_emit_ts_load(k, TJI_TS_COORD0 + d);
+            LLVMSetValueName2(coord, "tid", 3);
+            out[d] = tji_scalar(k, tji_type_scalar(c, TJ_DTYPE_I32), coord);
+            if (!out[d])
+                return false;
+        }
+        return true;
+    }
     LLVMValueRef lin = tji_emit_linear_tid(k);
     LLVMValueRef dims[TJI_MAX_DIMS];
     for (int d = 0; d < TJI_MAX_DIMS; d++)
@@ -168,8 +152,6 @@ tj_tid(tj_kernel *k, int ncoords, tj_val **out)
         if (!out[d])
             return false;
     }
-    if (ncoords > k->max_tid)
-        k->max_tid = ncoords;
     return true;
 }
 

@@ -71,7 +71,7 @@ tji_ts_type(tj_context *c)
 {
     LLVMTypeRef p = tji_ptr(c), i64 = tji_i64(c), i32 = tji_i32(c);
     LLVMTypeRef fields[TJI_TS_NFIELDS] = {p,   p,   p,   i64, i64, i32, i32, i32,
-                                          i32, i32, i32, i64, i64, i64, i64};
+                                          i32, i32, i32, i32, i32, i32, i32};
     return LLVMStructTypeInContext(c->llctx, fields, TJI_TS_NFIELDS, 0);
 }
 

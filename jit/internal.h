@@ -614,8 +614,9 @@ enum {
     TJI_TS_DIM0 = 6,     /* i32 x 4: launch dimensions, unused ones 1 */
     TJI_TS_SHFL = 10,    /* i32: CPU: which of its two scratch words the lane's next shuffle
                           * writes (0 at the start of a block; unused on the GPU) */
-    TJI_TS_DIVM0 = 11,   /* i64 x 4: CPU width-1 entries: ceil(2^64 / d) for each launch
-                          * dimension d (tid()'s divisions, jit/arrays.c); unset elsewhere */
+    TJI_TS_COORD0 = 11,  /* i32 x 4: CPU width-1 entries of kernels that read tid() of two
+                          * coordinates or more: the block's coordinates in the launch
+                          * (jit/target_host.c); unset elsewhere */
     TJI_TS_NFIELDS = 15,
 };
 TJI_HIDDEN LLVMTypeRef tji_ts_type(tj_context *c);
@@ -714,11 +715,12 @@ TJI_HIDDEN void tji_hook_end(LLVMBuilderRef b, LLVMValueRef hook);
 TJI_HIDDEN int tji_rename_math(LLVMModuleRef m, const char *prefix);
 /* Emits, at the builder's position in a kernel entry, the common part: fills the thread
  * state 'ts' from the argument buffer 'args' and 'fields' (worker, arena, err, block, -,
- * lane; TJI_TS_N is read from 'args'; with 'divm', TJI_TS_DIVM0 too), skips lanes past the
+ * lane; TJI_TS_N is read from 'args'; 'coords', unless NULL, TJI_TS_COORD0), skips lanes past the
  * end of the launch, and calls the kernel's body. */
 TJI_HIDDEN void tji_emit_entry_common(tj_context *ctx, LLVMModuleRef m, LLVMBuilderRef b,
                                       const tji_kdesc *kd, LLVMValueRef ts, LLVMValueRef args,
-                                      const LLVMValueRef fields[TJI_TS_LANE + 1], bool divm);
+                                      const LLVMValueRef fields[TJI_TS_LANE + 1],
+                                      const LLVMValueRef *coords);
 
 /* The NVPTX triple and the data layout LLVM 19 gives it (64-bit pointers, no short
  * pointers): lowering sets them without creating a target machine, which a build the cache

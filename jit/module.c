@@ -344,7 +344,7 @@ load_param(tj_kernel *kb, const tji_kdesc *kd, const tji_kparam *p, LLVMValueRef
 void
 tji_emit_entry_common(tj_context *ctx, LLVMModuleRef m, LLVMBuilderRef b, const tji_kdesc *kd,
                       LLVMValueRef ts, LLVMValueRef args,
-                      const LLVMValueRef fields[TJI_TS_LANE + 1], bool divm)
+                      const LLVMValueRef fields[TJI_TS_LANE + 1], const LLVMValueRef *coords)
 {
     /* A throwaway kernel shell lets the load helpers of emit.c work on this builder. */
     tj_kernel shell = {.ctx = ctx, .llmod = m, .llb = b};
@@ -359,18 +359,9 @@ tji_emit_entry_common(tj_context *ctx, LLVMModuleRef m, LLVMBuilderRef b, const 
         LLVMValueRef dv = LLVMBuildLoad2(b, tji_i32(ctx),
                                          LLVMBuildGEP2(b, tji_i8(ctx), args, &off, 1, ""), "");
         LLVMBuildStore(b, dv, LLVMBuildStructGEP2(b, tsty, ts, (unsigned)(TJI_TS_DIM0 + d), ""));
-        if (!divm)
-            continue;
-        /* the same for every block: LLVM takes it out of the entry's loop over them */
-        LLVMTypeRef i64 = tji_i64(ctx);
-        LLVMValueRef one = tji_const_i64(ctx, 1);
-        LLVMValueRef d1 = tji_build_intrinsic(
-            m, b, LLVMLookupIntrinsicID("llvm.umax", 9), &i64, 1,
-            (LLVMValueRef[]){LLVMBuildZExt(b, dv, i64, ""), one}, 2);
-        LLVMValueRef magic = LLVMBuildAdd(b, LLVMBuildUDiv(b, tji_const_i64(ctx, -1), d1, ""),
-                                          one, "div.magic");
-        LLVMBuildStore(b, magic,
-                       LLVMBuildStructGEP2(b, tsty, ts, (unsigned)(TJI_TS_DIVM0 + d), ""));
+        if (coords)
+            LLVMBuildStore(b, coords[d],
+                           LLVMBuildStructGEP2(b, tsty, ts, (unsigned)(TJI_TS_COORD0 + d), ""));
     }
     LLVMBuildStore(b, tji_const_i32(ctx, 0), LLVMBuildStructGEP2(b, tsty, ts, TJI_TS_SHFL, ""));
     char body_sym[256];

@@ -211,7 +211,7 @@ make_entry(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd, LLVMValueRef s
      * lane is below it: then a tile's guards such as lane + 15 * 256 < 4096 fold away, and
      * the lane + k they compare need not stay live. */
     tji_compat_set_return_range(fields[TJI_TS_LANE], 0, kd->block_dim);
-    tji_emit_entry_common(ctx, m, b, kd, ts, args, fields, false);
+    tji_emit_entry_common(ctx, m, b, kd, ts, args, fields, NULL);
     LLVMBuildRetVoid(b);
     LLVMDisposeBuilder(b);
     forward_args(fn, kd, args);

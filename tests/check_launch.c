@@ -172,8 +172,8 @@ static const struct tid_row {
     {3, {3, 4, 5}, 1},    {3, {3, 4, 5}, 2},    {3, {3, 4, 5}, 3},
     {4, {2, 3, 4, 5}, 1}, {4, {2, 3, 4, 5}, 2}, {4, {2, 3, 4, 5}, 3}, {4, {2, 3, 4, 5}, 4},
     {2, {1, 33}, 2},      {3, {7, 1, 3}, 3},    {4, {1, 1, 1, 70}, 2},
-    /* dimensions that are no powers of two, with quotients of several digits (width-1 CPU
-     * code divides by multipliers: test_width1_tid_divides_by_multipliers_made_once) */
+    /* dimensions that are no powers of two, with coordinates of several digits (width-1 CPU
+     * entries keep them from block to block: test_width1_tid_reads_coordinates_the_entry_keeps) */
     {2, {3, 20011}, 2},   {3, {2, 1, 30011}, 1}, {3, {3, 5, 4099}, 2},
 };
 
@@ -358,28 +358,29 @@ START_TEST(test_width1_threads_run_in_a_loop_without_divisions)
 }
 END_TEST
 
-/* A width-1 CPU block's tid() of several coordinates divides its index by the launch's
- * dimensions: with the high half of a product by a multiplier that the entry computes once a
- * launch (jit/arrays.c, div_launch), not with a 32-bit division of each block (up to three
- * dependent ones: 0.76 of C's loop for y = 2x + y over (16, 16) tiles, 0.81-0.84 without
- * them, bench/RESULTS.md, 2026-12-07, third session). The multipliers' divisions come
- * before the loop over blocks; the 64-bit path (indices of 2^32 or more) still divides.
- * test_tid_unravels_and_folds_the_launch_dims checks the values. */
-START_TEST(test_width1_tid_divides_by_multipliers_made_once)
+/* A width-1 CPU block's tid() of several coordinates divided its index by the launch's
+ * dimensions: up to three dependent 32-bit divisions a block (0.76 of C's loop for
+ * y = 2x + y over (16, 16) tiles, 0.85-0.87 without them: bench/RESULTS.md, 2026-12-07,
+ * third session). The entry now keeps the block's coordinates as it goes from block to block
+ * (jit/target_host.c): divisions only before the loop over blocks, for its first block, and
+ * the loop kept rolled. test_tid_unravels_and_folds_the_launch_dims checks the values. */
+START_TEST(test_width1_tid_reads_coordinates_the_entry_keeps)
 {
     g_where = ON_CPU1;
     static const int64_t dims[] = {3, 4, 5, 6};
-    tj_kernel *k = tid_kernel("tid_magic", 4, dims, 2, 1); /* folds dims 2 and 3 */
+    tj_kernel *k = tid_kernel("tid_coords", 4, dims, 2, 1); /* folds dims 2 and 3 */
     tj_module *m = NULL;
     tj_build_options bo = {.keep_ir = true};
     ck_assert_int_eq(tj_kernel_build(k, &bo, &m), TJ_OK);
     const char *ir = tj_module_get_ir(m);
-    ck_assert_msg(!strstr(ir, " udiv i32 "), "a 32-bit division is left:\n%s", ir);
-    const char *magic = strstr(ir, " = udiv i64 -1, "), *loop = strstr(ir, "\nbody:");
-    ck_assert_msg(magic && loop && magic < loop,
-                  "no multiplier is made before the loop over blocks:\n%s", ir);
-    ck_assert_msg(strstr(ir, " mul nuw nsw i128 ") || strstr(ir, " mul i128 "),
-                  "no product by a multiplier:\n%s", ir);
+    const char *loop = strstr(ir, "\nbody:"), *div = strstr(ir, " udiv ");
+    ck_assert_msg(loop && div && div < loop, "no division before the loop over blocks:\n%s", ir);
+    for (const char *d = div; d; d = strstr(d + 1, " udiv ")) {
+        ck_assert_msg(d < loop, "a division in the loop over blocks:\n%s", ir);
+        const char *r = strstr(ir, " urem ");
+        ck_assert_msg(!r || r < loop, "a remainder in the loop over blocks:\n%s", ir);
+    }
+    ck_assert_msg(strstr(ir, "llvm.loop.unroll.disable"), "the loop over blocks is unrolled");
     tj_module_destroy(m);
     tj_kernel_destroy(k);
 }
@@ -1722,7 +1723,7 @@ launch_suite(void)
         if (where == ON_CPU1) {
             tcase_add_test(tc, test_width1_mode_runs_blocks_of_one_lane_whatever_the_block_dim);
             tcase_add_test(tc, test_width1_threads_run_in_a_loop_without_divisions);
-            tcase_add_test(tc, test_width1_tid_divides_by_multipliers_made_once);
+            tcase_add_test(tc, test_width1_tid_reads_coordinates_the_entry_keeps);
         }
         if (where == ON_PTX) {
             tcase_add_test(tc, test_gpu_builds_use_global_and_shared_accesses_and_32_bit_tid_divisions);
