@@ -341,6 +341,14 @@ load_param(tj_kernel *kb, const tji_kdesc *kd, const tji_kparam *p, LLVMValueRef
     return n;
 }
 
+LLVMValueRef
+tji_emit_launch_dim(tj_context *ctx, LLVMBuilderRef b, LLVMValueRef args, int d)
+{
+    LLVMValueRef off = tji_const_i64(ctx, 8 + 4 * d); /* after n (i64): layout_args */
+    return LLVMBuildLoad2(b, tji_i32(ctx), LLVMBuildGEP2(b, tji_i8(ctx), args, &off, 1, ""),
+                          "dim");
+}
+
 void
 tji_emit_entry_common(tj_context *ctx, LLVMModuleRef m, LLVMBuilderRef b, const tji_kdesc *kd,
                       LLVMValueRef ts, LLVMValueRef args,
@@ -355,9 +363,7 @@ tji_emit_entry_common(tj_context *ctx, LLVMModuleRef m, LLVMBuilderRef b, const 
         LLVMBuildStore(b, v, LLVMBuildStructGEP2(b, tsty, ts, (unsigned)f, ""));
     }
     for (int d = 0; d < TJI_MAX_DIMS; d++) {
-        LLVMValueRef off = tji_const_i64(ctx, 8 + 4 * d);
-        LLVMValueRef dv = LLVMBuildLoad2(b, tji_i32(ctx),
-                                         LLVMBuildGEP2(b, tji_i8(ctx), args, &off, 1, ""), "");
+        LLVMValueRef dv = tji_emit_launch_dim(ctx, b, args, d);
         LLVMBuildStore(b, dv, LLVMBuildStructGEP2(b, tsty, ts, (unsigned)(TJI_TS_DIM0 + d), ""));
         if (coords)
             LLVMBuildStore(b, coords[d],

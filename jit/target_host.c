@@ -90,9 +90,7 @@ coords_begin(tj_context *ctx, LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef ar
     LLVMTypeRef i64 = tji_i64(ctx);
     LLVMValueRef q = b0;
     for (int d = TJI_MAX_DIMS - 1; d >= 0; d--) {
-        LLVMValueRef off = tji_const_i64(ctx, 8 + 4 * d);
-        ec->dims[d] = LLVMBuildLoad2(b, tji_i32(ctx),
-                                     LLVMBuildGEP2(b, tji_i8(ctx), args, &off, 1, ""), "dim");
+        ec->dims[d] = tji_emit_launch_dim(ctx, b, args, d);
         if (d == 0) {
             first[d] = LLVMBuildTrunc(b, q, tji_i32(ctx), "");
             break;

@@ -375,11 +375,10 @@ START_TEST(test_width1_tid_reads_coordinates_the_entry_keeps)
     const char *ir = tj_module_get_ir(m);
     const char *loop = strstr(ir, "\nbody:"), *div = strstr(ir, " udiv ");
     ck_assert_msg(loop && div && div < loop, "no division before the loop over blocks:\n%s", ir);
-    for (const char *d = div; d; d = strstr(d + 1, " udiv ")) {
+    for (const char *d = div; d; d = strstr(d + 1, " udiv "))
         ck_assert_msg(d < loop, "a division in the loop over blocks:\n%s", ir);
-        const char *r = strstr(ir, " urem ");
-        ck_assert_msg(!r || r < loop, "a remainder in the loop over blocks:\n%s", ir);
-    }
+    const char *r = strstr(ir, " urem ");
+    ck_assert_msg(!r || r < loop, "a remainder in the loop over blocks:\n%s", ir);
     ck_assert_msg(strstr(ir, "llvm.loop.unroll.disable"), "the loop over blocks is unrolled");
     tj_module_destroy(m);
     tj_kernel_destroy(k);
