@@ -867,8 +867,13 @@ TJI_HIDDEN int tji_interchange_lanes(tj_context *ctx, LLVMModuleRef m);
 /* row_order.c: lanes' loops that fold or copy the rows of a tile read them one after the
  * other; how many */
 TJI_HIDDEN int tji_row_order(tj_context *ctx, LLVMModuleRef m);
-/* prefetch.c: prefetches for the array loads of lanes' loops, steps ahead; how many */
-TJI_HIDDEN int tji_prefetch_lane_loads(tj_context *ctx, LLVMModuleRef m);
+/* prefetch.c: before the pipeline, marks the array loads of the lanes' loops of 'fn' (a
+ * cooperative entry whose lanes loop, tji_mark_lane_loop); after it, the marked vector loads
+ * of the 'n' entries 'descs' that loop over their lanes prefetch a few steps ahead. How many
+ * prefetches. */
+TJI_HIDDEN void tji_mark_lane_loads(tj_context *ctx, LLVMValueRef fn);
+TJI_HIDDEN int tji_prefetch_lane_loads(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *descs,
+                                       int n);
 /* balance.c: long chains of one reassociable operation become trees; how many */
 TJI_HIDDEN int tji_balance_chains(LLVMModuleRef m);
 /* Whether instruction 'in' is an operation whose operands may be combined in any order:

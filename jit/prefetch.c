@@ -1,6 +1,6 @@
 /*
  * jit/prefetch.c: software prefetches for the array loads of a cooperative block's lanes'
- * loops (CPU, after the pipeline).
+ * loops (CPU): marked before the pipeline, prefetched after it.
  *
  * A cooperative block runs its code a phase at a time, each phase a loop over its lanes
  * (lane_loops.c), and a user's loop over a block's elements (a compaction's
@@ -8,15 +8,28 @@
  * then runs its other phases (the pushes) before the next step's loads. From memory the
  * hardware prefetchers do not run far enough ahead across those gaps: on AMD Zen 3 the
  * bench's cooperative compaction read x at about 5 GB/s on 64 MiB (0.75-0.81 of C) and
- * beat C on 4 MiB, from L3 (1.16-1.19). A vector load in a lanes' loop (one block, its
- * latch 'next == W') from memory that is not the block's own (not an alloca: an array)
- * gets a prefetch of the address PREFETCH_STEPS steps of W lanes ahead, where the user's
- * loop will read when its address moves with the steps, as it does in a loop over the
- * block's elements (and is only a hint where it does not: a prefetch never faults). Such
- * loads are rare outside those phases: the bench's sum, copy and histogram have none left
- * after row_order.c and interchange.c, and width-1 kernels have no lanes' loops.
- * TILEJIT_CPU_PREFETCH=off, read when a context is created, leaves them out (to measure).
+ * beat C on 4 MiB, from L3 (1.16-1.19). A vector load that came from a lanes' loop, from
+ * memory that is not the block's own (not an alloca: an array), gets a prefetch of the
+ * address PREFETCH_STEPS steps of W lanes ahead, where the user's loop will read when its
+ * address moves with the steps, as it does in a loop over the block's elements (and is only
+ * a hint where it does not: a prefetch never faults).
+ *
+ * "Came from a lanes' loop": LLVM may write such a loop out in one block (on a Zen 4 with
+ * 512-bit vectors, the compaction's 256 lanes are 16 vectors, and its loop is gone after the
+ * pipeline), so the loads are marked before the pipeline, while the loops are still there
+ * (tji_mark_lane_loads). The mark is a scope of the loads' alias.scope list, in a domain of
+ * its own that no access's noalias list names, so that it tells LLVM nothing; alias lists
+ * are what LLVM's loop vectoriser and unroller carry over to the loads they make, which
+ * metadata of a kind of our own is not. The loads that row_order.c makes after the
+ * pipeline (the bench's sum and copy) are not marked, and the lanes' turns of interchange.c
+ * (its histogram) load scalars: those stream in order already, and prefetches there cost
+ * the cooperative sum 0.85 -> 0.70 of C and the copy 0.91 -> 0.76-0.81 on the Zen 4
+ * ("2026-12-07 (third session)" in bench/RESULTS.md).
+ * Width-1 kernels have no lanes' loops. TILEJIT_CPU_PREFETCH=off, read when a context is
+ * created, leaves the prefetches out (to measure).
  */
+#include <stdlib.h>
+
 #include "internal.h"
 
 enum {
@@ -25,37 +38,135 @@ enum {
     MAX_AHEAD = 32 * 1024,
 };
 
-/* The lanes of loop 'bb' (a lanes' loop of one block: its latch 'icmp eq next, W' back to
- * itself), or 0. */
-static unsigned long long
-lanes_of(LLVMBasicBlockRef bb)
+/* The scope that marks a lanes' load, in its domain of its own. */
+static LLVMMetadataRef
+lanes_scope(LLVMContextRef c)
 {
-    LLVMValueRef br = LLVMGetBasicBlockTerminator(bb);
-    if (!br || !LLVMIsConditional(br) ||
-        (LLVMGetSuccessor(br, 0) != bb && LLVMGetSuccessor(br, 1) != bb))
-        return 0;
-    LLVMValueRef cmp = LLVMGetCondition(br);
-    if (!LLVMIsAICmpInst(cmp) || !LLVMIsAConstantInt(LLVMGetOperand(cmp, 1)))
-        return 0;
-    return LLVMConstIntGetZExtValue(LLVMGetOperand(cmp, 1));
+    static const char domain[] = "tilejit lanes' loads", name[] = "tilejit lanes' load";
+    LLVMMetadataRef d = LLVMMDStringInContext2(c, domain, sizeof domain - 1);
+    LLVMMetadataRef ops[] = {LLVMMDStringInContext2(c, name, sizeof name - 1),
+                             LLVMMDNodeInContext2(c, &d, 1)};
+    return LLVMMDNodeInContext2(c, ops, 2);
 }
 
-/* Whether 'ld' is a plain vector load from memory that is not an alloca (in address space
- * 0, the prefetch's). */
+/* Whether 'ld' is a plain load from memory that is not an alloca, in address space 0 (the
+ * prefetch's); a vector load when 'vector'. */
 static bool
-array_load(LLVMValueRef ld)
+array_load(LLVMValueRef ld, bool vector)
 {
     if (!LLVMIsALoadInst(ld) || LLVMGetVolatile(ld) ||
         LLVMGetOrdering(ld) != LLVMAtomicOrderingNotAtomic ||
-        LLVMGetTypeKind(LLVMTypeOf(ld)) != LLVMVectorTypeKind ||
+        (vector && LLVMGetTypeKind(LLVMTypeOf(ld)) != LLVMVectorTypeKind) ||
         LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(ld, 0))) != 0)
         return false;
     LLVMValueRef base = tji_pointer_base(LLVMGetOperand(ld, 0));
     return base && !LLVMIsAAllocaInst(base);
 }
 
+/* Adds 'scope' to the alias.scope list of 'ld'. */
+static void
+mark(LLVMContextRef c, unsigned kind, LLVMValueRef ld, LLVMMetadataRef scope)
+{
+    LLVMValueRef list = LLVMGetMetadata(ld, kind);
+    unsigned n = list ? LLVMGetMDNodeNumOperands(list) : 0;
+    LLVMValueRef ops[16];
+    if (n >= 16)
+        return;
+    if (n)
+        LLVMGetMDNodeOperands(list, ops);
+    LLVMMetadataRef mds[17];
+    for (unsigned i = 0; i < n; i++)
+        mds[i] = LLVMValueAsMetadata(ops[i]);
+    mds[n] = scope;
+    LLVMSetMetadata(ld, kind, LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, mds, n + 1)));
+}
+
+/* Whether the alias.scope list of 'ld' holds 'scope'. */
+static bool
+marked(LLVMContextRef c, unsigned kind, LLVMValueRef ld, LLVMMetadataRef scope)
+{
+    LLVMValueRef list = LLVMGetMetadata(ld, kind), want = LLVMMetadataAsValue(c, scope);
+    unsigned n = list ? LLVMGetMDNodeNumOperands(list) : 0;
+    LLVMValueRef ops[16];
+    if (n > 16)
+        return false;
+    if (n)
+        LLVMGetMDNodeOperands(list, ops);
+    for (unsigned i = 0; i < n; i++)
+        if (ops[i] == want)
+            return true;
+    return false;
+}
+
+/* The blocks of the loop closed by 'latch' (its head first: the latch's first successor,
+ * as tji_mark_lane_loop's loops have it): those that reach the latch without passing the
+ * head, found backwards through the branches, into 'out' (room for every block of 'fn').
+ * How many, or 0 where the walk reaches the function's entry (no loop of that head) or runs
+ * out of memory. */
+static int
+loop_blocks(LLVMValueRef fn, LLVMBasicBlockRef latch, LLVMBasicBlockRef *out, size_t room)
+{
+    LLVMBasicBlockRef head = LLVMGetSuccessor(LLVMGetBasicBlockTerminator(latch), 0);
+    tji_vmap seen = {0};
+    int n = 0;
+    if (!tji_vmap_init(&seen, room))
+        goto fail;
+    out[n++] = head;
+    tji_vmap_put(&seen, LLVMBasicBlockAsValue(head), LLVMBasicBlockAsValue(head));
+    if (latch != head) {
+        out[n++] = latch;
+        tji_vmap_put(&seen, LLVMBasicBlockAsValue(latch), LLVMBasicBlockAsValue(latch));
+    }
+    for (int next = 1; next < n; next++) {
+        for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(out[next])); u;
+             u = LLVMGetNextUse(u)) {
+            LLVMValueRef t = LLVMGetUser(u);
+            if (!LLVMIsATerminatorInst(t))
+                continue;
+            LLVMBasicBlockRef pred = LLVMGetInstructionParent(t);
+            LLVMValueRef pv = LLVMBasicBlockAsValue(pred);
+            if (tji_vmap_has(&seen, pv))
+                continue;
+            if (pred == LLVMGetEntryBasicBlock(fn) || (size_t)n == room)
+                goto fail;
+            tji_vmap_put(&seen, pv, pv);
+            out[n++] = pred;
+        }
+    }
+    tji_vmap_free(&seen);
+    return n;
+fail:
+    tji_vmap_free(&seen);
+    return 0;
+}
+
+void
+tji_mark_lane_loads(tj_context *ctx, LLVMValueRef fn)
+{
+    if (ctx->cpu_no_prefetch || !fn)
+        return;
+    LLVMContextRef c = ctx->llctx;
+    LLVMBasicBlockRef latches[64];
+    int nl = tji_lane_loop_latches(ctx, fn, latches, 64);
+    size_t room = LLVMCountBasicBlocks(fn);
+    LLVMBasicBlockRef *loop = nl ? malloc(room * sizeof *loop) : NULL;
+    if (!loop)
+        return; /* no lanes' loops, or no memory: no prefetches */
+    unsigned kind = LLVMGetMDKindIDInContext(c, "alias.scope", 11);
+    LLVMMetadataRef scope = lanes_scope(c);
+    for (int l = 0; l < nl; l++) {
+        int n = loop_blocks(fn, latches[l], loop, room);
+        for (int i = 0; i < n; i++)
+            for (LLVMValueRef in = LLVMGetFirstInstruction(loop[i]); in;
+                 in = LLVMGetNextInstruction(in))
+                if (array_load(in, false) && !marked(c, kind, in, scope))
+                    mark(c, kind, in, scope);
+    }
+    free(loop);
+}
+
 int
-tji_prefetch_lane_loads(tj_context *ctx, LLVMModuleRef m)
+tji_prefetch_lane_loads(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *descs, int n)
 {
     if (ctx->cpu_no_prefetch)
         return 0;
@@ -63,17 +174,19 @@ tji_prefetch_lane_loads(tj_context *ctx, LLVMModuleRef m)
     LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i32 = LLVMInt32TypeInContext(c);
     LLVMTypeRef i8 = LLVMInt8TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
     unsigned id = LLVMLookupIntrinsicID("llvm.prefetch", 13);
+    unsigned kind = LLVMGetMDKindIDInContext(c, "alias.scope", 11);
+    LLVMMetadataRef scope = lanes_scope(c);
     LLVMTargetDataRef dl = LLVMGetModuleDataLayout(m);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
     int done = 0;
-    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
-        LLVMBasicBlockRef found[64];
-        int n = tji_lane_loop_latches(ctx, fn, found, 64);
-        for (int i = 0; i < n; i++) {
-            unsigned long long lanes = lanes_of(found[i]);
-            for (LLVMValueRef in = LLVMGetFirstInstruction(found[i]); lanes && in;
+    for (int k = 0; k < n; k++) {
+        LLVMValueRef fn = descs[k].lane_loops ? LLVMGetNamedFunction(m, descs[k].entry) : NULL;
+        unsigned long long lanes = descs[k].block_width;
+        for (LLVMBasicBlockRef bb = fn ? LLVMGetFirstBasicBlock(fn) : NULL; bb;
+             bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in;
                  in = LLVMGetNextInstruction(in)) {
-                if (!array_load(in))
+                if (!array_load(in, true) || !marked(c, kind, in, scope))
                     continue;
                 LLVMTypeRef elem = LLVMGetElementType(LLVMTypeOf(in));
                 unsigned long long ahead = PREFETCH_STEPS * lanes * LLVMABISizeOfType(dl, elem);
@@ -87,7 +200,6 @@ tji_prefetch_lane_loads(tj_context *ctx, LLVMModuleRef m)
                 tji_build_intrinsic(m, b, id, &ptr, 1, args, 4);
                 done++;
             }
-        }
     }
     LLVMDisposeBuilder(b);
     return done;

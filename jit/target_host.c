@@ -606,8 +606,12 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
             mark_invariant_params(ctx, LLVMGetNamedFunction(m, descs[i].entry), &descs[i]);
     }
     free(fns);
-    for (size_t i = 0; i < n; i++)
-        tji_scope_memory(ctx, LLVMGetNamedFunction(m, descs[i].entry));
+    for (size_t i = 0; i < n; i++) {
+        LLVMValueRef entry = LLVMGetNamedFunction(m, descs[i].entry);
+        tji_scope_memory(ctx, entry);
+        if (descs[i].lane_loops)
+            tji_mark_lane_loads(ctx, entry); /* after the scopes, which it adds to */
+    }
     for (size_t i = 0; i < n; i++)
         descs[i].frame_bytes = frame_bytes(m, descs, (int)n, (int)i);
     probe_stacks(ctx, m);
@@ -628,7 +632,7 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
 static tj_status
 finish(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *descs, int n, LLVMTargetMachineRef tm)
 {
-    (void)descs, (void)n, (void)tm;
+    (void)tm;
     tji_sink_local_copies(m);
     tji_direct_tile_stores(m);
     tji_compress_pushes(ctx, m);
@@ -637,7 +641,7 @@ finish(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *descs, int n, LLVMTarg
     tji_row_order(ctx, m);
     tji_balance_chains(m);
     tji_range_first(ctx, m);
-    tji_prefetch_lane_loads(ctx, m);
+    tji_prefetch_lane_loads(ctx, m, descs, n);
     widen_half_minmax(ctx, m);
     return TJ_OK;
 }
