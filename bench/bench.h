@@ -39,6 +39,7 @@ typedef struct bench_opts {
     int nfilters;
     bool require_gpu;                  /* TILEJIT_REQUIRE_GPU=1: no GPU is a failure */
     uint64_t seed;                     /* random inputs */
+    const char *ir_dir;                /* --ir: where the CPU kernels' optimised IR goes */
     char self[4096];                   /* this executable, for the child processes */
 } bench_opts;
 

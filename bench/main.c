@@ -51,6 +51,8 @@ usage(FILE *f, const char *prog)
             "                       (tools/plot.sh FILE renders it)\n"
             "  --json FILE          also write the figures as JSON\n"
             "  --seed N             seed of the random inputs (default 1)\n"
+            "  --ir DIR             also write the optimised IR of each CPU throughput kernel\n"
+            "                       to DIR/cpu-OP-MODE.ll (tools/cpu_annotate.py reads it)\n"
             "  -h, --help           show this help\n"
             "A figure runs when its name contains one of the FILTERs (none: every figure).\n"
             "Environment: TILEJIT_REQUIRE_GPU=1 makes a missing GPU a failure;\n"
@@ -345,13 +347,14 @@ static void
 parse_args(int argc, char **argv, bench_opts *o, bool *list, const char **csv,
            const char **json)
 {
-    enum { O_LIST = 256, O_DEVICE, O_SIZE, O_REPEAT, O_THREADS, O_CSV, O_JSON, O_SEED };
+    enum { O_LIST = 256, O_DEVICE, O_SIZE, O_REPEAT, O_THREADS, O_CSV, O_JSON, O_SEED, O_IR };
     static const struct option longs[] = {
         {"list", no_argument, NULL, O_LIST},       {"device", required_argument, NULL, O_DEVICE},
         {"size", required_argument, NULL, O_SIZE}, {"repeat", required_argument, NULL, O_REPEAT},
         {"threads", required_argument, NULL, O_THREADS},
         {"csv", required_argument, NULL, O_CSV},   {"json", required_argument, NULL, O_JSON},
-        {"seed", required_argument, NULL, O_SEED}, {"help", no_argument, NULL, 'h'},
+        {"seed", required_argument, NULL, O_SEED}, {"ir", required_argument, NULL, O_IR},
+        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     const char *prog = argv[0];
     const char *threads = "1,2,all";
@@ -401,6 +404,9 @@ parse_args(int argc, char **argv, bench_opts *o, bool *list, const char **csv,
             break;
         case O_SEED:
             o->seed = strtoull(optarg, NULL, 0);
+            break;
+        case O_IR:
+            o->ir_dir = optarg;
             break;
         default:
             usage(stderr, prog);

@@ -8,6 +8,7 @@
  * and is checked against values computed here in plain C (double sums, exact counts,
  * order-free hashes) before --repeat timed runs, and its last timed run is checked again.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -426,6 +427,23 @@ push_form(const char *ir)
                                                        : "scalar";
 }
 
+/* --ir: the module's optimised IR to DIR/cpu-OP-MODE.ll; a file that cannot be written is
+ * said on stderr and leaves the figures alone. */
+static void
+write_ir(const bench_env *e, const cpu_op *op, const tj_module *m, tj_cpu_mode mode)
+{
+    const char *ir = m && e->o->ir_dir ? tj_module_get_ir(m) : NULL;
+    if (!ir)
+        return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/cpu-%s-%s.ll", e->o->ir_dir, op->name,
+             mode == TJ_CPU_COOPERATIVE ? "cooperative" : "width1");
+    FILE *f = fopen(path, "w");
+    bool ok = f && fputs(ir, f) >= 0;
+    if ((f && fclose(f) != 0) || !ok)
+        bench_say("--ir: cannot write %s: %s", path, strerror(errno));
+}
+
 static bool
 build_impl(bench_env *e, const cpu_op *op, impl *im, tj_cpu_mode mode)
 {
@@ -435,6 +453,7 @@ build_impl(bench_env *e, const cpu_op *op, impl *im, tj_cpu_mode mode)
     im->m = bench_build(e->ctx, op->make(e->ctx, &cfg, op->items), e->cpu, true, why,
                         sizeof why);
     im->pushes = im->m ? push_form(tj_module_get_ir(im->m)) : NULL;
+    write_ir(e, op, im->m, mode);
     snprintf(im->kname, sizeof im->kname, "bench_%s", op->name);
     im->block_dim = cfg.block_dim;
     im->one_thread_median = NAN;

@@ -7,7 +7,8 @@
 #   - every CPU figure and the compile figures of one seed, on 64 KiB and 2 timed runs, on
 #     1 and 2 threads: exit status 0, no figure FAILED (each result is checked against its
 #     reference before its time counts), every tilejit row has its ratio to a reference,
-#     and the CSV, its gnuplot script and the JSON are written with every row.
+#     and the CSV, its gnuplot script and the JSON are written with every row, and --ir
+#     writes the optimised IR of each CPU kernel, width-1 and cooperative.
 # The GPU figures need a GPU: the device script runs them (tools/device_run.sh).
 # Usage: tests/bench_smoke.sh BENCH
 set -eu
@@ -35,8 +36,9 @@ set -e
 grep -q "no figure's name contains 'no_such_figure/'" "$dir/err" ||
     fail "a filter that names no figure: unexpected message: $(head -1 "$dir/err")"
 
+mkdir "$dir/ir"
 "$bench" --device cpu --size 64K --repeat 2 --threads 1,2 --csv "$dir/b.csv" \
-    --json "$dir/b.json" cpu/ compile/ptx/histogram compile/cpu/histogram \
+    --json "$dir/b.json" --ir "$dir/ir" cpu/ compile/ptx/histogram compile/cpu/histogram \
     >"$dir/out" 2>"$dir/err" || { cat "$dir/err" >&2; fail "the run exited with $?"; }
 summary=$(tail -1 "$dir/err")
 echo "$summary"
@@ -64,4 +66,10 @@ csv_rows=$(($(wc -l <"$dir/b.csv") - 1))
 [ -s "$dir/b.csv.gp" ] || fail "no gnuplot script beside the CSV"
 json_rows=$(grep -c '"name": ' "$dir/b.json") || fail "no rows in the JSON"
 [ "$json_rows" = "$rows" ] || fail "the JSON has $json_rows rows, stdout $rows"
+for op in sum histogram compact copy; do
+    for mode in width1 cooperative; do
+        grep -q "^define .*@tj_[0-9a-f]*_bench_$op(" "$dir/ir/cpu-$op-$mode.ll" ||
+            fail "--ir: no entry of bench_$op in cpu-$op-$mode.ll"
+    done
+done
 echo "bench_smoke: $rows figures checked"
