@@ -3,11 +3,13 @@
 instruction, from a `perf record` of the process that ran it.
 
 perf cannot read the code of a JIT: TILEJIT_PERF_MAP=1 gives it the entries' names and
-address ranges (/tmp/perf-PID.map), not their bytes. The optimised IR of the kernel
+address ranges (/tmp/perf-PID.map), not their bytes. The bytes are in tilejit's disk cache
+when the kernel was built with it on (the default): the object whose key begins as the
+entry's name does (tj_<key>_<name>). Without it, the optimised IR of the kernel
 (tilejit-bench --ir DIR, or tj_module_get_ir) compiled again by LLVM's llc for the host CPU,
-position-independent at -O3 as tilejit's host machine compiles it, gives the same code: the
-script checks that the symbol has the size the map gives, and then places each sample at
-its offset in that code.
+position-independent at -O3, gives about the same code (not always the same: shrink-wrapping
+and register choices can differ). Either way the script checks that the symbol has the size
+the map gives, and then places each sample at its offset in that code.
 
   TILEJIT_PERF_MAP=1 perf record -F 10000 -o perf.data \\
       build/tilejit-bench --device cpu --threads 1 --size 4M --ir /tmp/ir cpu/compact
@@ -24,6 +26,7 @@ import glob
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -83,12 +86,43 @@ def compile_ir(llc, ir_path, name, obj):
     cpu = host_cpu(llc)
     subprocess.run([llc, "-O3", f"-mcpu={cpu}", "-relocation-model=pic", "-filetype=obj",
                     ir_path, "-o", obj], check=True)
-    out = subprocess.run(["nm", "-S", obj], capture_output=True, text=True, check=True).stdout
+    size = symbol_size(obj, name)
+    if size is None:
+        die(f"llc's object has no {name}")
+    return size, f"llc -mcpu={cpu}"
+
+
+def cached_object(name, cache_dir, tmp):
+    """The object of entry 'name' from tilejit's disk cache, as a file in 'tmp', or None."""
+    m = re.match(r"tj_([0-9a-f]{16})_", name)
+    if not m:
+        return None
+    dirs = [cache_dir] if cache_dir else [
+        os.environ.get("TILEJIT_CACHE_DIR"),
+        os.path.join(os.environ["XDG_CACHE_HOME"], "tilejit")
+        if os.environ.get("XDG_CACHE_HOME") else None,
+        os.path.expanduser("~/.cache/tilejit")]
+    for d in filter(None, dirs):
+        for path in glob.glob(os.path.join(d, m.group(1) + "*.o")):
+            with open(path, "rb") as f:
+                data = f.read()
+            elf = data.find(b"\x7fELF")  # after the cache's header (jit/disk_cache.c)
+            if elf < 0:
+                continue
+            obj = os.path.join(tmp, "cached.o")
+            with open(obj, "wb") as f:
+                f.write(data[elf:])
+            return obj, path
+    return None
+
+
+def symbol_size(obj, name):
+    out = subprocess.run(["nm", "-S", obj], capture_output=True, text=True).stdout
     for line in out.splitlines():
         parts = line.split()
         if len(parts) == 4 and parts[3] == name:
-            return int(parts[1], 16), cpu
-    die(f"llc's object has no {name}")
+            return int(parts[1], 16)
+    return None
 
 
 def disassemble(obj):
@@ -120,20 +154,27 @@ def main():
     ap.add_argument("ir")
     ap.add_argument("--map", help="the perf map (default: the newest /tmp/perf-*.map)")
     ap.add_argument("--llc", help="llc of LLVM 19")
+    ap.add_argument("--cache", help="tilejit's disk cache (default: $TILEJIT_CACHE_DIR, "
+                    "$XDG_CACHE_HOME/tilejit, ~/.cache/tilejit)")
     ap.add_argument("--top", type=int, default=6, help="windows shown (default 6)")
     a = ap.parse_args()
     name = entry_name(a.ir)
     lo, size, map_path = map_entry(name, a.map)
     with tempfile.TemporaryDirectory() as tmp:
-        obj = os.path.join(tmp, "k.o")
-        osize, cpu = compile_ir(find_llc(a.llc), a.ir, name, obj)
+        found = cached_object(name, a.cache, tmp)
+        osize = symbol_size(found[0], name) if found else None
+        if osize is not None:
+            obj, src = found[0], f"the disk cache's {found[1]}"
+        else:
+            obj = os.path.join(tmp, "k.o")
+            osize, src = compile_ir(find_llc(a.llc), a.ir, name, obj)
         code = disassemble(obj)
     hits, total = samples(a.perf_data, lo, size)
     n = sum(hits.values())
     print(f"{name}: {n} samples of {total} ({100.0 * n / max(total, 1):.1f}%), "
-          f"{size:#x} bytes at {lo:#x} ({map_path}); llc -mcpu={cpu}: {osize:#x} bytes")
+          f"{size:#x} bytes at {lo:#x} ({map_path}); code from {src}: {osize:#x} bytes")
     if osize != size:
-        print("warning: the sizes differ: llc's code is not the JIT's, the offsets below "
+        print("warning: the sizes differ: this code is not the JIT's, the offsets below "
               "are approximate")
     if not n:
         return
@@ -152,6 +193,7 @@ def main():
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet under | head
     try:
         main()
     except FileNotFoundError as e:
