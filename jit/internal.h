@@ -868,9 +868,9 @@ TJI_HIDDEN int tji_interchange_lanes(tj_context *ctx, LLVMModuleRef m);
  * other; how many */
 TJI_HIDDEN int tji_row_order(tj_context *ctx, LLVMModuleRef m);
 /* prefetch.c: before the pipeline, marks the array loads of the lanes' loops of 'fn' (a
- * cooperative entry whose lanes loop, tji_mark_lane_loop); after it, the marked vector loads
- * of the 'n' entries 'descs' that loop over their lanes prefetch a few steps ahead. How many
- * prefetches. */
+ * cooperative entry that loops over its lanes, tji_mark_lane_loop); after it, the marked
+ * vector loads of those of the 'n' entries 'descs' prefetch a few steps ahead (how many
+ * prefetches). */
 TJI_HIDDEN void tji_mark_lane_loads(tj_context *ctx, LLVMValueRef fn);
 TJI_HIDDEN int tji_prefetch_lane_loads(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *descs,
                                        int n);
