@@ -7,9 +7,10 @@ address ranges (/tmp/perf-PID.map), not their bytes. The bytes are in tilejit's 
 when the kernel was built with it on (the default): the object whose key begins as the
 entry's name does (tj_<key>_<name>). Without it, the optimised IR of the kernel
 (tilejit-bench --ir DIR, or tj_module_get_ir) compiled again by LLVM's llc for the host CPU,
-position-independent at -O3, gives about the same code (not always the same: shrink-wrapping
-and register choices can differ). Either way the script checks that the symbol has the size
-the map gives, and then places each sample at its offset in that code.
+position-independent at -O3, gives about the same code (not always the same: where the
+prologue goes and which registers it uses can differ). Either way the script checks that
+the symbol has the size the map gives, and then places each sample at its offset in that
+code.
 
   TILEJIT_PERF_MAP=1 perf record -F 10000 -o perf.data \\
       build/tilejit-bench --device cpu --threads 1 --size 4M --ir /tmp/ir cpu/compact
