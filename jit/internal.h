@@ -713,13 +713,13 @@ TJI_HIDDEN void tji_hook_end(LLVMBuilderRef b, LLVMValueRef hook);
 /* Renames math calls tj.math.<fn>.f32 to <prefix><fn>f and .f64 to <prefix><fn> (libm,
  * libdevice); returns how many. */
 TJI_HIDDEN int tji_rename_math(LLVMModuleRef m, const char *prefix);
+/* Launch dimension 'd' (i32) from the argument buffer 'args' of a kernel entry. */
+TJI_HIDDEN LLVMValueRef tji_emit_launch_dim(tj_context *ctx, LLVMBuilderRef b, LLVMValueRef args,
+                                            int d);
 /* Emits, at the builder's position in a kernel entry, the common part: fills the thread
  * state 'ts' from the argument buffer 'args' and 'fields' (worker, arena, err, block, -,
  * lane; TJI_TS_N is read from 'args'; 'coords', unless NULL, TJI_TS_COORD0), skips lanes
  * past the end of the launch, and calls the kernel's body. */
-/* Launch dimension 'd' (i32) from the argument buffer 'args' of a kernel entry. */
-TJI_HIDDEN LLVMValueRef tji_emit_launch_dim(tj_context *ctx, LLVMBuilderRef b, LLVMValueRef args,
-                                            int d);
 TJI_HIDDEN void tji_emit_entry_common(tj_context *ctx, LLVMModuleRef m, LLVMBuilderRef b,
                                       const tji_kdesc *kd, LLVMValueRef ts, LLVMValueRef args,
                                       const LLVMValueRef fields[TJI_TS_LANE + 1],

@@ -65,40 +65,49 @@ array_load(LLVMValueRef ld, bool vector)
     return base && !LLVMIsAAllocaInst(base);
 }
 
-/* Adds 'scope' to the alias.scope list of 'ld' (a list of 16 scopes or more, which tilejit
- * never makes, is left as it is: no prefetch). */
-static void
-mark(LLVMContextRef c, unsigned kind, LLVMValueRef ld, LLVMMetadataRef scope)
+/* The alias.scope list of 'ld' into 'ops' (room for 16); how many, -1 for a longer list
+ * (tilejit never makes one: such a load is neither marked nor taken as marked). */
+static int
+scope_list(unsigned kind, LLVMValueRef ld, LLVMValueRef ops[16])
 {
     LLVMValueRef list = LLVMGetMetadata(ld, kind);
     unsigned n = list ? LLVMGetMDNodeNumOperands(list) : 0;
-    LLVMValueRef ops[16];
-    if (n >= 16)
-        return;
+    if (n > 16)
+        return -1;
     if (n)
         LLVMGetMDNodeOperands(list, ops);
-    LLVMMetadataRef mds[17];
-    for (unsigned i = 0; i < n; i++)
-        mds[i] = LLVMValueAsMetadata(ops[i]);
-    mds[n] = scope;
-    LLVMSetMetadata(ld, kind, LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, mds, n + 1)));
+    return (int)n;
 }
 
 /* Whether the alias.scope list of 'ld' holds 'scope'. */
 static bool
 marked(LLVMContextRef c, unsigned kind, LLVMValueRef ld, LLVMMetadataRef scope)
 {
-    LLVMValueRef list = LLVMGetMetadata(ld, kind), want = LLVMMetadataAsValue(c, scope);
-    unsigned n = list ? LLVMGetMDNodeNumOperands(list) : 0;
-    LLVMValueRef ops[16];
-    if (n > 16)
-        return false;
-    if (n)
-        LLVMGetMDNodeOperands(list, ops);
-    for (unsigned i = 0; i < n; i++)
+    LLVMValueRef ops[16], want = LLVMMetadataAsValue(c, scope);
+    int n = scope_list(kind, ld, ops);
+    for (int i = 0; i < n; i++)
         if (ops[i] == want)
             return true;
     return false;
+}
+
+/* Adds 'scope' to the alias.scope list of 'ld', unless it holds it already or 16 scopes. */
+static void
+mark(LLVMContextRef c, unsigned kind, LLVMValueRef ld, LLVMMetadataRef scope)
+{
+    LLVMValueRef ops[16], want = LLVMMetadataAsValue(c, scope);
+    int n = scope_list(kind, ld, ops);
+    if (n < 0 || n == 16)
+        return;
+    LLVMMetadataRef mds[17];
+    for (int i = 0; i < n; i++) {
+        if (ops[i] == want)
+            return;
+        mds[i] = LLVMValueAsMetadata(ops[i]);
+    }
+    mds[n] = scope;
+    LLVMSetMetadata(ld, kind,
+                    LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, mds, (size_t)n + 1)));
 }
 
 /* The blocks of the loop closed by 'latch' (its head first: the latch's first successor,
@@ -162,7 +171,7 @@ tji_mark_lane_loads(tj_context *ctx, LLVMValueRef fn)
         for (int i = 0; i < n; i++)
             for (LLVMValueRef in = LLVMGetFirstInstruction(loop[i]); in;
                  in = LLVMGetNextInstruction(in))
-                if (array_load(in, false) && !marked(c, kind, in, scope))
+                if (array_load(in, false))
                     mark(c, kind, in, scope);
     }
     free(loop);

@@ -64,9 +64,8 @@ def map_entry(name, map_path):
 def find_llc(given):
     if given:
         return given
-    for cand in ("llc-19",):
-        if shutil.which(cand):
-            return shutil.which(cand)
+    if shutil.which("llc-19"):
+        return shutil.which("llc-19")
     try:
         bindir = subprocess.run(["llvm-config-19", "--bindir"], capture_output=True,
                                 text=True, check=True).stdout.strip()
