@@ -8,7 +8,9 @@
 #     1 and 2 threads: exit status 0, no figure FAILED (each result is checked against its
 #     reference before its time counts), every tilejit row has its ratio to a reference,
 #     and the CSV, its gnuplot script and the JSON are written with every row, and --ir
-#     writes the optimised IR of each CPU kernel, width-1 and cooperative.
+#     writes the optimised IR of each CPU kernel, width-1 and cooperative;
+#   - the compile figures build without the disk cache and leave it on for the throughput
+#     kernels after them (tools/cpu_annotate.py reads their objects there).
 # The GPU figures need a GPU: the device script runs them (tools/device_run.sh).
 # Usage: tests/bench_smoke.sh BENCH
 set -eu
@@ -72,4 +74,12 @@ for op in sum histogram compact copy; do
             fail "--ir: no entry of bench_$op in cpu-$op-$mode.ll"
     done
 done
+mkdir "$dir/cache"
+env -u TILEJIT_CACHE TILEJIT_CACHE_DIR="$dir/cache" "$bench" --device cpu --size 64K \
+    --repeat 2 --threads 1 compile/cpu/histogram cpu/sum >/dev/null 2>"$dir/err" ||
+    { cat "$dir/err" >&2; fail "the run with the disk cache exited with $?"; }
+cached=$(ls "$dir/cache" | wc -l)
+sums=$(grep -l "_bench_sum" "$dir/cache"/* 2>/dev/null | wc -l)
+[ "$cached" = 2 ] && [ "$sums" = 2 ] ||
+    fail "the disk cache holds $cached objects, $sums of bench_sum: expected the 2 sums only"
 echo "bench_smoke: $rows figures checked"
