@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "bench.h"
 
@@ -52,7 +53,8 @@ usage(FILE *f, const char *prog)
             "  --json FILE          also write the figures as JSON\n"
             "  --seed N             seed of the random inputs (default 1)\n"
             "  --ir DIR             also write the optimised IR of each CPU throughput kernel\n"
-            "                       to DIR/cpu-OP-MODE.ll (tools/cpu_annotate.py reads it)\n"
+            "                       to DIR/cpu-OP-MODE.ll (DIR made if missing;\n"
+            "                       tools/cpu_annotate.py reads it)\n"
             "  -h, --help           show this help\n"
             "A figure runs when its name contains one of the FILTERs (none: every figure).\n"
             "Environment: TILEJIT_REQUIRE_GPU=1 makes a missing GPU a failure;\n"
@@ -415,6 +417,13 @@ parse_args(int argc, char **argv, bench_opts *o, bool *list, const char **csv,
     }
     if (!parse_threads(threads, o))
         die_usage(prog, "--threads takes counts such as 1,2 or all, not '%s'", threads);
+    struct stat st;
+    if (o->ir_dir && ((mkdir(o->ir_dir, 0777) != 0 && errno != EEXIST) ||
+                      stat(o->ir_dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        fprintf(stderr, "%s: --ir: '%s' is not a folder and cannot be made one: %s\n", prog,
+                o->ir_dir, errno == EEXIST ? strerror(ENOTDIR) : strerror(errno));
+        exit(2);
+    }
     for (int i = optind; i < argc; i++) {
         if (o->nfilters == BENCH_MAX_FILTERS)
             die_usage(prog, "at most %d filters", BENCH_MAX_FILTERS);

@@ -8,7 +8,8 @@
 #     1 and 2 threads: exit status 0, no figure FAILED (each result is checked against its
 #     reference before its time counts), every tilejit row has its ratio to a reference,
 #     and the CSV, its gnuplot script and the JSON are written with every row, and --ir
-#     writes the optimised IR of each CPU kernel, width-1 and cooperative;
+#     makes its folder and writes the optimised IR of each CPU kernel, width-1 and
+#     cooperative; an --ir that names a file is a usage error;
 #   - the compile figures build without the disk cache and leave it on for the throughput
 #     kernels after them (tools/cpu_annotate.py reads their objects there).
 # The GPU figures need a GPU: the device script runs them (tools/device_run.sh).
@@ -38,7 +39,15 @@ set -e
 grep -q "no figure's name contains 'no_such_figure/'" "$dir/err" ||
     fail "a filter that names no figure: unexpected message: $(head -1 "$dir/err")"
 
-mkdir "$dir/ir"
+: >"$dir/file"
+set +e
+"$bench" --device cpu --ir "$dir/file" cpu/sum >"$dir/out" 2>"$dir/err"
+rc=$?
+set -e
+[ "$rc" = 2 ] || fail "--ir naming a file exited with $rc, not 2"
+grep -q -- "--ir: '$dir/file' is not a folder" "$dir/err" ||
+    fail "--ir naming a file: unexpected message: $(head -1 "$dir/err")"
+
 "$bench" --device cpu --size 64K --repeat 2 --threads 1,2 --csv "$dir/b.csv" \
     --json "$dir/b.json" --ir "$dir/ir" cpu/ compile/ptx/histogram compile/cpu/histogram \
     >"$dir/out" 2>"$dir/err" || { cat "$dir/err" >&2; fail "the run exited with $?"; }
