@@ -417,13 +417,6 @@ parse_args(int argc, char **argv, bench_opts *o, bool *list, const char **csv,
     }
     if (!parse_threads(threads, o))
         die_usage(prog, "--threads takes counts such as 1,2 or all, not '%s'", threads);
-    struct stat st;
-    if (o->ir_dir && ((mkdir(o->ir_dir, 0777) != 0 && errno != EEXIST) ||
-                      stat(o->ir_dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
-        fprintf(stderr, "%s: --ir: '%s' is not a folder and cannot be made one: %s\n", prog,
-                o->ir_dir, errno == EEXIST ? strerror(ENOTDIR) : strerror(errno));
-        exit(2);
-    }
     for (int i = optind; i < argc; i++) {
         if (o->nfilters == BENCH_MAX_FILTERS)
             die_usage(prog, "at most %d filters", BENCH_MAX_FILTERS);
@@ -432,6 +425,20 @@ parse_args(int argc, char **argv, bench_opts *o, bool *list, const char **csv,
 }
 
 /* ---- listing and files -------------------------------------------------------------------- */
+
+/* --ir's folder, made if missing (a run, not --list); one that is a file or cannot be made
+ * is a usage error. */
+static void
+make_ir_dir(const char *prog, const char *dir)
+{
+    struct stat st;
+    if ((mkdir(dir, 0777) != 0 && errno != EEXIST) || stat(dir, &st) != 0 ||
+        !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "%s: --ir: '%s' is not a folder and cannot be made one: %s\n", prog,
+                dir, errno == EEXIST ? strerror(ENOTDIR) : strerror(errno));
+        exit(2);
+    }
+}
 
 static const bench_opts *list_opts;
 
@@ -675,6 +682,8 @@ main(int argc, char **argv)
             bench_gpu_list(list_one);
         return 0;
     }
+    if (o.ir_dir)
+        make_ir_dir(argv[0], o.ir_dir);
     record_command(argc, argv);
     read_machine();
     read_load(out.load_start, sizeof out.load_start);
