@@ -24,14 +24,15 @@
  * B may only store vectors from outside into other per-lane arrays (the lanes' resume
  * points). Where the W / VF vectors of lanes fit the registers (MAX_GROUPS), B becomes
  *     part[g] = L_0(g VF) for each g
- *     for r in 1 .. R - 1: part[g] = op(part[g], L_r(g VF)) for each g (P_r from a table)
+ *     for r in 1 .. R - 1: part[g] = op(part[g], L_r(g VF)) for each g (P_r: rows_table)
  *     A[g VF] = part[g] for each g; the other stores, for every lane
  * and where they do not (AVX2's 32 vectors of 8 at W = 256), the partials stay in A:
  *     A[j] = op(L_0(j), L_1(j)) for each vector j of lanes
  *     for r in 2 .. R - 1: A[j] = op(A[j], L_r(j)) for each j; the other stores
  * which reads the rows in order, one stream (on AMD Zen 3, 64 MiB: the bench's cooperative
  * sum 4.3-5.4 ms a column of vectors at a time, 3.9-5.1 so; 4 MiB, from L3, alike).
- * Every lane folds the same elements in the same order (the same value, to the bit).
+ * Every lane folds the same elements in the same order (the same value, to the bit); with a
+ * reassociable operation the rows' order may be their order in memory instead (rows_table).
  * But where A is read only as one total of all its elements (a tile_reduce's lanes in turn:
  * tji_turn_fold_op) the stores to A and back cost a quarter of that loop's time, and the
  * whole tile is folded as one instead (fold_whole): for each row, in order, a loop over
@@ -92,6 +93,8 @@ typedef struct rows {
     unsigned long long off[MAX_ROWS];
     LLVMValueRef inv, sinv, src, dst; /* inv, sinv: the loads' and stores' value, or NULL */
     int ncopies;
+    long long stride;               /* bytes from each P_r to the next, where it is one
+                                     * constant (row_stride), else 0 */
 } rows;
 
 /* The lanes a vector of the folds holds. */
@@ -449,17 +452,107 @@ table_at(rows *s, LLVMValueRef table, LLVMValueRef k)
     return LLVMBuildInBoundsGEP2(s->b, LLVMGetAllocatedType(table), table, idx, 2, "");
 }
 
-/* The rows' pointers from row 'from' on, in a table in the function's entry that the loop
- * over the rows reads ('*table'): stored in a new block "rows.first", the builder left at
- * its end. */
+/* A pointer as base + off + the sum of var[i] x scale[i] bytes, through GEPs of one index. */
+enum { MAX_TERMS = 4 };
+
+typedef struct address {
+    LLVMValueRef base;
+    long long off;
+    LLVMValueRef var[MAX_TERMS];
+    long long scale[MAX_TERMS];
+    int nvars;
+} address;
+
+static bool
+address_of(LLVMTargetDataRef td, LLVMValueRef p, address *a)
+{
+    *a = (address){.base = NULL};
+    while (LLVMIsAGetElementPtrInst(p) ||
+           (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr)) {
+        LLVMTypeRef et = LLVMGetGEPSourceElementType(p);
+        if (LLVMGetNumOperands(p) != 2 || !LLVMTypeIsSized(et))
+            return false;
+        long long size = (long long)LLVMABISizeOfType(td, et);
+        LLVMValueRef idx = LLVMGetOperand(p, 1);
+        if (LLVMIsAConstantInt(idx)) {
+            a->off += LLVMConstIntGetSExtValue(idx) * size;
+        } else if (a->nvars < MAX_TERMS) {
+            a->var[a->nvars] = idx;
+            a->scale[a->nvars++] = size;
+        } else {
+            return false;
+        }
+        p = LLVMGetOperand(p, 0);
+    }
+    a->base = p;
+    return true;
+}
+
+/* Whether a and b differ by a constant: the same base and the same variable terms. */
+static bool
+same_terms(const address *a, const address *b)
+{
+    if (a->base != b->base || a->nvars != b->nvars)
+        return false;
+    bool used[MAX_TERMS] = {false};
+    for (int i = 0; i < a->nvars; i++) {
+        int j = 0;
+        while (j < b->nvars && (used[j] || b->var[j] != a->var[i] || b->scale[j] != a->scale[i]))
+            j++;
+        if (j == b->nvars)
+            return false;
+        used[j] = true;
+    }
+    return true;
+}
+
+/* The bytes from each row's pointer to the next, where row r is at row 0 plus r times one
+ * constant (a tile's rows); else 0. A fold by a reassociable operation (balance.c) may
+ * combine its rows in any order: its rows are first put in their order in memory (LLVM's
+ * passes may have reordered the operands of an integer sum). */
+static long long
+row_stride(rows *s)
+{
+    LLVMValueRef fn = LLVMGetBasicBlockParent(s->body);
+    LLVMTargetDataRef td = LLVMGetModuleDataLayout(LLVMGetGlobalParent(fn));
+    address at[MAX_ROWS];
+    if (s->nrows < 2)
+        return 0;
+    for (int r = 0; r < s->nrows; r++)
+        if (!address_of(td, s->row[r], &at[r]) || !same_terms(&at[0], &at[r]))
+            return 0;
+    if (tji_reassociable(s->folds[0].ops[1]))
+        for (int i = 1; i < s->nrows; i++)
+            for (int j = i; j > 0 && at[j].off < at[j - 1].off; j--) {
+                address a = at[j];
+                at[j] = at[j - 1];
+                at[j - 1] = a;
+                LLVMValueRef p = s->row[j];
+                s->row[j] = s->row[j - 1];
+                s->row[j - 1] = p;
+            }
+    long long d = at[1].off - at[0].off;
+    for (int r = 1; r < s->nrows; r++)
+        if (d == 0 || at[r].off - at[0].off != d * r)
+            return 0;
+    return d;
+}
+
+/* The rows' pointers from row 'from' on, for the loop over the rows (row_at): where they are
+ * evenly apart (row_stride), computed from row 0 ('*table' NULL); else in a table in the
+ * function's entry ('*table'). Returns a new block "rows.first", which stores the table, the
+ * builder at its end. Through the table each row's loads depend on a
+ * load: the bench's cooperative sum ran at 0.83-0.87 of C on 64 MiB with it and 0.99-1.01
+ * without (4 MiB: 0.81, 0.87-0.88; alternating runs on an AMD Zen 4, bench/RESULTS.md). */
 static LLVMBasicBlockRef
 rows_table(rows *s, int from, LLVMValueRef *table)
 {
     LLVMTypeRef i32 = LLVMInt32TypeInContext(s->ctx->llctx);
-    *table = entry_table(s, LLVMTypeOf(s->row[0]), s->nrows, "rows.table");
+    s->stride = row_stride(s);
+    *table = s->stride ? NULL : entry_table(s, LLVMTypeOf(s->row[0]), s->nrows, "rows.table");
     LLVMBasicBlockRef first = LLVMInsertBasicBlockInContext(s->ctx->llctx, s->exit, "rows.first");
     LLVMPositionBuilderAtEnd(s->b, first);
-    for (int r = from; r < s->nrows; r++)
+    for (int r = from; *table && r < s->nrows; r++)
         LLVMBuildStore(s->b, s->row[r], table_at(s, *table, LLVMConstInt(i32, (unsigned)r, 0)));
     return first;
 }
@@ -488,10 +581,18 @@ store_lanes(rows *s, LLVMValueRef v, LLVMValueRef at)
     LLVMSetAlignment(LLVMBuildStore(s->b, v, lanes_at(s, s->array, at)), s->aalign);
 }
 
-/* At the builder: row 'r''s pointer from the rows' table. */
+/* At the builder: row 'r''s pointer, from row 0 and the stride or from the rows' table
+ * (rows_table). */
 static LLVMValueRef
 row_at(rows *s, LLVMValueRef table, LLVMValueRef r)
 {
+    if (!table) {
+        LLVMTypeRef i64 = LLVMInt64TypeInContext(s->ctx->llctx);
+        LLVMValueRef off = LLVMBuildMul(s->b, LLVMBuildZExt(s->b, r, i64, ""),
+                                        LLVMConstInt(i64, (unsigned long long)s->stride, 1), "");
+        return LLVMBuildGEP2(s->b, LLVMInt8TypeInContext(s->ctx->llctx), s->row[0], &off, 1,
+                             "rows.row");
+    }
     return LLVMBuildLoad2(s->b, LLVMTypeOf(s->row[0]), table_at(s, table, r), "rows.row");
 }
 

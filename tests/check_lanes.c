@@ -874,7 +874,8 @@ END_TEST
  * become one fold of the whole tile into four vectors ("rows.whole", the operation's
  * identity in the other lanes' partials; at R = 5 LLVM unrolls the loop fully), but a user
  * function's partials, which the lanes fold in their order, stay each lane's own, in the
- * lanes' array ("rows.init"). The same results in every case: float32 sums of small
+ * lanes' array ("rows.init"). Each row's address is its offset from the first (the rows are
+ * evenly apart), not a pointer from a table. The same results in every case: float32 sums of small
  * integers (exact), int32 sums, products, and bitwise and, or and xor (exact, wrapping; the
  * identities 0, 1, all ones) and sums by a user function, at W = 64, 256 and 512 and R = 5
  * and 16. */
@@ -910,6 +911,10 @@ START_TEST(test_lanes_tile_rows_fold_one_after_the_other)
                     /* rows read in order stream: only lanes' loops prefetch (prefetch.c) */
                     ck_assert_msg(!strstr(ir, "@llvm.prefetch"), "W %d, R %d, op %d: the "
                                   "rows prefetched", w, heights[hi], oi);
+                    /* a tile's rows are evenly apart: each row's address is computed, not
+                     * loaded from a table (row_order.c's rows_table) */
+                    ck_assert_msg(!strstr(ir, "rows.table"), "W %d, R %d, op %d: the rows' "
+                                  "pointers in a table", w, heights[hi], oi);
                 }
                 int n = NBL * per;
                 float *xf = malloc((size_t)n * sizeof *xf);
@@ -959,6 +964,63 @@ START_TEST(test_lanes_tile_rows_fold_one_after_the_other)
                 free(xi);
                 tj_context_destroy(ctx);
             }
+}
+END_TEST
+
+/* A whole-tile fold of a (16, 256) tile of a 2-D array whose row pitch is the array's, known
+ * only at launch: the rows' pointers are not a constant apart, so the loop over the rows
+ * (jit/row_order.c) reads them from a table ("rows.table"; with AVX-512, where the partials
+ * stay in registers). The sums are exact (small integers), for pitches of 256, 264 and 300
+ * elements, with the table's pointers built once per block. */
+START_TEST(test_lanes_tile_rows_fold_of_a_pitched_array)
+{
+    enum { W = 256, R = 16, NBL = 3 };
+    static const int pitches[] = {256, 264, 300};
+    tj_context *ctx;
+    tj_device *cpu;
+    tj_kernel *k = coop_kernel(LOOPS, "pitched", W, &ctx, &cpu);
+    const tj_type *f32 = tj_context_get_type(ctx, TJ_DTYPE_F32);
+    tj_val *x = tj_param_array(k, "x", f32, 2), *y = tj_param_array(k, "y", f32, 1);
+    tj_val *tid[2];
+    tj_tid(k, 2, tid);
+    int shape[] = {R, W};
+    tj_val *at[] = {tj_binary(k, TJ_BIN_MUL, tid[0], tj_const_int(k, TJ_DTYPE_I32, R)),
+                    tj_const_int(k, TJ_DTYPE_I32, 0)};
+    tj_val *tile = tj_tile_load(k, x, 2, shape, at, TJ_STORAGE_REGISTER);
+    tj_tile_store(k, y, tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, tile), &tid[0]);
+    tj_module *m = build(ctx, cpu, k);
+    if (__builtin_cpu_supports("avx512f")) {
+        const char *ir = tj_module_get_ir(m);
+        ck_assert_msg(strstr(ir, "rows.fold") != NULL, "the rows not folded one after the other");
+        ck_assert_msg(strstr(ir, "rows.table") != NULL, "no table of the rows' pointers");
+    }
+    for (int pi = 0; pi < 3; pi++) {
+        int pitch = pitches[pi];
+        int64_t dims[] = {NBL * R, pitch};
+        float *xs = malloc((size_t)(NBL * R * pitch) * sizeof *xs);
+        double want[NBL] = {0};
+        for (int i = 0; i < NBL * R; i++)
+            for (int j = 0; j < pitch; j++) {
+                xs[i * pitch + j] = (float)((i * 31 + j * 7) % 23 - 11);
+                if (j < W)
+                    want[i / R] += xs[i * pitch + j];
+            }
+        tj_array *xa = NULL;
+        tjt_ok(cpu, tj_array_create(cpu, f32, 2, dims, &xa));
+        tjt_ok(cpu, tj_array_copy_from_host(xa, xs, tj_array_get_bytes(xa)));
+        tj_array *ya = tjt_array(cpu, f32, NBL, NULL);
+        tj_arg args[] = {tj_arg_array(xa), tj_arg_array(ya)};
+        int64_t nb = NBL;
+        tjt_ok(cpu, tj_launch_tiled(cpu, m, "pitched", 1, &nb, W, args, 2));
+        tjt_ok(cpu, tj_device_synchronize(cpu));
+        float ys[NBL];
+        tjt_ok(cpu, tj_array_copy_to_host(ya, ys, sizeof ys));
+        for (int b = 0; b < NBL; b++)
+            ck_assert_msg(ys[b] == (float)want[b], "pitch %d: block %d sums to %g, expected %g",
+                          pitch, b, ys[b], want[b]);
+        free(xs);
+    }
+    tj_context_destroy(ctx);
 }
 END_TEST
 
@@ -1059,6 +1121,8 @@ START_TEST(test_lanes_tile_rows_copy_one_after_the_other)
                                   "R %d: the rows not copied one after the other", heights[hi]);
                     ck_assert_msg(!strstr(tj_module_get_ir(m), "@llvm.prefetch"),
                                   "R %d: the rows prefetched", heights[hi]);
+                    ck_assert_msg(!strstr(tj_module_get_ir(m), "rows.table"),
+                                  "R %d: the rows' pointers in a table", heights[hi]);
                 }
                 if (f == SWITCH)
                     ck_assert_ptr_null(strstr(tj_module_get_ir(m), "rows."));
@@ -2009,6 +2073,7 @@ lanes_suite(void)
     tcase_add_test(tc, test_lanes_without_barriers);
     tcase_add_test(tc, test_lanes_tiled_sum_vectorises);
     tcase_add_test(tc, test_lanes_tile_rows_fold_one_after_the_other);
+    tcase_add_test(tc, test_lanes_tile_rows_fold_of_a_pitched_array);
     tcase_add_test(tc, test_lanes_turns_total_as_a_tree);
     tcase_add_loop_test(tc, test_lanes_loads_prefetch_later_steps, 0, 2);
     tcase_add_test(tc, test_lanes_tile_rows_copy_one_after_the_other);
