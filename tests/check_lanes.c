@@ -967,6 +967,20 @@ START_TEST(test_lanes_tile_rows_fold_one_after_the_other)
 }
 END_TEST
 
+/* Launches kernel 'name' of 'm' over 'nbl' blocks of 'w' lanes with arguments (x, y), y a
+ * new array of 'nbl' elements of 'f32', and copies y into 'out'. */
+static void
+launch_x_y(tj_device *cpu, tj_module *m, const char *name, int w, const tj_type *f32,
+           tj_array *x, int nbl, float *out)
+{
+    tj_array *y = tjt_array(cpu, f32, nbl, NULL);
+    tj_arg args[] = {tj_arg_array(x), tj_arg_array(y)};
+    int64_t nb = nbl;
+    tjt_ok(cpu, tj_launch_tiled(cpu, m, name, 1, &nb, (uint32_t)w, args, 2));
+    tjt_ok(cpu, tj_device_synchronize(cpu));
+    tjt_ok(cpu, tj_array_copy_to_host(y, out, (size_t)nbl * sizeof *out));
+}
+
 /* A whole-tile fold of a (16, 256) tile of a 2-D array whose row pitch is the array's, known
  * only at launch: the rows' pointers are not a constant apart, so the loop over the rows
  * (jit/row_order.c) reads them from a table ("rows.table"; with AVX-512, where the partials
@@ -1008,13 +1022,8 @@ START_TEST(test_lanes_tile_rows_fold_of_a_pitched_array)
         tj_array *xa = NULL;
         tjt_ok(cpu, tj_array_create(cpu, f32, 2, dims, &xa));
         tjt_ok(cpu, tj_array_copy_from_host(xa, xs, tj_array_get_bytes(xa)));
-        tj_array *ya = tjt_array(cpu, f32, NBL, NULL);
-        tj_arg args[] = {tj_arg_array(xa), tj_arg_array(ya)};
-        int64_t nb = NBL;
-        tjt_ok(cpu, tj_launch_tiled(cpu, m, "pitched", 1, &nb, W, args, 2));
-        tjt_ok(cpu, tj_device_synchronize(cpu));
         float ys[NBL];
-        tjt_ok(cpu, tj_array_copy_to_host(ya, ys, sizeof ys));
+        launch_x_y(cpu, m, "pitched", W, f32, xa, NBL, ys);
         for (int b = 0; b < NBL; b++)
             ck_assert_msg(ys[b] == (float)want[b], "pitch %d: block %d sums to %g, expected %g",
                           pitch, b, ys[b], want[b]);
@@ -1070,13 +1079,8 @@ START_TEST(test_lanes_turns_total_as_a_tree)
         xf[e] = (float)(e % 13 - 6) * (e % 2 ? 1.0f : 0.5f);
         want[e / PER] += xf[e];
     }
-    tj_array *xa = tjt_array(cpu, f32, NBL * PER, xf), *ya = tjt_array(cpu, f32, NBL, NULL);
-    tj_arg args[] = {tj_arg_array(xa), tj_arg_array(ya)};
-    int64_t nb = NBL;
-    tjt_ok(cpu, tj_launch_tiled(cpu, m, "turns", 1, &nb, W, args, 2));
-    tjt_ok(cpu, tj_device_synchronize(cpu));
     float yf[NBL];
-    tjt_ok(cpu, tj_array_copy_to_host(ya, yf, sizeof yf));
+    launch_x_y(cpu, m, "turns", W, f32, tjt_array(cpu, f32, NBL * PER, xf), NBL, yf);
     for (int b = 0; b < NBL; b++)
         ck_assert_msg(yf[b] == (float)want[b], "block %d sums to %g, expected %g", b, yf[b],
                       want[b]);
