@@ -542,7 +542,7 @@ row_stride(rows *s)
  * evenly apart (row_stride), computed from row 0 ('*table' NULL); else in a table in the
  * function's entry ('*table'). Returns a new block "rows.first", which stores the table, the
  * builder at its end. Through the table each row's loads depend on a
- * load: the bench's cooperative sum ran at 0.83-0.87 of C on 64 MiB with it and 0.99-1.01
+ * load: the bench's cooperative sum ran at 0.72-0.87 of C on 64 MiB with it and 0.92-1.06
  * without (4 MiB: 0.81, 0.87-0.88; alternating runs on an AMD Zen 4, bench/RESULTS.md). */
 static LLVMBasicBlockRef
 rows_table(rows *s, int from, LLVMValueRef *table)
