@@ -11,8 +11,14 @@
  * lane, and LLVM leaves the loop scalar (about a sixth of the bench's cooperative
  * compaction). Yet while c >= VF, VF lanes in a row take the slots c - 1 down to c - VF:
  * their slots are 'c - 1 - k', their values the stack's VF elements below c in reverse
- * order, one vector load and a shuffle, and the count drops by VF. That vector loop runs
- * first, while at least VF lanes are left and c >= VF; the scalar loop then finishes.
+ * order, one vector load and a shuffle, and the count drops by VF. Where c < VF, lanes
+ * vi + k with k < c take slot c - 1 - k and the others -1 and zero, which a masked load of
+ * the VF slots below c gives (it touches none below the stack's bottom), and the count
+ * becomes min(c, 0). That vector loop runs first, VF lanes a step while at least VF are
+ * left; the scalar loop takes the last lanes where VF does not divide their number. The
+ * bench's cooperative compaction ends each block's drain with a partial round: its lanes
+ * that find the stack empty took the scalar loop, a twentieth of the kernel's time on a
+ * Zen 4 (bench/RESULTS.md).
  *
  * The loop it takes, as O3 leaves it (lane_loops.c keeps it rolled): the head (the lane
  * counter i, an i64 from a preheader stepping by one to an 'i == L' or 'i + 1 == L' exit, and
@@ -293,12 +299,87 @@ own_exit(poploop *p)
     LLVMDisposeBuilder(b);
 }
 
-/* Builds the vector loop in front of the matched loop (see the top of the file). */
+/* Lanes vi .. vi + VF - 1 where c >= VF: slots c - 1 down to c - VF, the VF values below c
+ * in reverse order; returns the count after them. */
+static LLVMValueRef
+full_step(LLVMBuilderRef b, const poploop *p, const tji_vec_front *f, LLVMValueRef iota,
+          LLVMValueRef rev)
+{
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(p->i)));
+    LLVMTypeRef i32 = LLVMTypeOf(f->vc);
+    unsigned vf = p->vf;
+    LLVMValueRef vi = f->vi;
+    LLVMValueRef low = LLVMBuildSub(b, f->vc, LLVMConstInt(i32, vf, 0), "");
+    if (p->slot_store) {
+        LLVMValueRef top = LLVMBuildSub(b, f->vc, LLVMConstInt(i32, 1, 0), "");
+        LLVMValueRef slots = LLVMBuildSub(b, tji_build_splat(b, top, vf), iota, "");
+        LLVMValueRef arr = LLVMGetOperand(LLVMGetOperand(p->slot_store, 1), 0);
+        LLVMSetAlignment(LLVMBuildStore(b, slots, LLVMBuildGEP2(b, i32, arr, &vi, 1, "")), 4);
+    }
+    if (p->v_store) {
+        LLVMValueRef lowx = LLVMBuildSExt(b, low, i64, "");
+        LLVMValueRef from = LLVMBuildGEP2(b, p->elem, LLVMGetOperand(p->gep, 0), &lowx, 1, "");
+        LLVMValueRef vals = LLVMBuildLoad2(b, LLVMVectorType(p->elem, vf), from, "");
+        LLVMSetAlignment(vals, LLVMGetAlignment(p->load));
+        vals = LLVMBuildShuffleVector(b, vals, LLVMGetPoison(LLVMTypeOf(vals)), rev, "");
+        LLVMValueRef arr = LLVMGetOperand(LLVMGetOperand(p->v_store, 1), 0);
+        LLVMValueRef st = LLVMBuildStore(b, vals, LLVMBuildGEP2(b, p->elem, arr, &vi, 1, ""));
+        LLVMSetAlignment(st, LLVMGetAlignment(p->load));
+    }
+    return low;
+}
+
+/* Lanes vi .. vi + VF - 1 where c < VF (the stack's last values, or none): lane vi + k takes
+ * slot c - 1 - k and its value where k < c, else -1 and zero. The values come from a masked
+ * load of the VF slots below c, whose first VF - c (below the stack's bottom) it does not
+ * touch. Returns the count after them, min(c, 0). */
+static LLVMValueRef
+partial_step(LLVMBuilderRef b, LLVMModuleRef m, const poploop *p, const tji_vec_front *f,
+             LLVMValueRef iota, LLVMValueRef rev)
+{
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(p->i)));
+    LLVMTypeRef i32 = LLVMTypeOf(f->vc);
+    unsigned vf = p->vf;
+    LLVMValueRef vi = f->vi;
+    LLVMValueRef low = LLVMBuildSub(b, f->vc, LLVMConstInt(i32, vf, 0), "");
+    if (p->slot_store) {
+        LLVMValueRef top = LLVMBuildSub(b, f->vc, LLVMConstInt(i32, 1, 0), "");
+        LLVMValueRef got = LLVMBuildICmp(b, LLVMIntSLT, iota, tji_build_splat(b, f->vc, vf), "");
+        LLVMValueRef slots = LLVMBuildSelect(
+            b, got, LLVMBuildSub(b, tji_build_splat(b, top, vf), iota, ""),
+            LLVMConstAllOnes(LLVMVectorType(i32, vf)), "");
+        LLVMValueRef arr = LLVMGetOperand(LLVMGetOperand(p->slot_store, 1), 0);
+        LLVMSetAlignment(LLVMBuildStore(b, slots, LLVMBuildGEP2(b, i32, arr, &vi, 1, "")), 4);
+    }
+    if (p->v_store) {
+        /* element j of the VF slots below c is slot c - VF + j: a value where j >= VF - c */
+        LLVMValueRef skip = LLVMBuildSub(b, LLVMConstInt(i32, vf, 0), f->vc, "");
+        LLVMValueRef mask = LLVMBuildICmp(b, LLVMIntSGE, iota, tji_build_splat(b, skip, vf), "");
+        LLVMValueRef lowx = LLVMBuildSExt(b, low, i64, "");
+        LLVMValueRef from = LLVMBuildGEP2(b, p->elem, LLVMGetOperand(p->gep, 0), &lowx, 1, "");
+        LLVMTypeRef vt = LLVMVectorType(p->elem, vf);
+        LLVMTypeRef tys[] = {vt, LLVMTypeOf(from)};
+        LLVMValueRef args[] = {from, LLVMConstInt(i32, LLVMGetAlignment(p->load), 0), mask,
+                               LLVMConstNull(vt)};
+        LLVMValueRef vals = tji_build_intrinsic(
+            m, b, LLVMLookupIntrinsicID("llvm.masked.load", 16), tys, 2, args, 4);
+        vals = LLVMBuildShuffleVector(b, vals, LLVMGetPoison(vt), rev, "");
+        LLVMValueRef arr = LLVMGetOperand(LLVMGetOperand(p->v_store, 1), 0);
+        LLVMValueRef st = LLVMBuildStore(b, vals, LLVMBuildGEP2(b, p->elem, arr, &vi, 1, ""));
+        LLVMSetAlignment(st, LLVMGetAlignment(p->load));
+    }
+    LLVMValueRef zero = LLVMConstInt(i32, 0, 0);
+    return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, f->vc, zero, ""), zero, f->vc, "");
+}
+
+/* Builds the vector loop in front of the matched loop (see the top of the file): VF lanes a
+ * step while VF lanes are left, full steps while c >= VF, then partial ones, so that the
+ * scalar loop only takes the last lanes when VF does not divide their number. */
 static void
-vectorise(const poploop *p)
+vectorise(LLVMModuleRef m, const poploop *p)
 {
     LLVMContextRef llctx = LLVMGetTypeContext(LLVMTypeOf(p->i));
-    LLVMTypeRef i64 = LLVMInt64TypeInContext(llctx), i32 = LLVMInt32TypeInContext(llctx);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(llctx);
     unsigned vf = p->vf;
     LLVMBuilderRef b = LLVMCreateBuilderInContext(llctx);
     tji_counted_loop l = {.pre = p->pre, .head = p->head, .latch = p->latch, .exit = p->exit,
@@ -306,33 +387,29 @@ vectorise(const poploop *p)
                           .limit_on_next = p->limit_on_next};
     tji_vec_front f;
     tji_vec_front_begin(b, &l, vf, "pop", &f);
-    tji_vec_front_enter(b, &f, LLVMBuildICmp(b, LLVMIntSGE, f.vc, LLVMConstInt(i32, vf, 0), ""));
-    /* lanes vi .. vi + VF - 1 take slots c - 1 down to c - VF */
-    LLVMValueRef low = LLVMBuildSub(b, f.vc, LLVMConstInt(i32, vf, 0), "");
-    LLVMValueRef rev[16], down[16];
+    tji_vec_front_enter(b, &f, LLVMConstInt(LLVMInt1TypeInContext(llctx), 1, 0));
+    LLVMValueRef rev[16], up[16];
     for (unsigned k = 0; k < vf; k++) {
         rev[k] = LLVMConstInt(i32, vf - 1 - k, 0);
-        down[k] = LLVMConstInt(i32, k, 0);
+        up[k] = LLVMConstInt(i32, k, 0);
     }
-    if (p->slot_store) {
-        LLVMValueRef top = LLVMBuildSub(b, f.vc, LLVMConstInt(i32, 1, 0), "");
-        LLVMValueRef slots =
-            LLVMBuildSub(b, tji_build_splat(b, top, vf), LLVMConstVector(down, vf), "");
-        LLVMValueRef arr = LLVMGetOperand(LLVMGetOperand(p->slot_store, 1), 0);
-        LLVMSetAlignment(LLVMBuildStore(b, slots, LLVMBuildGEP2(b, i32, arr, &f.vi, 1, "")), 4);
-    }
-    if (p->v_store) {
-        LLVMValueRef lowx = LLVMBuildSExt(b, low, i64, "");
-        LLVMValueRef from = LLVMBuildGEP2(b, p->elem, LLVMGetOperand(p->gep, 0), &lowx, 1, "");
-        LLVMValueRef vals = LLVMBuildLoad2(b, LLVMVectorType(p->elem, vf), from, "");
-        LLVMSetAlignment(vals, LLVMGetAlignment(p->load));
-        vals = LLVMBuildShuffleVector(b, vals, LLVMGetPoison(LLVMTypeOf(vals)),
-                                      LLVMConstVector(rev, vf), "");
-        LLVMValueRef arr = LLVMGetOperand(LLVMGetOperand(p->v_store, 1), 0);
-        LLVMValueRef st = LLVMBuildStore(b, vals, LLVMBuildGEP2(b, p->elem, arr, &f.vi, 1, ""));
-        LLVMSetAlignment(st, LLVMGetAlignment(p->load));
-    }
-    tji_vec_front_end(b, &l, &f, low);
+    LLVMValueRef iota = LLVMConstVector(up, vf), revv = LLVMConstVector(rev, vf);
+    LLVMBasicBlockRef full = LLVMInsertBasicBlockInContext(llctx, f.done, "pop.vec.full");
+    LLVMBasicBlockRef part = LLVMInsertBasicBlockInContext(llctx, f.done, "pop.vec.part");
+    LLVMBasicBlockRef step = LLVMInsertBasicBlockInContext(llctx, f.done, "pop.vec.step");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGE, f.vc, LLVMConstInt(i32, vf, 0), ""), full,
+                    part);
+    LLVMPositionBuilderAtEnd(b, full);
+    LLVMValueRef c_full = full_step(b, p, &f, iota, revv);
+    LLVMBuildBr(b, step);
+    LLVMPositionBuilderAtEnd(b, part);
+    LLVMValueRef c_part = partial_step(b, m, p, &f, iota, revv);
+    LLVMBuildBr(b, step);
+    LLVMPositionBuilderAtEnd(b, step);
+    LLVMValueRef c_next = LLVMBuildPhi(b, i32, "");
+    LLVMAddIncoming(c_next, (LLVMValueRef[]){c_full, c_part}, (LLVMBasicBlockRef[]){full, part},
+                    2);
+    tji_vec_front_end(b, &l, &f, c_next);
     LLVMDisposeBuilder(b);
 }
 
@@ -351,7 +428,7 @@ tji_vectorise_pops(tj_context *ctx, LLVMModuleRef m)
             if (match(&p, bb, bits)) {
                 if (p.shared_exit)
                     own_exit(&p);
-                vectorise(&p);
+                vectorise(m, &p);
                 done++;
             }
         }

@@ -28,7 +28,10 @@
  * all kept past the capacity (a shared tile after the stack must stay intact), none kept, a
  * trip count not a multiple of the vector width, a loop from 5, max(v, 300) + 1 pushed, and
  * the push's slot used; where the host has AVX-512 the optimised IR must show the
- * compressed push (jit/compress_push.c) in all but the last.
+ * compressed push (jit/compress_push.c) in all but the last; and (coop) two pops in a row
+ * in blocks of 33, 64 and 256 lanes over f32, i32, f64 and i64 stacks of 0 to 2 x block_dim
+ * values, each lane's slot and value exactly (jit/serial_pops.c's vector steps, full and
+ * partial, and its scalar loop).
  *
  * Test cases: cpu1, coop (block widths 2, 31, 32, 33, 64, 256; partial blocks), ptx (the
  * same kernels through ptxas, grepped for atom.shared and bar.sync; a push and a pop for
@@ -1063,6 +1066,113 @@ START_TEST(test_stack_push_loops_keep_order_and_capacity)
 }
 END_TEST
 
+/* ---- a cooperative block's pops, lane by lane ------------------------------------------------ */
+
+static const tj_dtype pop_dtypes[] = {TJ_DTYPE_F32, TJ_DTYPE_I32, TJ_DTYPE_F64, TJ_DTYPE_I64};
+static const uint32_t pop_widths[] = {33, 64, 256};
+
+/* Lanes below n[0] push 3 * lane + 1 (slots[lane] keeps the push's slot), then every lane
+ * pops twice, and got[p * B + lane] and vals[p * B + lane] keep what pop p gave: the drain's
+ * pops, with a count not a multiple of the vector width, one pop that empties the stack and
+ * one on an empty stack (jit/serial_pops.c's full and partial steps, and its scalar loop). */
+static tj_kernel *
+pop_lanes_kernel(const tj_type *t, uint32_t B)
+{
+    const tj_type *i32 = tjt_type(TJ_DTYPE_I32);
+    tj_kernel_options o = opts_for(B, false);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "pop_lanes", &o);
+    tj_val *n = tj_param_array(k, "n", i32, 1);
+    tj_val *slots = tj_param_array(k, "slots", i32, 1);
+    tj_val *got = tj_param_array(k, "got", i32, 1);
+    tj_val *vals = tj_param_array(k, "vals", t, 1);
+    tj_val *tid[2];
+    tj_tid(k, 2, tid);
+    tj_val *lane = tid[1], *zero = ci(k, 0);
+    tj_val *s = tj_tile_stack(k, 2 * (int64_t)B + 8, t);
+    tj_val *v = tj_cast(k, bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_MUL, lane, ci(k, 3)), ci(k, 1)), t);
+    tj_val *count = tj_load(k, n, &zero, 1);
+    tj_val *first = tj_tile_stack_push(k, s, v, tj_compare(k, TJ_CMP_LT, lane, count));
+    tj_val *more = bin(k, TJ_BIN_ADD, lane, tj_block_dim(k));
+    tj_val *w = tj_cast(k, bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_MUL, more, ci(k, 3)), ci(k, 1)), t);
+    tj_val *second = tj_tile_stack_push(k, s, w, tj_compare(k, TJ_CMP_LT, more, count));
+    put(k, slots, lane, first);
+    put(k, slots, more, second);
+    for (int p = 0; p < 2; p++) {
+        tj_val *at = NULL;
+        tj_val *value = tj_tile_stack_pop(k, s, &at);
+        tj_val *i = bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_MUL, ci(k, p), tj_block_dim(k)), lane);
+        put(k, got, i, at);
+        put(k, vals, i, value);
+    }
+    return k;
+}
+
+START_TEST(test_stack_cooperative_pops_give_each_lane_its_slot_and_value)
+{
+    g_where = ON_COOP;
+    tj_dtype dt = pop_dtypes[_i / NROWS(pop_widths)];
+    uint32_t B = pop_widths[_i % NROWS(pop_widths)];
+    const tj_type *t = tjt_type(dt), *i32 = tjt_type(TJ_DTYPE_I32);
+    size_t es = (size_t)tj_type_get_size(t);
+    tj_kernel *k = pop_lanes_kernel(t, B);
+    ck_assert_msg(tj_kernel_error(k) == NULL, "builder error: %s", tj_kernel_error(k));
+    tj_build_options bo = {.keep_ir = true};
+    tj_module *m = NULL;
+    ck_assert_int_eq(tj_kernel_build(k, &bo, &m), TJ_OK);
+    const char *lanes = getenv("TILEJIT_CPU_LANES");
+    if (!lanes || (strcmp(lanes, "fibers") != 0 && strcmp(lanes, "switch") != 0))
+        ck_assert_msg(strstr(tj_module_get_ir(m), "pop.vec.part") != NULL,
+                      "block_dim %u: the pops have no partial vector step", (unsigned)B);
+    const int ns[] = {0, 1, 7, 15, 16, 17, 40, (int)B - 1, (int)B, (int)B + 5, 2 * (int)B};
+    int32_t *hslots = malloc(2 * B * 4), *hgot = malloc(2 * B * 4);
+    void *hvals = malloc(2 * B * es);
+    ck_assert(hslots && hgot && hvals);
+    tj_array *an = tjt_array(device(), i32, 1, NULL);
+    tj_array *aslots = tjt_array(device(), i32, 2 * B, NULL);
+    tj_array *agot = tjt_array(device(), i32, 2 * B, NULL);
+    tj_array *avals = tjt_array(device(), t, 2 * B, NULL);
+    for (int r = 0; r < NROWS(ns); r++) {
+        int32_t n = ns[r];
+        if (n < 0 || n > 2 * (int)B)
+            continue;
+        tjt_ok(device(), tj_array_copy_from_host(an, &n, 4));
+        int64_t one = 1;
+        tj_arg args[] = {tj_arg_array(an), tj_arg_array(aslots), tj_arg_array(agot),
+                         tj_arg_array(avals)};
+        tjt_ok(device(), tj_launch_tiled(device(), m, "pop_lanes", 1, &one, B, args, 4));
+        tjt_ok(device(), tj_array_copy_to_host(aslots, hslots, 2 * B * 4));
+        tjt_ok(device(), tj_array_copy_to_host(agot, hgot, 2 * B * 4));
+        tjt_ok(device(), tj_array_copy_to_host(avals, hvals, 2 * B * es));
+        /* the pushes (lanes in turn): element e (lane e of the first push, lane e - B of the
+         * second) at slot e, 3 * e + 1 */
+        for (int e = 0; e < 2 * (int)B; e++)
+            ck_assert_msg(hslots[e] == (e < n ? e : -1), "block_dim %u, n %d: push %d at slot "
+                          "%d", (unsigned)B, n, e, hslots[e]);
+        /* pop p: lane L takes slot c - 1 - L while c - 1 - L >= 0 (c the count before it),
+         * with its value; the other lanes -1 and zero */
+        for (int p = 0; p < 2; p++) {
+            int c = n - p * (int)B < 0 ? 0 : n - p * (int)B;
+            for (int l = 0; l < (int)B; l++) {
+                int want = l < c ? c - 1 - l : -1;
+                double wv = want >= 0 ? 3.0 * want + 1 : 0;
+                size_t at = (size_t)p * B + (size_t)l;
+                ck_assert_msg(hgot[at] == want && tt_get(hvals, dt, at) == wv,
+                              "block_dim %u, dtype %d, n %d, pop %d, lane %d: slot %d value %g, "
+                              "expected %d and %g", (unsigned)B, (int)dt, n, p, l, hgot[at],
+                              tt_get(hvals, dt, at), want, wv);
+            }
+        }
+    }
+    tj_array_destroy(an);
+    tj_array_destroy(aslots);
+    tj_array_destroy(agot);
+    tj_array_destroy(avals);
+    tj_module_destroy(m);
+    tj_kernel_destroy(k);
+    free(hslots), free(hgot), free(hvals);
+}
+END_TEST
+
 /* ---- build errors ---------------------------------------------------------------------------- */
 
 typedef enum err_kind {
@@ -1465,8 +1575,11 @@ add_where(TCase *tc, int where)
              NROWS(scripts) * (all ? NWIDTHS : 1));
     ADD_ROWS(test_stack_of_vec3_and_struct_elements, all ? NWIDTHS : 1);
     ADD_ROWS(test_stack_compaction_seed, where == ON_CPU1 || where == ON_PTX ? 1 : 7);
-    if (where == ON_COOP)
+    if (where == ON_COOP) {
         tcase_add_test(tc, test_stack_cpu_pop_synchronises_twice);
+        tcase_add_loop_test(tc, test_stack_cooperative_pops_give_each_lane_its_slot_and_value, 0,
+                            NROWS(pop_dtypes) * NROWS(pop_widths));
+    }
     if (where == ON_PTX) {
         tcase_add_test(tc, test_stack_gpu_pushes_in_a_run_synchronise_once_each);
         tcase_add_test(tc, test_stack_gpu_pop_synchronises_twice);
