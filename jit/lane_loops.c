@@ -787,13 +787,20 @@ region_blocks(lanes *L, int t, LLVMBasicBlockRef *out, tji_vmap *in)
  * cooperative compaction went to such a phase, each lane advancing its own copy of the
  * loop counter). */
 enum { FACTS_MAX = 16 };
+/* A pop's slots that every lane takes in turn, in any copy: lane 0's less the lane, or -1
+ * where that is negative (the lanes that found the stack empty). The copy the facts' test
+ * enters knows lane 0's to be at least width - 1 and takes lane 0's less the lane (step -1);
+ * the other copies (sure_facts) take this, so that a drain's last pop, which leaves some
+ * lanes without a value, stores with a mask instead of scattering (jit/lane_loops.c). */
+enum { STEP_DOWN_TO_NONE = -2 };
+
 typedef struct facts {
     int n, narr;
     LLVMValueRef load[FACTS_MAX];   /* in the region */
     int arr_of[FACTS_MAX];          /* its array, an index into arr */
     LLVMValueRef arr[FACTS_MAX];
     int step[FACTS_MAX];            /* per array: the guess the entry tests, lane 0's element
-                                     * plus step * the lane (0: alike) */
+                                     * plus step * the lane (0: alike), or STEP_DOWN_TO_NONE */
     LLVMValueRef a0[FACTS_MAX];     /* per array: lane 0's element, loaded at the entry */
     bool shaped[FACTS_MAX];         /* per array: the guess holds by construction, so its
                                      * test is none (step >= 0) or lane 0's slot at least
@@ -1487,11 +1494,11 @@ sure_facts(const facts *f, bool tested, facts *out)
     out->n = out->narr = 0;
     int map[FACTS_MAX];
     for (int a = 0; a < f->narr; a++) {
-        bool sure = tested && f->shaped[a] && f->step[a] >= 0;
+        bool sure = tested && f->shaped[a];
         map[a] = sure ? out->narr : -1;
         if (sure) {
             out->arr[out->narr] = f->arr[a];
-            out->step[out->narr] = f->step[a];
+            out->step[out->narr] = f->step[a] < 0 ? STEP_DOWN_TO_NONE : f->step[a];
             out->a0[out->narr] = f->a0[a];
             out->shaped[out->narr++] = true;
         }
@@ -1558,10 +1565,19 @@ region_loop(lanes *L, const LLVMBasicBlockRef *buf, int n, loop_form form, size_
         if (copy == f->load[i])
             continue;
         LLVMPositionBuilderBefore(L->b, copy);
-        LLVMValueRef v = lane_step(L->b, f->a0[a], f->step[a], lane);
+        LLVMValueRef v;
+        if (f->step[a] == STEP_DOWN_TO_NONE) {
+            LLVMValueRef l = LLVMBuildZExt(L->b, lane, LLVMTypeOf(f->a0[a]), "");
+            LLVMValueRef down = LLVMBuildSub(L->b, f->a0[a], l, "lanes.below");
+            LLVMValueRef none = LLVMConstAllOnes(LLVMTypeOf(down));
+            v = LLVMBuildSelect(L->b, LLVMBuildICmp(L->b, LLVMIntSGT, down, none, ""), down,
+                                none, "lanes.slot");
+        } else {
+            v = lane_step(L->b, f->a0[a], f->step[a], lane);
+        }
         LLVMReplaceAllUsesWith(copy, v);
         LLVMInstructionEraseFromParent(copy);
-        if (f->step[a] < 0 && LLVMIsABinaryOperator(v)) {
+        if (f->step[a] == -1 && LLVMIsABinaryOperator(v)) {
             /* entered where lane 0's slot is at least width - 1 (test_facts): each lane's
              * slot, lane 0's less the lane, lies in [0, lane 0's] */
             LLVMSetNUW(v, 1);

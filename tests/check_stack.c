@@ -957,6 +957,48 @@ push_loop_kernel(const struct push_row *r, const tj_type *t, uint32_t B)
     return k;
 }
 
+/* The number of masked scatters in optimised IR 'ir' whose addresses do not come from a
+ * multiply (an array's stride, where the copy whose stride is 1 does not apply): where a
+ * drain's pops give their lanes consecutive slots, the copy whose stride is 1 stores them
+ * with a vector store, masked in the last pop (jit/lane_loops.c, STEP_DOWN_TO_NONE). */
+static int
+unit_stride_scatters(const char *ir)
+{
+    int n = 0;
+    for (const char *at = strstr(ir, "call void @llvm.masked.scatter"); at;
+         at = strstr(at + 1, "call void @llvm.masked.scatter")) {
+        /* the pointers: '<N x ptr> %name' */
+        const char *p = strstr(at, " x ptr> %");
+        const char *eol = strchr(at, '\n');
+        ck_assert(p && eol && p < eol);
+        p += strlen(" x ptr> ");
+        char name[64], def[96];
+        size_t len = strcspn(p, ", \n");
+        ck_assert(len < sizeof name);
+        memcpy(name, p, len);
+        name[len] = 0;
+        snprintf(def, sizeof def, "\n  %s = ", name);
+        const char *gep = strstr(ir, def);
+        ck_assert_msg(gep, "no definition of %s", name);
+        if (strncmp(gep + strlen(def), "getelementptr ", 14) != 0)
+            continue; /* one address in every lane (a splat) */
+        /* its last operand: the vector of indices */
+        const char *gend = strchr(gep + 1, '\n');
+        const char *idx = gend;
+        while (idx > gep && *idx != '%')
+            idx--;
+        len = strcspn(idx, ", \n");
+        ck_assert(len < sizeof name);
+        memcpy(name, idx, len);
+        name[len] = 0;
+        snprintf(def, sizeof def, "\n  %s = ", name);
+        const char *d = strstr(ir, def);
+        if (!d || strncmp(d + strlen(def), "mul ", 4) != 0)
+            n++;
+    }
+    return n;
+}
+
 START_TEST(test_stack_push_loops_keep_order_and_capacity)
 {
     g_where = _i / STRIDE;
@@ -1170,6 +1212,97 @@ START_TEST(test_stack_cooperative_pops_give_each_lane_its_slot_and_value)
     tj_module_destroy(m);
     tj_kernel_destroy(k);
     free(hslots), free(hgot), free(hvals);
+}
+END_TEST
+
+/* The bench's compaction (bench/kernels.c): blocks of 256 lanes push the elements of x below
+ * 500 from 4096 each, reserve their output with one tile_atomic_add on count[0], and drain
+ * into out[start + slot]. The kept values are checked as a multiset (the blocks' order is
+ * the atomics'); on AVX-512 the drain's copy whose stride is 1 must store its lanes' values
+ * with vector stores, masked in its last pop, not scatter them (unit_stride_scatters). */
+static int
+cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+START_TEST(test_stack_cooperative_drain_reserved_per_block)
+{
+    g_where = ON_COOP;
+    const uint32_t B = 256;
+    const int items = 4096;
+    const int64_t n = 3 * 4096 + 1000;
+    const tj_type *i32 = tjt_type(TJ_DTYPE_I32);
+    tj_kernel_options o = opts_for(B, false);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "drain", &o);
+    tj_val *x = tj_param_array(k, "x", i32, 1);
+    tj_val *out = tj_param_array(k, "out", i32, 1);
+    tj_val *count = tj_param_array(k, "count", i32, 1);
+    tj_val *tid[2];
+    tj_tid(k, 2, tid);
+    tj_val *blk = tid[0], *lane = tid[1], *zero = ci(k, 0);
+    tj_val *s = tj_tile_stack(k, items, i32);
+    tj_val *base = bin(k, TJ_BIN_MUL, blk, ci(k, items));
+    tj_val *j = tj_for_begin(k, zero, ci(k, items), tj_block_dim(k));
+    tj_val *i = bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_ADD, base, j), lane);
+    tj_val *has = tj_compare(k, TJ_CMP_LT, i, tj_shape(k, x, 0));
+    tj_val *safe = tj_select(k, has, i, zero);
+    tj_val *v = tj_load(k, x, &safe, 1);
+    tj_val *below = tj_compare(k, TJ_CMP_LT, v, ci(k, 500));
+    tj_tile_stack_push(k, s, v, bin(k, TJ_BIN_AND, has, below));
+    tj_for_end(k);
+    int one = 1;
+    tj_val *kept = bin(k, TJ_BIN_MUL, tj_tile_ones(k, i32, 1, &one, TJ_STORAGE_REGISTER),
+                       tj_tile_stack_count(k, s));
+    tj_val *start = tj_tile_extract(k, tj_tile_atomic_add(k, count, kept, NULL), &zero, 1);
+    tj_while_begin(k);
+    tj_while_cond(k, tj_compare(k, TJ_CMP_GT, tj_tile_stack_count(k, s), zero));
+    tj_val *slot = NULL;
+    tj_val *popped = tj_tile_stack_pop(k, s, &slot);
+    tj_if_begin(k, tj_compare(k, TJ_CMP_GE, slot, zero));
+    put(k, out, bin(k, TJ_BIN_ADD, start, slot), popped);
+    tj_if_end(k);
+    tj_while_end(k);
+    ck_assert_msg(tj_kernel_error(k) == NULL, "builder error: %s", tj_kernel_error(k));
+    tj_build_options bo = {.keep_ir = true};
+    tj_module *m = NULL;
+    ck_assert_int_eq(tj_kernel_build(k, &bo, &m), TJ_OK);
+    const char *lanes = getenv("TILEJIT_CPU_LANES");
+    if (__builtin_cpu_supports("avx512f") &&
+        (!lanes || (strcmp(lanes, "fibers") != 0 && strcmp(lanes, "switch") != 0)))
+        ck_assert_msg(unit_stride_scatters(tj_module_get_ir(m)) == 0,
+                      "the drain scatters %d times where its stride is 1",
+                      unit_stride_scatters(tj_module_get_ir(m)));
+    int32_t *hx = malloc((size_t)n * 4), *hout = malloc((size_t)n * 4);
+    int32_t *want = malloc((size_t)n * 4);
+    ck_assert(hx && hout && want);
+    uint32_t seed = 777u;
+    int32_t nwant = 0;
+    for (int64_t e = 0; e < n; e++) {
+        seed = seed * 1664525u + 1013904223u;
+        hx[e] = (int32_t)((seed >> 8) % 1000);
+        if (hx[e] < 500)
+            want[nwant++] = hx[e];
+    }
+    tj_array *ax = tjt_array(device(), i32, n, hx), *aout = tjt_array(device(), i32, n, NULL);
+    tj_array *acount = tjt_array(device(), i32, 1, NULL);
+    tj_arg args[] = {tj_arg_array(ax), tj_arg_array(aout), tj_arg_array(acount)};
+    int64_t nb = (n + items - 1) / items;
+    tjt_ok(device(), tj_launch_tiled(device(), m, "drain", 1, &nb, B, args, 3));
+    int32_t got = -1;
+    tjt_ok(device(), tj_array_copy_to_host(acount, &got, 4));
+    tjt_ok(device(), tj_array_copy_to_host(aout, hout, (size_t)n * 4));
+    ck_assert_int_eq(got, nwant);
+    qsort(hout, (size_t)got, 4, cmp_i32);
+    qsort(want, (size_t)nwant, 4, cmp_i32);
+    ck_assert_msg(memcmp(hout, want, (size_t)nwant * 4) == 0, "the kept values differ");
+    tj_array_destroy(ax);
+    tj_array_destroy(aout);
+    tj_array_destroy(acount);
+    tj_module_destroy(m);
+    tj_kernel_destroy(k);
+    free(hx), free(hout), free(want);
 }
 END_TEST
 
@@ -1579,6 +1712,7 @@ add_where(TCase *tc, int where)
         tcase_add_test(tc, test_stack_cpu_pop_synchronises_twice);
         tcase_add_loop_test(tc, test_stack_cooperative_pops_give_each_lane_its_slot_and_value, 0,
                             NROWS(pop_dtypes) * NROWS(pop_widths));
+        tcase_add_test(tc, test_stack_cooperative_drain_reserved_per_block);
     }
     if (where == ON_PTX) {
         tcase_add_test(tc, test_stack_gpu_pushes_in_a_run_synchronise_once_each);
