@@ -299,76 +299,57 @@ own_exit(poploop *p)
     LLVMDisposeBuilder(b);
 }
 
-/* Lanes vi .. vi + VF - 1 where c >= VF: slots c - 1 down to c - VF, the VF values below c
- * in reverse order; returns the count after them. */
+/* The step of lanes vi .. vi + VF - 1. Where c >= VF ('partial' false): slots c - 1 down to
+ * c - VF, the VF values below c in reverse order (one vector load and a shuffle). Where
+ * c < VF (the stack's last values, or none): lane vi + k takes slot c - 1 - k and its value
+ * where k < c, else -1 and zero; the values come from a masked load of the VF slots below
+ * c, whose first VF - c (below the stack's bottom) it does not touch. Returns the count
+ * after the step: c - VF, or min(c, 0). */
 static LLVMValueRef
-full_step(LLVMBuilderRef b, const poploop *p, const tji_vec_front *f, LLVMValueRef iota,
-          LLVMValueRef rev)
+lanes_step(LLVMBuilderRef b, LLVMModuleRef m, const poploop *p, const tji_vec_front *f,
+           LLVMValueRef iota, LLVMValueRef rev, bool partial)
 {
     LLVMTypeRef i64 = LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(p->i)));
     LLVMTypeRef i32 = LLVMTypeOf(f->vc);
     unsigned vf = p->vf;
-    LLVMValueRef vi = f->vi;
+    LLVMValueRef vi = f->vi, zero = LLVMConstInt(i32, 0, 0);
     LLVMValueRef low = LLVMBuildSub(b, f->vc, LLVMConstInt(i32, vf, 0), "");
     if (p->slot_store) {
         LLVMValueRef top = LLVMBuildSub(b, f->vc, LLVMConstInt(i32, 1, 0), "");
         LLVMValueRef slots = LLVMBuildSub(b, tji_build_splat(b, top, vf), iota, "");
+        if (partial)
+            slots = LLVMBuildSelect(
+                b, LLVMBuildICmp(b, LLVMIntSLT, iota, tji_build_splat(b, f->vc, vf), ""), slots,
+                LLVMConstAllOnes(LLVMVectorType(i32, vf)), "");
         LLVMValueRef arr = LLVMGetOperand(LLVMGetOperand(p->slot_store, 1), 0);
         LLVMSetAlignment(LLVMBuildStore(b, slots, LLVMBuildGEP2(b, i32, arr, &vi, 1, "")), 4);
     }
     if (p->v_store) {
-        LLVMValueRef lowx = LLVMBuildSExt(b, low, i64, "");
-        LLVMValueRef from = LLVMBuildGEP2(b, p->elem, LLVMGetOperand(p->gep, 0), &lowx, 1, "");
-        LLVMValueRef vals = LLVMBuildLoad2(b, LLVMVectorType(p->elem, vf), from, "");
-        LLVMSetAlignment(vals, LLVMGetAlignment(p->load));
-        vals = LLVMBuildShuffleVector(b, vals, LLVMGetPoison(LLVMTypeOf(vals)), rev, "");
-        LLVMValueRef arr = LLVMGetOperand(LLVMGetOperand(p->v_store, 1), 0);
-        LLVMValueRef st = LLVMBuildStore(b, vals, LLVMBuildGEP2(b, p->elem, arr, &vi, 1, ""));
-        LLVMSetAlignment(st, LLVMGetAlignment(p->load));
-    }
-    return low;
-}
-
-/* Lanes vi .. vi + VF - 1 where c < VF (the stack's last values, or none): lane vi + k takes
- * slot c - 1 - k and its value where k < c, else -1 and zero. The values come from a masked
- * load of the VF slots below c, whose first VF - c (below the stack's bottom) it does not
- * touch. Returns the count after them, min(c, 0). */
-static LLVMValueRef
-partial_step(LLVMBuilderRef b, LLVMModuleRef m, const poploop *p, const tji_vec_front *f,
-             LLVMValueRef iota, LLVMValueRef rev)
-{
-    LLVMTypeRef i64 = LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(p->i)));
-    LLVMTypeRef i32 = LLVMTypeOf(f->vc);
-    unsigned vf = p->vf;
-    LLVMValueRef vi = f->vi;
-    LLVMValueRef low = LLVMBuildSub(b, f->vc, LLVMConstInt(i32, vf, 0), "");
-    if (p->slot_store) {
-        LLVMValueRef top = LLVMBuildSub(b, f->vc, LLVMConstInt(i32, 1, 0), "");
-        LLVMValueRef got = LLVMBuildICmp(b, LLVMIntSLT, iota, tji_build_splat(b, f->vc, vf), "");
-        LLVMValueRef slots = LLVMBuildSelect(
-            b, got, LLVMBuildSub(b, tji_build_splat(b, top, vf), iota, ""),
-            LLVMConstAllOnes(LLVMVectorType(i32, vf)), "");
-        LLVMValueRef arr = LLVMGetOperand(LLVMGetOperand(p->slot_store, 1), 0);
-        LLVMSetAlignment(LLVMBuildStore(b, slots, LLVMBuildGEP2(b, i32, arr, &vi, 1, "")), 4);
-    }
-    if (p->v_store) {
-        /* element j of the VF slots below c is slot c - VF + j: a value where j >= VF - c */
-        LLVMValueRef skip = LLVMBuildSub(b, LLVMConstInt(i32, vf, 0), f->vc, "");
-        LLVMValueRef mask = LLVMBuildICmp(b, LLVMIntSGE, iota, tji_build_splat(b, skip, vf), "");
         LLVMValueRef lowx = LLVMBuildSExt(b, low, i64, "");
         LLVMValueRef from = LLVMBuildGEP2(b, p->elem, LLVMGetOperand(p->gep, 0), &lowx, 1, "");
         LLVMTypeRef vt = LLVMVectorType(p->elem, vf);
-        LLVMTypeRef tys[] = {vt, LLVMTypeOf(from)};
-        LLVMValueRef args[] = {from, LLVMConstInt(i32, LLVMGetAlignment(p->load), 0), mask,
-                               LLVMConstNull(vt)};
-        LLVMValueRef vals = tji_build_intrinsic(
-            m, b, LLVMLookupIntrinsicID("llvm.masked.load", 16), tys, 2, args, 4);
+        LLVMValueRef vals;
+        if (partial) {
+            /* element j of the VF slots below c is slot c - VF + j: a value where j >= VF - c */
+            LLVMValueRef skip = LLVMBuildSub(b, LLVMConstInt(i32, vf, 0), f->vc, "");
+            LLVMValueRef mask =
+                LLVMBuildICmp(b, LLVMIntSGE, iota, tji_build_splat(b, skip, vf), "");
+            LLVMTypeRef tys[] = {vt, LLVMTypeOf(from)};
+            LLVMValueRef args[] = {from, LLVMConstInt(i32, LLVMGetAlignment(p->load), 0), mask,
+                                   LLVMConstNull(vt)};
+            vals = tji_build_intrinsic(m, b, LLVMLookupIntrinsicID("llvm.masked.load", 16), tys,
+                                       2, args, 4);
+        } else {
+            vals = LLVMBuildLoad2(b, vt, from, "");
+            LLVMSetAlignment(vals, LLVMGetAlignment(p->load));
+        }
         vals = LLVMBuildShuffleVector(b, vals, LLVMGetPoison(vt), rev, "");
         LLVMValueRef arr = LLVMGetOperand(LLVMGetOperand(p->v_store, 1), 0);
         LLVMValueRef st = LLVMBuildStore(b, vals, LLVMBuildGEP2(b, p->elem, arr, &vi, 1, ""));
         LLVMSetAlignment(st, LLVMGetAlignment(p->load));
     }
-    LLVMValueRef zero = LLVMConstInt(i32, 0, 0);
+    if (!partial)
+        return low;
     return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, f->vc, zero, ""), zero, f->vc, "");
 }
 
@@ -400,10 +381,10 @@ vectorise(LLVMModuleRef m, const poploop *p)
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGE, f.vc, LLVMConstInt(i32, vf, 0), ""), full,
                     part);
     LLVMPositionBuilderAtEnd(b, full);
-    LLVMValueRef c_full = full_step(b, p, &f, iota, revv);
+    LLVMValueRef c_full = lanes_step(b, m, p, &f, iota, revv, false);
     LLVMBuildBr(b, step);
     LLVMPositionBuilderAtEnd(b, part);
-    LLVMValueRef c_part = partial_step(b, m, p, &f, iota, revv);
+    LLVMValueRef c_part = lanes_step(b, m, p, &f, iota, revv, true);
     LLVMBuildBr(b, step);
     LLVMPositionBuilderAtEnd(b, step);
     LLVMValueRef c_next = LLVMBuildPhi(b, i32, "");

@@ -1255,15 +1255,7 @@ START_TEST(test_stack_cooperative_drain_reserved_per_block)
     int one = 1;
     tj_val *kept = bin(k, TJ_BIN_MUL, tj_tile_ones(k, i32, 1, &one, TJ_STORAGE_REGISTER),
                        tj_tile_stack_count(k, s));
-    tj_val *start = tj_tile_extract(k, tj_tile_atomic_add(k, count, kept, NULL), &zero, 1);
-    tj_while_begin(k);
-    tj_while_cond(k, tj_compare(k, TJ_CMP_GT, tj_tile_stack_count(k, s), zero));
-    tj_val *slot = NULL;
-    tj_val *popped = tj_tile_stack_pop(k, s, &slot);
-    tj_if_begin(k, tj_compare(k, TJ_CMP_GE, slot, zero));
-    put(k, out, bin(k, TJ_BIN_ADD, start, slot), popped);
-    tj_if_end(k);
-    tj_while_end(k);
+    tjt_drain(k, s, out, tj_tile_extract(k, tj_tile_atomic_add(k, count, kept, NULL), &zero, 1));
     ck_assert_msg(tj_kernel_error(k) == NULL, "builder error: %s", tj_kernel_error(k));
     tj_build_options bo = {.keep_ir = true};
     tj_module *m = NULL;
@@ -1527,8 +1519,8 @@ ptx_of(tj_context *ctx, tj_kernel *k)
 }
 
 /* The bar.sync of a GPU kernel that pushes its thread index then pops 'pops' times (0-2),
- * storing each popped value (with none, the index), in a context made under TILEJIT_GPU_POP='pop' (NULL: unset);
- * whether its PTX has an atom.shared.max.s32. */
+ * storing each popped value (with none, the index), in a context made under
+ * TILEJIT_GPU_POP='pop' (NULL: unset); whether its PTX has an atom.shared.max.s32. */
 static int
 gpu_pop_barriers(const char *pop, int pops, bool *has_max)
 {
