@@ -790,8 +790,10 @@ enum { FACTS_MAX = 16 };
 /* A pop's slots that every lane takes in turn, in any copy: lane 0's less the lane, or -1
  * where that is negative (the lanes that found the stack empty). The copy the facts' test
  * enters knows lane 0's to be at least width - 1 and takes lane 0's less the lane (step -1);
- * the other copies (sure_facts) take this, so that a drain's last pop, which leaves some
- * lanes without a value, stores with a mask instead of scattering (jit/lane_loops.c). */
+ * on AVX-512 the other copies (sure_facts) take this, so that a drain's last pop, which
+ * leaves some lanes without a value, stores with a mask instead of scattering. With AVX2
+ * they keep their loads: there the masked store would be a vmaskmovps, microcoded on AMD
+ * (fold_nonnegative_tests), where the last pop's lanes now store one at a time. */
 enum { STEP_DOWN_TO_NONE = -2 };
 
 typedef struct facts {
@@ -1487,14 +1489,15 @@ test_facts(lanes *L, LLVMBasicBlockRef enter, facts *f, LLVMValueRef *ok)
 }
 
 /* In '*out', the facts of 'f' that hold by construction, untested (alike, or lane 0's plus
- * the lane), when 'tested' (test_facts loaded lane 0's elements); else none. */
+ * the lane, and with 'slots_down' a pop's slots as STEP_DOWN_TO_NONE), when 'tested'
+ * (test_facts loaded lane 0's elements); else none. */
 static void
-sure_facts(const facts *f, bool tested, facts *out)
+sure_facts(const facts *f, bool tested, bool slots_down, facts *out)
 {
     out->n = out->narr = 0;
     int map[FACTS_MAX];
     for (int a = 0; a < f->narr; a++) {
-        bool sure = tested && f->shaped[a];
+        bool sure = tested && f->shaped[a] && (f->step[a] >= 0 || slots_down);
         map[a] = sure ? out->narr : -1;
         if (sure) {
             out->arr[out->narr] = f->arr[a];
@@ -1691,7 +1694,7 @@ uniform_loop(lanes *L, int t, LLVMBasicBlockRef *buf, size_t count)
     /* the facts that hold by construction hold in the other copies too (the loop's last
      * trip: without them its loads of x were gathers) */
     facts sure;
-    sure_facts(&f, known != NULL, &sure);
+    sure_facts(&f, known != NULL, tji_host_compress_form(L->ctx) == TJI_COMPRESS_AVX512, &sure);
     loop_form form = region_form(L, buf, n);
     LLVMBasicBlockRef head = region_loop(L, buf, n, form, count, last, fix, to, nfix, &sure);
     LLVMBasicBlockRef in = NULL, fast = NULL;

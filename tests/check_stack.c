@@ -1219,7 +1219,8 @@ END_TEST
  * 500 from 4096 each, reserve their output with one tile_atomic_add on count[0], and drain
  * into out[start + slot]. The kept values are checked as a multiset (the blocks' order is
  * the atomics'); on AVX-512 the drain's copy whose stride is 1 must store its lanes' values
- * with vector stores, masked in its last pop, not scatter them (unit_stride_scatters). */
+ * with vector stores, masked in its last pop, not scatter them (unit_stride_scatters; with
+ * AVX2 it stores them one at a time, which a value check covers). */
 static int
 cmp_i32(const void *a, const void *b)
 {
@@ -1261,7 +1262,7 @@ START_TEST(test_stack_cooperative_drain_reserved_per_block)
     tj_module *m = NULL;
     ck_assert_int_eq(tj_kernel_build(k, &bo, &m), TJ_OK);
     const char *lanes = getenv("TILEJIT_CPU_LANES");
-    if (__builtin_cpu_supports("avx512f") &&
+    if (__builtin_cpu_supports("avx512f") && !getenv("TILEJIT_CPU_COMPRESS") &&
         (!lanes || (strcmp(lanes, "fibers") != 0 && strcmp(lanes, "switch") != 0)))
         ck_assert_msg(unit_stride_scatters(tj_module_get_ir(m)) == 0,
                       "the drain scatters %d times where its stride is 1",
