@@ -31,7 +31,8 @@
  * compressed push (jit/compress_push.c) in all but the last; and (coop) two pops in a row
  * in blocks of 33, 64 and 256 lanes over f32, i32, f64 and i64 stacks of 0 to 2 x block_dim
  * values, each lane's slot and value exactly (jit/serial_pops.c's vector steps, full and
- * partial, and its scalar loop).
+ * partial, and its scalar loop), and the bench's compaction (a reservation per block) as a
+ * multiset, whose drain on AVX-512 has no scatter of stride 1 (jit/lane_loops.c).
  *
  * Test cases: cpu1, coop (block widths 2, 31, 32, 33, 64, 256; partial blocks), ptx (the
  * same kernels through ptxas, grepped for atom.shared and bar.sync; a push and a pop for
