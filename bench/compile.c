@@ -564,7 +564,8 @@ figure(cenv *c, int seed, const char *fig, kind tjk, int nvk, const char *mode,
     bool measure_nv = false, ok;
     if (nvk >= 0) {
         char nv_impl[80];
-        snprintf(nv_impl, sizeof nv_impl, "%s%s", kind_impl[nvk], first ? ", first in process" : "");
+        snprintf(nv_impl, sizeof nv_impl, "%s%s", kind_impl[nvk],
+                 first ? ", first in process" : "");
         nv = row_for(fig, s, nv_impl, device);
         measure_nv = !nvrtc_known(c, seed, nvk, first, &nv);
     }

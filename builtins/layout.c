@@ -611,8 +611,8 @@ tji_tile_elem_ptr(tj_kernel *k, const tj_val *t, LLVMValueRef const *coords)
     LLVMValueRef off = tji_const_i64(c, 0);
     for (int d = 0; d < t->u.tile.rank; d++) {
         LLVMValueRef x = LLVMBuildSExt(b, coords[d], tji_i64(c), "");
-        off = tji_emit_add(b, off, tji_emit_mul(b, x, tji_const_i64(c, t->u.tile.strides[d]), false),
-                           false);
+        off = tji_emit_add(
+            b, off, tji_emit_mul(b, x, tji_const_i64(c, t->u.tile.strides[d]), false), false);
     }
     return LLVMBuildGEP2(b, t->type->llmem, t->u.tile.base, &off, 1, "");
 }

@@ -73,8 +73,9 @@ fill_elem(tj_kernel *k, LLVMValueRef slot, LLVMValueRef e, void *ud)
                               LLVMConstReal(t->llreg, f->start), "");
         } else {
             LLVMValueRef x = LLVMBuildIntCast2(b, e, t->llreg, 0, "");
-            v = LLVMBuildAdd(b, LLVMBuildMul(b, x, LLVMConstInt(t->llreg, (uint64_t)(int64_t)f->step, 1), ""),
-                             LLVMConstInt(t->llreg, (uint64_t)(int64_t)f->start, 1), "");
+            v = LLVMBuildAdd(
+                b, LLVMBuildMul(b, x, LLVMConstInt(t->llreg, (uint64_t)(int64_t)f->step, 1), ""),
+                LLVMConstInt(t->llreg, (uint64_t)(int64_t)f->start, 1), "");
         }
     }
     tji_tile_set(k, f->t, slot, e, v);
@@ -193,7 +194,8 @@ drop_fill(tj_kernel *k, const tj_val *dst, const tj_val *src, tj_val *const *off
         return false;
     for (int d = 0; d < f->u.tile.rank; d++) {
         LLVMValueRef o = offset ? offset[d]->ll : NULL;
-        if (dst->u.tile.shape[d] != f->u.tile.shape[d] || src->u.tile.shape[d] != f->u.tile.shape[d] ||
+        if (dst->u.tile.shape[d] != f->u.tile.shape[d] ||
+            src->u.tile.shape[d] != f->u.tile.shape[d] ||
             dst->u.tile.strides[d] != f->u.tile.strides[d] ||
             (o && (!LLVMIsAConstantInt(o) || LLVMConstIntGetZExtValue(o) != 0)))
             return false;
@@ -211,7 +213,8 @@ one_of(const tj_type *t)
     LLVMTypeRef el = LLVMGetElementType(t->llreg);
     if (t->kind == TJ_TYPE_SCALAR)
         el = t->llreg;
-    LLVMValueRef one = tji_dtype_is_float(t->dtype) ? LLVMConstReal(el, 1.0) : LLVMConstInt(el, 1, 0);
+    LLVMValueRef one =
+        tji_dtype_is_float(t->dtype) ? LLVMConstReal(el, 1.0) : LLVMConstInt(el, 1, 0);
     if (t->kind == TJ_TYPE_SCALAR)
         return one;
     LLVMValueRef comps[16];
@@ -1001,7 +1004,7 @@ tj_tile_atomic_add(tj_kernel *k, tj_val *arr, tj_val *t, tj_val *const *offset)
     return finish(k, old);
 }
 
-/* ---- reshape ---------------------------------------------------------------------------------- */
+/* ---- reshape --------------------------------------------------------------------------------- */
 
 static bool
 resolve_shape(tj_kernel *k, const char *fn, const tj_val *t, int rank, const int *in, int *out)
@@ -1069,7 +1072,7 @@ tj_tile_reshape(tj_kernel *k, tj_val *t, int rank, const int *shape)
     return r;
 }
 
-/* ---- assign ------------------------------------------------------------------------------------ */
+/* ---- assign ---------------------------------------------------------------------------------- */
 
 typedef struct assign {
     const tj_val *src, *tmp, *dst;
@@ -1163,7 +1166,7 @@ tj_tile_assign(tj_kernel *k, tj_val *dst, tj_val *src, tj_val *const *offset)
     return true;
 }
 
-/* ---- extract ----------------------------------------------------------------------------------- */
+/* ---- extract --------------------------------------------------------------------------------- */
 
 static LLVMValueRef
 linear_index(tj_kernel *k, const tj_val *t, tj_val *const *idx, int *site)

@@ -220,7 +220,8 @@ acc_add(tj_kernel *k, const acc *a, LLVMValueRef x, LLVMValueRef include)
         LLVMValueRef v = include ? LLVMBuildSelect(b, include, res->ll, cur, "") : res->ll;
         LLVMBuildStore(b, v, a->value);
         LLVMValueRef was = LLVMBuildLoad2(b, tji_i1(c), a->valid, "");
-        LLVMBuildStore(b, include ? LLVMBuildOr(b, was, include, "") : LLVMConstInt(tji_i1(c), 1, 0),
+        LLVMBuildStore(b,
+                       include ? LLVMBuildOr(b, was, include, "") : LLVMConstInt(tji_i1(c), 1, 0),
                        a->valid);
         return;
     }
@@ -382,7 +383,8 @@ partial_fold(tj_kernel *k, const partials *p, const acc *a, LLVMValueRef first, 
     for (int w = 0; w < n; w++) {
         LLVMValueRef i = LLVMBuildAdd(b, first, tji_const_i32(c, w), "");
         LLVMValueRef x = tji_emit_load(k, t, LLVMBuildGEP2(b, t->llmem, p->vals, &i, 1, ""));
-        LLVMValueRef f = LLVMBuildLoad2(b, tji_i32(c), LLVMBuildGEP2(b, tji_i32(c), p->flags, &i, 1, ""), "");
+        LLVMValueRef f =
+            LLVMBuildLoad2(b, tji_i32(c), LLVMBuildGEP2(b, tji_i32(c), p->flags, &i, 1, ""), "");
         LLVMValueRef ran = LLVMBuildICmp(b, LLVMIntULT,
                                          LLVMBuildMul(b, i, tji_const_i32(c, stride), ""),
                                          nactive, "");
@@ -455,8 +457,9 @@ block_combine(tj_kernel *k, const acc *a, bool all_valid)
     LLVMBuilderRef b = k->llb;
     LLVMValueRef lane = tji_lane(k);
     LLVMValueRef warp = LLVMBuildUDiv(b, lane, tji_const_i32(k->ctx, 32), "warp");
-    LLVMValueRef leader = LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildURem(b, lane, tji_const_i32(k->ctx, 32), ""),
-                                        tji_const_i32(k->ctx, 0), "");
+    LLVMValueRef leader =
+        LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildURem(b, lane, tji_const_i32(k->ctx, 32), ""),
+                      tji_const_i32(k->ctx, 0), "");
     tji_cond cond;
     tji_emit_cond_begin(k, leader, &cond);
     partial_store(k, &p, a, warp);

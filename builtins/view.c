@@ -85,7 +85,8 @@ add_index(view *v, int entry, int d, tj_val *idx, int64_t limit)
                             "%d of extent %d",
                             fn, (long long)c, (long long)(p->shape[d] - limit + 1), d,
                             p->shape[d]);
-        v->offset = tji_emit_add(k->llb, v->offset, tji_const_i64(k->ctx, c * p->strides[d]), false);
+        v->offset =
+            tji_emit_add(k->llb, v->offset, tji_const_i64(k->ctx, c * p->strides[d]), false);
         return true;
     }
     LLVMBuilderRef b = k->llb;
@@ -96,8 +97,8 @@ add_index(view *v, int entry, int d, tj_val *idx, int64_t limit)
     if (v->site >= 0)
         tji_emit_report(k, LLVMBuildNot(b, in, ""), v->site, i, tji_const_i64(k->ctx, 0), hi, d);
     i = LLVMBuildSelect(b, in, i, tji_const_i64(k->ctx, 0), "");
-    v->offset = tji_emit_add(b, v->offset, tji_emit_mul(b, i, tji_const_i64(k->ctx, p->strides[d]), false),
-                             false);
+    v->offset = tji_emit_add(
+        b, v->offset, tji_emit_mul(b, i, tji_const_i64(k->ctx, p->strides[d]), false), false);
     return true;
 }
 

@@ -47,7 +47,8 @@ define_kernel(const tjx *x)
     tj_val *data = tj_param_array(k, "data", i32, 1);
     tj_val *out = tj_param_array(k, "out", i32, 1);
     tj_val *num = tj_param_array(k, "num", i32, 1);
-    tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0), *nitems = tj_const_int(k, TJ_DTYPE_I32, NUM_ITEMS);
+    tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0);
+    tj_val *nitems = tj_const_int(k, TJ_DTYPE_I32, NUM_ITEMS);
     tj_val *tid[2];
     tj_tid(k, 2, tid);
     tj_val *lane = tid[1];
@@ -84,7 +85,8 @@ int
 main(int argc, char **argv)
 {
     tjx x;
-    tjx_init(&x, argc, argv, "Compacts the values above 5 through a shared stack (seeds/tile_stack.txt).");
+    tjx_init(&x, argc, argv,
+             "Compacts the values above 5 through a shared stack (seeds/tile_stack.txt).");
     tj_module *m = tjx_build(&x, define_kernel(&x));
 
     int32_t data[NUM_ITEMS] = {1, 8, 3, 7, 2, 9, 4, 6}, out[NUM_ITEMS], num = 0;

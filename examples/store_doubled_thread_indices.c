@@ -19,7 +19,8 @@ int
 main(int argc, char **argv)
 {
     tjx x;
-    tjx_init(&x, argc, argv, "Stores tile(i * 2) for 16 threads in one block of 16 (seeds/tile.txt).");
+    tjx_init(&x, argc, argv,
+             "Stores tile(i * 2) for 16 threads in one block of 16 (seeds/tile.txt).");
     tj_kernel_options o = tjx_options(&x, 16);
     tj_kernel *k = tj_kernel_create(x.ctx, "store_doubled_thread_indices", &o);
     tj_val *out = tj_param_array(k, "out", tj_context_get_type(x.ctx, TJ_DTYPE_I32), 1);

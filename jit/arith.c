@@ -323,9 +323,8 @@ emit_same(tj_kernel *k, tj_binop op, const tj_type *t, LLVMValueRef x, LLVMValue
         return LLVMBuildXor(b, x, y, "");
     case TJ_BIN_SHL:
     case TJ_BIN_SHR: {
-        LLVMValueRef amt = LLVMBuildAnd(b, y, LLVMConstInt(LLVMTypeOf(y),
-                                                          (unsigned)tji_dtype_bits(t->dtype) - 1, 0),
-                                        "");
+        LLVMValueRef amt = LLVMBuildAnd(
+            b, y, LLVMConstInt(LLVMTypeOf(y), (unsigned)tji_dtype_bits(t->dtype) - 1, 0), "");
         if (op == TJ_BIN_SHL)
             return LLVMBuildShl(b, x, amt, "");
         return sg ? LLVMBuildAShr(b, x, amt, "") : LLVMBuildLShr(b, x, amt, "");
@@ -408,8 +407,10 @@ emit_product(tj_kernel *k, const tj_type *ta, LLVMValueRef a, const tj_type *tb,
         for (int j = 0; j < bc; j++) {
             LLVMValueRef sum = NULL;
             for (int m = 0; m < ac; m++) {
-                LLVMValueRef x = LLVMBuildExtractElement(bl, a, tji_const_i32(k->ctx, i * ac + m), "");
-                LLVMValueRef y = LLVMBuildExtractElement(bl, b, tji_const_i32(k->ctx, m * bc + j), "");
+                LLVMValueRef x =
+                    LLVMBuildExtractElement(bl, a, tji_const_i32(k->ctx, i * ac + m), "");
+                LLVMValueRef y =
+                    LLVMBuildExtractElement(bl, b, tji_const_i32(k->ctx, m * bc + j), "");
                 LLVMValueRef p = fl ? LLVMBuildFMul(bl, x, y, "") : LLVMBuildMul(bl, x, y, "");
                 sum = !sum ? p : fl ? LLVMBuildFAdd(bl, sum, p, "") : LLVMBuildAdd(bl, sum, p, "");
             }
@@ -734,7 +735,8 @@ cast_llvm(tj_kernel *k, LLVMValueRef x, tj_dtype from, tj_dtype to, LLVMTypeRef 
     bool ff = tji_dtype_is_float(from), tf = tji_dtype_is_float(to);
     if (to == TJ_DTYPE_BOOL) {
         LLVMValueRef zero = LLVMConstNull(LLVMTypeOf(x));
-        return ff ? LLVMBuildFCmp(b, LLVMRealUNE, x, zero, "") : LLVMBuildICmp(b, LLVMIntNE, x, zero, "");
+        return ff ? LLVMBuildFCmp(b, LLVMRealUNE, x, zero, "")
+                  : LLVMBuildICmp(b, LLVMIntNE, x, zero, "");
     }
     if (ff && tf)
         return tji_dtype_bits(to) < tji_dtype_bits(from) ? LLVMBuildFPTrunc(b, x, toty, "")

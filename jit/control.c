@@ -742,7 +742,8 @@ callee_ts(tj_kernel *k)
     LLVMValueRef ts = tji_alloca(k, tsty, "callee.ts");
     LLVMBuildStore(b, LLVMBuildLoad2(b, tsty, k->ts, ""), ts);
     LLVMValueRef off = LLVMBuildLoad2(b, tji_i64(c), tji_kernel_layout_global(k, 1), "");
-    LLVMValueRef arena = LLVMBuildGEP2(b, tji_i8(c), tji_emit_ts_load(k, TJI_TS_ARENA), &off, 1, "");
+    LLVMValueRef arena =
+        LLVMBuildGEP2(b, tji_i8(c), tji_emit_ts_load(k, TJI_TS_ARENA), &off, 1, "");
     LLVMBuildStore(b, arena, LLVMBuildStructGEP2(b, tsty, ts, TJI_TS_ARENA, ""));
     return ts;
 }

@@ -140,7 +140,8 @@ static void
 position_for_use(lanes *L, LLVMValueRef user, unsigned op)
 {
     if (LLVMIsAPHINode(user))
-        LLVMPositionBuilderBefore(L->b, LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(user, op)));
+        LLVMPositionBuilderBefore(L->b,
+                                  LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(user, op)));
     else
         LLVMPositionBuilderBefore(L->b, user);
 }
@@ -556,7 +557,8 @@ find_crossings(lanes *L, LLVMValueRef *vals, int *nvals, LLVMValueRef *locs, int
     size_t bytes = 0;
     *nvals = *nlocs = 0;
     for (int i = 0; i < L->nblocks; i++)
-        for (LLVMValueRef in = L->blocks[i] == L->setup ? NULL : LLVMGetFirstInstruction(L->blocks[i]);
+        for (LLVMValueRef in = L->blocks[i] == L->setup ? NULL
+                                                        : LLVMGetFirstInstruction(L->blocks[i]);
              in; in = LLVMGetNextInstruction(in))
             if (LLVMGetTypeKind(LLVMTypeOf(in)) != LLVMVoidTypeKind && value_crosses(L, in, i)) {
                 vals[(*nvals)++] = in;
@@ -762,7 +764,8 @@ region_blocks(lanes *L, int t, LLVMBasicBlockRef *out, tji_vmap *in)
     int n = 0, top = 0;
     LLVMBasicBlockRef *stack = out + L->nblocks;
     stack[top++] = L->resume_at[t];
-    tji_vmap_put(in, LLVMBasicBlockAsValue(L->resume_at[t]), LLVMBasicBlockAsValue(L->resume_at[t]));
+    tji_vmap_put(in, LLVMBasicBlockAsValue(L->resume_at[t]),
+                 LLVMBasicBlockAsValue(L->resume_at[t]));
     while (top > 0) {
         LLVMBasicBlockRef bb = stack[--top];
         out[n++] = bb;
@@ -1588,7 +1591,8 @@ region_loop(lanes *L, const LLVMBasicBlockRef *buf, int n, loop_form form, size_
             fold_nonnegative_tests(v);
         }
     }
-    LLVMBasicBlockRef first = LLVMValueAsBasicBlock(tji_vmap_get(&map, LLVMBasicBlockAsValue(buf[0])));
+    LLVMBasicBlockRef first =
+        LLVMValueAsBasicBlock(tji_vmap_get(&map, LLVMBasicBlockAsValue(buf[0])));
     LLVMPositionBuilderAtEnd(L->b, head);
     LLVMBuildBr(L->b, first);
     /* After the last lane: straight to 'decide' where every lane stops at one point, which

@@ -630,7 +630,8 @@ unit_strides(tj_kernel *k, const loop *l, tji_vmap *map, LLVMValueRef all)
         if (!v || v->kind != TJ_VAL_ARRAY)
             continue;
         LLVMValueRef stride = v->u.arr.strides[v->u.arr.ndim - 1];
-        if (!stride || !invariant(l, stride) || LLVMIsAConstant(stride) || tji_vmap_has(map, stride))
+        if (!stride || !invariant(l, stride) || LLVMIsAConstant(stride) ||
+            tji_vmap_has(map, stride))
             continue;
         bool used = false;
         for (LLVMUseRef u = LLVMGetFirstUse(stride); u && !used; u = LLVMGetNextUse(u))

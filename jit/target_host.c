@@ -3,8 +3,8 @@
  * kernel with the signature of tji_cpu_entry (driver.h): it loops over its range of blocks
  * for one lane. The barrier hook is empty in width-1 mode; in cooperative mode the entry
  * calls a block function per block, which becomes loops over the lanes where it can
- * (lane_loops.c), else calls the worker's barrier (a fiber switch) at each barrier. Math calls become libm calls, bound as absolute
- * symbols in the JIT (cache.c).
+ * (lane_loops.c), else calls the worker's barrier (a fiber switch) at each barrier. Math calls
+ * become libm calls, bound as absolute symbols in the JIT (cache.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -388,7 +388,8 @@ local_arena(tj_context *ctx, LLVMModuleRef m, LLVMValueRef fn, size_t bytes)
         }
     if (arena) {
         LLVMSetValueName2(arena, TJI_ARENA_NAME, want);
-        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+             bb = LLVMGetNextBasicBlock(bb)) {
             LLVMValueRef r = LLVMGetBasicBlockTerminator(bb);
             if (r && LLVMGetInstructionOpcode(r) == LLVMRet) {
                 LLVMPositionBuilderBefore(b, r);

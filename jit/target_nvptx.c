@@ -350,7 +350,8 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
 {
     LLVMSetTarget(m, TJI_NVPTX_TRIPLE);
     LLVMSetDataLayout(m, TJI_NVPTX_LAYOUT); /* tji_tm_nvptx checks it against the machine's */
-    LLVMValueRef smem = LLVMAddGlobalInAddressSpace(m, LLVMArrayType2(tji_i8(ctx), 0), SMEM_NAME, 3);
+    LLVMValueRef smem =
+        LLVMAddGlobalInAddressSpace(m, LLVMArrayType2(tji_i8(ctx), 0), SMEM_NAME, 3);
     LLVMSetLinkage(smem, LLVMExternalLinkage);
     LLVMSetAlignment(smem, 16);
     LLVMValueRef err = LLVMAddGlobalInAddressSpace(m, tji_errrec_type(ctx), ERR_NAME, 1);

@@ -149,9 +149,9 @@ START_TEST(test_scopes_of_arrays_and_shared_allocations)
     /* x's loads (and out's stores, count's atomic add) */
     ck_assert(has_access(ir, "tilejit array", "tilejit shared", &tagged));
     /* the stack's data, its counter, the shared tile: each apart from the others */
-    ck_assert(has_access(ir, "tilejit shared|tilejit shared allocation 0",
-                         "tilejit array|tilejit shared allocation 256|tilejit shared allocation 272",
-                         &tagged));
+    ck_assert(has_access(
+        ir, "tilejit shared|tilejit shared allocation 0",
+        "tilejit array|tilejit shared allocation 256|tilejit shared allocation 272", &tagged));
     ck_assert(has_access(ir, "tilejit shared|tilejit shared allocation 256",
                          "tilejit array|tilejit shared allocation 0|tilejit shared allocation 272",
                          &tagged));
@@ -256,8 +256,8 @@ counter_stores_in_copies(const char *ir)
 /* With the pipeline: the push and pop phases' loops over the lanes keep the stack's
  * counter in a register and store it once after the loop (LICM promotes it: without the
  * scopes every store into the stack and every load of x might change it, and the pop
- * stores it in every lane, not only in those that got a value), and the compaction is exact: lanes push in ascending order,
- * so out holds, block by block, the kept values of x in order. */
+ * stores it in every lane, not only in those that got a value), and the compaction is exact: lanes
+ * push in ascending order, so out holds, block by block, the kept values of x in order. */
 START_TEST(test_compaction_keeps_count_in_register_and_is_exact)
 {
     tj_kernel *k = compaction();

@@ -893,7 +893,8 @@ START_TEST(test_width1_cpu_code_reads_loaded_tiles_in_place_and_keeps_shared_mem
     ir = kept_ir(load_kernel("local_shared", 16, false, 256, TJ_CPU_WIDTH1), &m);
     ck_assert_msg(strstr(ir, "alloca [1024 x i8], align 64"), "no local shared memory");
     /* large frames run on the caller's stack for small launches: they probe every page */
-    ck_assert_msg(strstr(ir, "\"probe-stack\"=\"inline-asm\""), "CPU code does not probe its stack");
+    ck_assert_msg(strstr(ir, "\"probe-stack\"=\"inline-asm\""),
+                  "CPU code does not probe its stack");
     ir = kept_ir(load_kernel("coop_shared", 16, false, 256, TJ_CPU_COOPERATIVE), &m);
     ck_assert_msg(!strstr(ir, "alloca [1024 x i8]"), "cooperative shared memory is local");
     ir = kept_ir(load_kernel("big_shared", 16, false, 16384, TJ_CPU_WIDTH1), &m);
@@ -1389,11 +1390,14 @@ START_TEST(test_cpu_float_to_int_casts_saturate_only_where_cvtt_cannot)
     tj_module *m;
     const char *ir = kept_ir(cast_kernel("scalar_casts", false), &m);
 #if defined(__x86_64__)
-    ck_assert_msg(strstr(ir, "@llvm.x86.sse.cvttss2si(") && strstr(ir, "@llvm.x86.sse2.cvttsd2si64("),
+    ck_assert_msg(strstr(ir, "@llvm.x86.sse.cvttss2si(") &&
+                      strstr(ir, "@llvm.x86.sse2.cvttsd2si64("),
                   "a scalar cast does not use cvtt");
-    ck_assert_msg(strstr(ir, "@llvm.fptosi.sat.i32.f32(") && strstr(ir, "@llvm.fptosi.sat.i64.f64("),
+    ck_assert_msg(strstr(ir, "@llvm.fptosi.sat.i32.f32(") &&
+                      strstr(ir, "@llvm.fptosi.sat.i64.f64("),
                   "a scalar cast has no saturating path");
-    ck_assert_msg(strstr(ir, "@llvm.x86.sse.cvttss2si64(") && strstr(ir, "@llvm.fptoui.sat.i32.f32("),
+    ck_assert_msg(strstr(ir, "@llvm.x86.sse.cvttss2si64(") &&
+                      strstr(ir, "@llvm.fptoui.sat.i32.f32("),
                   "a cast to uint32 does not use the 64-bit cvtt and fptoui.sat");
 #else
     ck_assert_msg(!strstr(ir, "llvm.x86"), "x86 code on another host");
@@ -1650,7 +1654,8 @@ api_suite(void)
     tcase_add_test(tc, test_version_names_the_library_and_llvm);
     tcase_add_test(tc, test_kernel_ir_names_the_kernel);
     tcase_add_test(tc, test_keep_ir_keeps_the_optimised_ir_of_the_module);
-    tcase_add_test(tc, test_width1_cpu_code_reads_loaded_tiles_in_place_and_keeps_shared_memory_local);
+    tcase_add_test(tc,
+                   test_width1_cpu_code_reads_loaded_tiles_in_place_and_keeps_shared_memory_local);
     tcase_add_test(tc, test_width1_cpu_code_stores_a_computed_tile_straight_into_its_array);
     tcase_add_test(tc, test_width1_cpu_code_runs_element_wise_builtins_in_one_loop);
     tcase_add_test(tc, test_width1_cpu_code_stores_a_large_computed_tile_in_its_loop);

@@ -400,7 +400,8 @@ make_inputs(const crow *r, void *ha, void *hb)
     int na = ncomp(r->ta), nb = r->tb.kind ? ncomp(r->tb) : 0;
     for (size_t e = 0; e < NELEMS; e++) {
         for (int c = 0; c < na; c++) /* element 0 of a is the zero composite */
-            put_comp(ha, r->ta.dt, e * (size_t)na + (size_t)c, e == 0 ? 0.0 : gen(r->ta.dt, e, c, 0));
+            put_comp(ha, r->ta.dt, e * (size_t)na + (size_t)c,
+                     e == 0 ? 0.0 : gen(r->ta.dt, e, c, 0));
         for (int c = 0; c < nb; c++)
             put_comp(hb, r->tb.dt, e * (size_t)nb + (size_t)c, gen(r->tb.dt, e, c, 1));
         /* Casts from floats see a NaN in element 2 (an integer gets 0: casts saturate). */
@@ -795,7 +796,7 @@ START_TEST(test_composite_ops_match_c_reference)
 }
 END_TEST
 
-/* ---- structs ----------------------------------------------------------------------------------- */
+/* ---- structs --------------------------------------------------------------------------------- */
 
 /* The C twin of the tilejit struct below: same fields, same order. */
 typedef struct particle {
@@ -1207,7 +1208,8 @@ START_TEST(test_compose_fills_matrices_row_major_and_splats_one_scalar)
     tj_val *os = tj_param_array(k, "os", m33, 1);
     tj_val *ov = tj_param_array(k, "ov", v4, 1);
     tj_val *oq = tj_param_array(k, "oq", qf, 1);
-    tj_val *orow = tj_param_array(k, "orow", tj_context_get_vector_type(tjt.ctx, TJ_DTYPE_F32, 3), 1);
+    tj_val *orow =
+        tj_param_array(k, "orow", tj_context_get_vector_type(tjt.ctx, TJ_DTYPE_F32, 3), 1);
     tj_val *i = NULL;
     tj_tid(k, 1, &i);
     tj_val *ten_i = tj_binary(k, TJ_BIN_MUL, i, tj_const_int(k, TJ_DTYPE_I32, 10));
@@ -1343,7 +1345,7 @@ START_TEST(test_atomic_add_on_vec3_elements_counts_every_thread)
 }
 END_TEST
 
-/* ---- the suite ---------------------------------------------------------------------------------- */
+/* ---- the suite ------------------------------------------------------------------------------- */
 
 static TCase *
 make_case(const char *name, void (*setup)(void))

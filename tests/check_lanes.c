@@ -122,12 +122,15 @@ run_top_level(form f, int32_t *out)
     tj_kernel *k = r.k;
     tj_val *lane = tj_binary(k, TJ_BIN_MOD, r.tid, tj_block_dim(k));
     tj_val *v = tj_load(k, r.x, &r.tid, 1);
-    tj_val *count = tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, tj_tile(k, tj_const_int(k, TJ_DTYPE_I32, 1), false));
+    tj_val *count =
+        tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, tj_tile(k, tj_const_int(k, TJ_DTYPE_I32, 1), false));
     tj_val *sum = tj_tile_reduce(k, TJ_REDUCE_ADD, NULL, tj_tile(k, v, false));
     tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0);
     tj_val *c = tj_tile_extract(k, count, &zero, 1), *s = tj_tile_extract(k, sum, &zero, 1);
-    tj_val *res = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_MUL, c, tj_const_int(k, TJ_DTYPE_I32, 1000)),
-                            tj_binary(k, TJ_BIN_ADD, s, tj_binary(k, TJ_BIN_MUL, lane, tj_const_int(k, TJ_DTYPE_I32, 100000))));
+    tj_val *res =
+        tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_MUL, c, tj_const_int(k, TJ_DTYPE_I32, 1000)),
+                  tj_binary(k, TJ_BIN_ADD, s,
+                            tj_binary(k, TJ_BIN_MUL, lane, tj_const_int(k, TJ_DTYPE_I32, 100000))));
     tj_store(k, r.y, &r.tid, 1, res);
     int32_t xs[NTHREADS];
     for (int i = 0; i < NTHREADS; i++)
@@ -570,8 +573,8 @@ START_TEST(test_lanes_tid_of_tiled_and_other_launches)
     tj_val *one, *two[2];
     tj_tid(k, 1, &one);
     tj_tid(k, 2, two);
-    tj_val *t = tj_binary(k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_MUL, two[0], tj_const_int(k, TJ_DTYPE_I32, B)),
-                          two[1]);
+    tj_val *t = tj_binary(
+        k, TJ_BIN_ADD, tj_binary(k, TJ_BIN_MUL, two[0], tj_const_int(k, TJ_DTYPE_I32, B)), two[1]);
     tj_val *at = tj_binary(k, TJ_BIN_MUL, t, tj_const_int(k, TJ_DTYPE_I32, 3));
     tj_val *vals[3] = {one, two[0], two[1]};
     for (int i = 0; i < 3; i++)
@@ -1210,7 +1213,8 @@ START_TEST(test_lanes_tiled_copy_knows_tid_across_barriers)
                 ck_assert_msg(!memmem(p, (size_t)n, "%lanes.", 7), "a memset of per-lane "
                               "state: %.*s", n, p);
             }
-            ck_assert_int_eq(count_of(ir0, "call void @llvm.memset.p0.i64(ptr align 64 %tj.arena,"), 1);
+            ck_assert_int_eq(count_of(ir0, "call void @llvm.memset.p0.i64(ptr align 64 %tj.arena,"),
+                             1);
             ck_assert_msg(strstr(tj_module_get_ir(m), "call void @llvm.memset") == NULL,
                           "the optimised IR still clears shared memory");
             ck_assert_msg(strstr(tj_module_get_ir(m), "%tj.arena") == NULL,

@@ -29,7 +29,8 @@ static const struct {
      "line\n"},
     {K "    x = (1 +\n", 0,
      "test.py:4:1: error: unexpected end of file: a bracket is not closed\n"},
-    {K "    x = 1 +\n", 0, "test.py:3:12: error: expected an expression, found the end of the line\n"},
+    {K "    x = 1 +\n", 0,
+     "test.py:3:12: error: expected an expression, found the end of the line\n"},
     {K "  x = 1\n    y = 2\n", 0, "test.py:4:5: error: unexpected indentation\n"},
     {K "    if n > 0:\n        x = 1\n      y = 2\n", 0,
      "test.py:5:7: error: unindent does not match any outer indentation level\n"},
@@ -72,8 +73,9 @@ static const struct {
     {K "    x = 1\n    x = 2.0\n", 0,
      "test.py:4:5: error: 'x' holds int32 and cannot be assigned float32 (a name keeps one "
      "type)\n"},
-    {K "    a[n] = n\n", 0, "test.py:3:5: error: cannot assign int32 to an element of type "
-                            "float32\n"},
+    {K "    a[n] = n\n", 0,
+     "test.py:3:5: error: cannot assign int32 to an element of type "
+     "float32\n"},
     {K "    x = a[1.0]\n", 0,
      "test.py:3:11: error: an index of an array must be an integer, got float32\n"},
     {K "    t = wp.tile_load(a, shape=4)\n    if t:\n        pass\n", 0,
@@ -127,7 +129,8 @@ static const struct {
      "stop, step), got 0\n"},
     /* constants */
     {K "    t = wp.tile_zeros(shape=4, dtype=float, storage=\"shared\")\n"
-       "    wp.tile_scatter_add(t, 0, 1.0, True, atomic=flag)\n", 0,
+       "    wp.tile_scatter_add(t, 0, 1.0, True, atomic=flag)\n",
+     0,
      "test.py:4:49: error: tile_scatter_add: argument 'atomic' must be a compile-time "
      "constant (a literal or a wp.constant), not a runtime value\n"},
     {K "    t = wp.tile_load(a, shape=4)\n    s = wp.tile_reduce(wp.add, t, axis=n)\n", 0,
@@ -193,7 +196,8 @@ static const struct {
      "test.py:3:27: error: tile_reduce: argument 'op' must be wp.add, wp.mul, wp.min, wp.max, "
      "wp.bit_and, wp.bit_or, wp.bit_xor or a @wp.func, not wp.sub\n"},
     {"@wp.func\ndef f(x: int, y: int) -> int:\n    return x\n" K
-     "    r = wp.tile_reduce(f, wp.tile_zeros(shape=4, dtype=float))\n", 0,
+     "    r = wp.tile_reduce(f, wp.tile_zeros(shape=4, dtype=float))\n",
+     0,
      "test.py:6:24: error: tile_reduce: argument 'op' function 'f' must take two float32 and "
      "return float32\n"},
     {K "    r = wp.tile_reduce(wp.add, n)\n", 0,
@@ -207,19 +211,24 @@ static const struct {
     {K "    wp.tile_scatter_add(wp.tile_zeros(shape=4, dtype=int), 0, 1.5, True)\n", 0,
      "test.py:3:63: error: tile_scatter_add: argument 'value' must be int32, got the float "
      "literal 1.5 (write wp.int32(1.5) to convert)\n"},
-    {K "    s = wp.tile_stack(capacity=4, dtype=int)\n" "    wp.tile_stack_push(s, 1.5, True)\n", 0,
+    {K "    s = wp.tile_stack(capacity=4, dtype=int)\n"
+       "    wp.tile_stack_push(s, 1.5, True)\n",
+     0,
      "test.py:4:27: error: tile_stack_push: argument 'value' must be int32, got the float "
      "literal 1.5 (write wp.int32(1.5) to convert)\n"},
     {K "    s = wp.tile_stack(capacity=4, dtype=wp.uint8)\n"
-       "    wp.tile_stack_push(s, 256, True)\n", 0,
+       "    wp.tile_stack_push(s, 256, True)\n",
+     0,
      "test.py:4:27: error: tile_stack_push: argument 'value' must be uint8, got 256, outside "
      "the range of uint8\n"},
     {K "    s = wp.tile_stack(capacity=4, dtype=wp.uint32)\n"
-       "    wp.tile_stack_push(s, -1, True)\n", 0,
+       "    wp.tile_stack_push(s, -1, True)\n",
+     0,
      "test.py:4:27: error: tile_stack_push: argument 'value' must be uint32, got -1, outside "
      "the range of uint32\n"},
     {K "    u = wp.tile_zeros(shape=4, dtype=wp.int64, storage=\"shared\")\n"
-       "    wp.tile_scatter_add(u, 0, -9223372036854775809, True)\n", 0,
+       "    wp.tile_scatter_add(u, 0, -9223372036854775809, True)\n",
+     0,
      "test.py:4:31: error: tile_scatter_add: argument 'value' must be int64, got "
      "-9223372036854775809, outside the range of int64\n"},
     {"@wp.func\ndef f(x: wp.int8) -> wp.int8:\n    return x\n" K "    y = f(300)\n", 0,
@@ -232,44 +241,51 @@ static const struct {
      "test.py:3:18: error: cannot make vec3i from the float literal 2.5 (write wp.int32(2.5) "
      "to convert)\n"},
     {K "    t = wp.tile_zeros(shape=(4, 4), dtype=float)\n"
-       "    v = wp.tile_view(t, offset=(slice(0, 4, 0),))\n", 0,
-     "test.py:4:45: error: slice: argument 'step' must not be zero\n"},
+       "    v = wp.tile_view(t, offset=(slice(0, 4, 0),))\n",
+     0, "test.py:4:45: error: slice: argument 'step' must not be zero\n"},
     {K "    t = wp.tile_zeros(shape=(4, 4), dtype=float)\n"
-       "    v = wp.tile_view(t, offset=(slice(0, 2, 1),), shape=(2, 4))\n", 0,
-     "test.py:4:57: error: tile_view: argument 'shape' cannot be given with slices\n"},
+       "    v = wp.tile_view(t, offset=(slice(0, 2, 1),), shape=(2, 4))\n",
+     0, "test.py:4:57: error: tile_view: argument 'shape' cannot be given with slices\n"},
     {K "    t = wp.tile_zeros(shape=(4, 4), dtype=float)\n"
-       "    v = wp.tile_view(t, offset=(slice(3, 3, 1),))\n", 0,
-     "test.py:4:33: error: tile_view: argument 'offset' entry 0 selects no elements\n"},
-    {K "    t = wp.tile_zeros(shape=(4, 4), dtype=float)\n" "    v = t[3:3, :]\n", 0,
+       "    v = wp.tile_view(t, offset=(slice(3, 3, 1),))\n",
+     0, "test.py:4:33: error: tile_view: argument 'offset' entry 0 selects no elements\n"},
+    {K "    t = wp.tile_zeros(shape=(4, 4), dtype=float)\n"
+       "    v = t[3:3, :]\n",
+     0,
      "test.py:4:11: error: tile subscript: index 0: the slice selects no elements of a "
      "dimension of extent 4\n"},
     {K "    t = wp.tile_zeros(shape=(4, 4), dtype=float)\n"
-       "    v = wp.tile_view(t, offset=(1, 1))\n", 0,
+       "    v = wp.tile_view(t, offset=(1, 1))\n",
+     0,
      "test.py:4:9: error: tile_view: every dimension is selected by an integer; use "
      "tile_extract (or t[i, j]) for one element\n"},
     {K "    t = wp.tile_zeros(shape=(4, 4), dtype=float)\n"
-       "    v = wp.tile_view(t, offset=(1, 1, 1))\n", 0,
+       "    v = wp.tile_view(t, offset=(1, 1, 1))\n",
+     0,
      "test.py:4:32: error: tile_view: argument 'offset' has 3 entries; the tile has 2 "
      "dimensions\n"},
     {K "    t = wp.tile_zeros(shape=(4, 4), dtype=float)\n"
-       "    v = wp.tile_view(t, offset=(1.0,))\n", 0,
+       "    v = wp.tile_view(t, offset=(1.0,))\n",
+     0,
      "test.py:4:33: error: tile_view: argument 'offset' entry 0 must be an integer or a "
      "slice()\n"},
     {K "    t = wp.tile_zeros(shape=(4, 4), dtype=float)\n"
-       "    v = wp.tile_view(t, offset=(0, 0), shape=(2,))\n", 0,
+       "    v = wp.tile_view(t, offset=(0, 0), shape=(2,))\n",
+     0,
      "test.py:4:46: error: tile_view: argument 'shape' needs 2 entries, one per dimension of "
      "the tile\n"},
     {K "    t = wp.tile_zeros(shape=(4, 4), dtype=float)\n"
-       "    r = wp.tile_reshape(t, shape=5)\n", 0,
-     "test.py:4:34: error: tile_reshape: argument 'shape' has 5 elements; the tile has 16\n"},
+       "    r = wp.tile_reshape(t, shape=5)\n",
+     0, "test.py:4:34: error: tile_reshape: argument 'shape' has 5 elements; the tile has 16\n"},
     {K "    t = wp.tile_zeros(shape=(4, 4), dtype=float)\n"
-       "    r = wp.tile_reshape(t, shape=(-1, -1))\n", 0,
-     "test.py:4:34: error: tile_reshape: argument 'shape' may infer one extent (-1), not two\n"},
+       "    r = wp.tile_reshape(t, shape=(-1, -1))\n",
+     0, "test.py:4:34: error: tile_reshape: argument 'shape' may infer one extent (-1), not two\n"},
     {K "    t = wp.tile_zeros(shape=(4, 4), dtype=float)\n"
-       "    r = wp.tile_reshape(t, shape=(4096, 4096, 2))\n", 0,
-     "test.py:4:34: error: tile_reshape: argument 'shape' has more than 16777216 elements\n"},
+       "    r = wp.tile_reshape(t, shape=(4096, 4096, 2))\n",
+     0, "test.py:4:34: error: tile_reshape: argument 'shape' has more than 16777216 elements\n"},
     {K "    t = wp.tile_zeros(shape=(4, 4), dtype=float)\n"
-       "    r = wp.tile_reshape(t, shape=(0, 16))\n", 0,
+       "    r = wp.tile_reshape(t, shape=(0, 16))\n",
+     0,
      "test.py:4:34: error: tile_reshape: argument 'shape' has the extent 0; extents must be "
      "positive (one may be -1)\n"},
     {K "    s = wp.tile_stack(capacity=0, dtype=int)\n", 0,
@@ -290,11 +306,11 @@ static const struct {
      "test.py:3:5: error: tile_store: the array has 1 dimension and the tile 2; they must "
      "match\n"},
     {K "    t = wp.tile_zeros(shape=4, dtype=float, storage=\"shared\")\n"
-       "    wp.tile_assign(t, wp.tile_zeros(shape=2, dtype=int), 0)\n", 0,
-     "test.py:4:5: error: tile_assign: 'dst' holds float32 and 'src' int32\n"},
+       "    wp.tile_assign(t, wp.tile_zeros(shape=2, dtype=int), 0)\n",
+     0, "test.py:4:5: error: tile_assign: 'dst' holds float32 and 'src' int32\n"},
     {K "    t = wp.tile_zeros(shape=4, dtype=float, storage=\"shared\")\n"
-       "    wp.tile_assign(t, wp.tile_zeros(shape=(2, 2), dtype=float), 0)\n", 0,
-     "test.py:4:5: error: tile_assign: 'dst' has rank 1 and 'src' 2; they must match\n"},
+       "    wp.tile_assign(t, wp.tile_zeros(shape=(2, 2), dtype=float), 0)\n",
+     0, "test.py:4:5: error: tile_assign: 'dst' has rank 1 and 'src' 2; they must match\n"},
     {K "    v = wp.tile_zeros(shape=4, dtype=float) + wp.tile_zeros(shape=3, dtype=float)\n", 0,
      "test.py:3:45: error: operator '+': the tiles have different shapes: tile[float32, (4,)] "
      "and tile[float32, (3,)]\n"},
@@ -311,34 +327,39 @@ static const struct {
      "got 1\n"},
 
     {K "    t = wp.tile_zeros(shape=4, dtype=float, storage=\"shared\")\n"
-       "    wp.tile_scatter_add(t, 0, 1.0, True, flag)\n", 0,
+       "    wp.tile_scatter_add(t, 0, 1.0, True, flag)\n",
+     0,
      "test.py:4:42: error: tile_scatter_add: argument 'atomic' must be a compile-time "
      "constant (a literal or a wp.constant), not a runtime value\n"},
     {K "    t = wp.tile_zeros(shape=4, dtype=float, storage=\"shared\")\n"
-       "    wp.tile_scatter_add(t, 0, 1, 1.0, True, False)\n", 0,
+       "    wp.tile_scatter_add(t, 0, 1, 1.0, True, False)\n",
+     0,
      "test.py:4:5: error: tile_scatter_add: the tile has 1 dimension and takes as many "
      "indices, then value, has_value and (optionally) atomic; got 5 positional arguments "
      "after the tile\n"},
     {K "    t = wp.tile_zeros(shape=4, dtype=float, storage=\"shared\")\n"
-       "    wp.tile_scatter_add(t, 0, 1.0, True, atomic=2)\n", 0,
+       "    wp.tile_scatter_add(t, 0, 1.0, True, atomic=2)\n",
+     0,
      "test.py:4:49: error: tile_scatter_add: argument 'atomic' must be a bool, got 2 (a bool "
      "is True, False, 1 or 0)\n"},
     {K "    t = wp.tile(n, preserve_type=1.5)\n", 0,
      "test.py:3:34: error: tile: argument 'preserve_type' must be a bool, got the float "
      "literal 1.5 (write wp.bool(1.5) to convert)\n"},
     {K "    s = wp.tile_stack(capacity=4, dtype=int)\n"
-       "    wp.tile_stack_push(s, 0.1, True)\n", 0,
+       "    wp.tile_stack_push(s, 0.1, True)\n",
+     0,
      "test.py:4:27: error: tile_stack_push: argument 'value' must be int32, got the float "
      "literal 0.1 (write wp.int32(0.1) to convert)\n"},
     {K "    t = wp.tile_zeros(shape=(4, 4), dtype=float)\n"
-       "    v = t[1, slice(0, 2, 1)]\n", 0,
+       "    v = t[1, slice(0, 2, 1)]\n",
+     0,
      "test.py:4:14: error: tile subscript: index 1: write the slice as start:stop:step "
      "(slice() objects go in tile_view's offset)\n"},
 
     /* builder errors, at the call that caused them */
     {K "    t = wp.tile_load(a, shape=(4,))\n"
-       "    v = wp.tile_view(t, offset=(3,), shape=(2,))\n", 0,
-     "test.py:4:9: error: tile_view: "},
+       "    v = wp.tile_view(t, offset=(3,), shape=(2,))\n",
+     0, "test.py:4:9: error: tile_view: "},
     {K "    t = wp.tile(n)\n    r = wp.tile_reshape(t, shape=3)\n", 4,
      "test.py:4:9: error: tile_reshape: "},
     {K "    x = wp.untile(wp.tile_zeros(shape=(2, 3), dtype=float))\n", 4,

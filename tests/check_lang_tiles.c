@@ -430,15 +430,16 @@ END_TEST
 
 START_TEST(test_tile_element_writes_atomic_add_and_variables)
 {
-    const char *src = "@wp.kernel\n"
-                      "def k(x: wp.array[float], out: wp.array[float]):\n"
-                      "    acc = wp.tile_zeros(shape=4, dtype=float)\n"
-                      "    for j in range(3):\n"
-                      "        acc = acc + wp.tile_load(x, shape=4, offset=4 * j)\n"  /* a tile variable */
-                      "    acc[1] = 100.0\n"
-                      "    acc[-1] = acc[0] * 2.0\n"
-                      "    old = wp.tile_atomic_add(out, acc)\n"
-                      "    wp.tile_atomic_add(out, old, offset=4)\n";
+    const char *src =
+        "@wp.kernel\n"
+        "def k(x: wp.array[float], out: wp.array[float]):\n"
+        "    acc = wp.tile_zeros(shape=4, dtype=float)\n"
+        "    for j in range(3):\n"
+        "        acc = acc + wp.tile_load(x, shape=4, offset=4 * j)\n" /* a tile variable */
+        "    acc[1] = 100.0\n"
+        "    acc[-1] = acc[0] * 2.0\n"
+        "    old = wp.tile_atomic_add(out, acc)\n"
+        "    wp.tile_atomic_add(out, old, offset=4)\n";
     float in[12], out[8];
     for (int i = 0; i < 12; i++)
         in[i] = (float)i;

@@ -1725,7 +1725,8 @@ launch_suite(void)
             tcase_add_test(tc, test_width1_tid_reads_coordinates_the_entry_keeps);
         }
         if (where == ON_PTX) {
-            tcase_add_test(tc, test_gpu_builds_use_global_and_shared_accesses_and_32_bit_tid_divisions);
+            tcase_add_test(tc,
+                           test_gpu_builds_use_global_and_shared_accesses_and_32_bit_tid_divisions);
             tcase_add_test(tc, test_gpu_tid_of_a_tiled_launch_skips_its_divisions);
             tcase_add_test(tc, test_gpu_kernels_are_one_function_however_large);
             tcase_add_test(tc, test_gpu_warp_calls_take_the_running_lanes_mask_in_a_register);

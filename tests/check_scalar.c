@@ -585,7 +585,7 @@ format_value(char *buf, size_t n, tj_dtype dt, uint64_t bits)
         snprintf(buf, n, "%" PRIu64, bits);
 }
 
-/* ---- memory ----------------------------------------------------------------------------------- */
+/* ---- memory ---------------------------------------------------------------------------------- */
 
 static void
 put_bits(void *base, tj_dtype dt, size_t i, uint64_t v)
@@ -611,7 +611,7 @@ get_bits(const void *base, tj_dtype dt, size_t i)
     }
 }
 
-/* ---- kernels ---------------------------------------------------------------------------------- */
+/* ---- kernels --------------------------------------------------------------------------------- */
 
 /* The operands of a row: dtypes of out, a, b, c (0: absent). */
 static void

@@ -1198,7 +1198,7 @@ START_TEST(test_scatter_add_index_out_of_range_is_a_debug_kernel_error)
 }
 END_TEST
 
-/* ---- lanes that add nothing, without a branch on the GPU -------------------------------------- */
+/* ---- lanes that add nothing, without a branch on the GPU ------------------------------------- */
 
 /* Conditional branches in a module's PTX. */
 static int

@@ -918,7 +918,7 @@ START_TEST(test_assign_copies_src_first_and_drops_what_falls_outside)
 }
 END_TEST
 
-/* ---- a shared fill that tile_assign overwrites ------------------------------------------------ */
+/* ---- a shared fill that tile_assign overwrites ----------------------------------------------- */
 
 /* A shared tile_zeros of FD_N float32, then (per row) tile_assign of an arange 1000, 1001, ...
  * into it, and the tile stored at block * FD_N. The fill is dropped only where the assign
@@ -1410,8 +1410,9 @@ START_TEST(test_reshape_in_partial_blocks_keeps_active_lanes_elements_row_major)
                      j == 1 ? "reshape" : j == 2 ? "reshape back" : "view of reshape",
                      (long long)n);
             for (int64_t x = 0; x < nout; x++)
-                tt_expect_elem(f32t, h, x, tt_partial_active(B, rs[ri], x / size, x % size) ? hin : NULL,
-                               x, what);
+                tt_expect_elem(f32t, h, x,
+                               tt_partial_active(B, rs[ri], x / size, x % size) ? hin : NULL, x,
+                               what);
         }
     }
     for (int j = 0; j < 4; j++)

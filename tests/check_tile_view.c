@@ -478,8 +478,9 @@ START_TEST(test_views_written_in_partial_blocks_keep_the_active_lanes_elements)
         char what[128];
         snprintf(what, sizeof what, "%s, the view, %lld threads", r->name, (long long)n);
         for (int64_t x = 0; x < nv; x++)
-            tt_expect_elem(r->ty, hv, x, tt_partial_active(B, rs[ri], x / vsize, x % vsize) ? hsrc : NULL,
-                           x, what);
+            tt_expect_elem(r->ty, hv, x,
+                           tt_partial_active(B, rs[ri], x / vsize, x % vsize) ? hsrc : NULL, x,
+                           what);
         snprintf(what, sizeof what, "%s, the parent, %lld threads", r->name, (long long)n);
         for (int64_t x = 0; x < nt; x++) {
             int64_t b = x / tsize, j = of_view[x % tsize];

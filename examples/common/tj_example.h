@@ -121,7 +121,8 @@ tjx_array(const tjx *x, tj_dtype dt, int ndim, const int64_t *shape, const void 
     tjx_check(x, tj_array_create(x->dev, tj_context_get_type(x->ctx, dt), ndim, shape, &a),
               "allocating an array");
     if (host)
-        tjx_check(x, tj_array_copy_from_host(a, host, tj_array_get_bytes(a)), "copying to the device");
+        tjx_check(x, tj_array_copy_from_host(a, host, tj_array_get_bytes(a)),
+                  "copying to the device");
     return a;
 }
 
