@@ -207,6 +207,63 @@ tji_pointer_base(LLVMValueRef p)
     }
 }
 
+static bool
+is_gep(LLVMValueRef p)
+{
+    return LLVMIsAGetElementPtrInst(p) ||
+           (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr);
+}
+
+void
+tji_split_address(LLVMTargetDataRef td, LLVMValueRef p, int max_vars, tji_address *a)
+{
+    *a = (tji_address){.base = p};
+    if (max_vars > TJI_ADDRESS_TERMS)
+        max_vars = TJI_ADDRESS_TERMS;
+    for (; is_gep(p); p = LLVMGetOperand(p, 0)) {
+        LLVMTypeRef ty = LLVMGetGEPSourceElementType(p);
+        if (!LLVMTypeIsSized(ty))
+            break;
+        long long here = 0;
+        LLVMValueRef var = NULL;
+        int n = LLVMGetNumOperands(p), i = 1;
+        for (; i < n; i++) {
+            LLVMValueRef idx = LLVMGetOperand(p, (unsigned)i);
+            if (i == 1) {
+                long long size = (long long)LLVMABISizeOfType(td, ty);
+                if (LLVMIsAConstantInt(idx))
+                    here += LLVMConstIntGetSExtValue(idx) * size;
+                else if (a->nvars < max_vars)
+                    var = idx;
+                else
+                    break;
+                continue;
+            }
+            if (!LLVMIsAConstantInt(idx))
+                break;
+            long long v = LLVMConstIntGetSExtValue(idx);
+            if (LLVMGetTypeKind(ty) == LLVMArrayTypeKind) {
+                ty = LLVMGetElementType(ty);
+                here += v * (long long)LLVMABISizeOfType(td, ty);
+            } else if (LLVMGetTypeKind(ty) == LLVMStructTypeKind) {
+                here += (long long)LLVMOffsetOfElement(td, ty, (unsigned)v);
+                ty = LLVMStructGetTypeAtIndex(ty, (unsigned)v);
+            } else {
+                break; /* vector indices: not in the shapes met */
+            }
+        }
+        if (i < n)
+            break; /* this GEP is the base */
+        if (var) {
+            a->var[a->nvars] = var;
+            a->scale[a->nvars++] =
+                (long long)LLVMABISizeOfType(td, LLVMGetGEPSourceElementType(p));
+        }
+        a->off += here;
+        a->base = LLVMGetOperand(p, 0);
+    }
+}
+
 /* Whether p may point into kernel-local memory: anything but a global (shared memory), a
  * pointer loaded from memory, or a parameter of the body after the thread state (an
  * array's or a stack's data, kernel.c's bind_params). */

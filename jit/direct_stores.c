@@ -78,37 +78,10 @@ typedef struct shape {
 static LLVMValueRef
 split_address(LLVMTargetDataRef td, LLVMValueRef p, int64_t *off)
 {
-    *off = 0;
-    while (LLVMIsAGetElementPtrInst(p)) {
-        LLVMTypeRef ty = LLVMGetGEPSourceElementType(p);
-        int n = LLVMGetNumOperands(p);
-        int64_t here = 0;
-        for (int i = 1; i < n; i++) {
-            LLVMValueRef idx = LLVMGetOperand(p, (unsigned)i);
-            if (!LLVMIsAConstantInt(idx))
-                return p;
-            int64_t v = LLVMConstIntGetSExtValue(idx);
-            if (i == 1) {
-                here += v * (int64_t)LLVMABISizeOfType(td, ty);
-                continue;
-            }
-            switch (LLVMGetTypeKind(ty)) {
-            case LLVMArrayTypeKind:
-                ty = LLVMGetElementType(ty);
-                here += v * (int64_t)LLVMABISizeOfType(td, ty);
-                break;
-            case LLVMStructTypeKind:
-                here += (int64_t)LLVMOffsetOfElement(td, ty, (unsigned)v);
-                ty = LLVMStructGetTypeAtIndex(ty, (unsigned)v);
-                break;
-            default:
-                return p; /* vector indices: not in the shapes met */
-            }
-        }
-        *off += here;
-        p = LLVMGetOperand(p, 0);
-    }
-    return p;
+    tji_address a;
+    tji_split_address(td, p, 0, &a);
+    *off = a.off;
+    return a.base;
 }
 
 static bool

@@ -887,6 +887,20 @@ TJI_HIDDEN int tji_range_first(tj_context *ctx, LLVMModuleRef m);
 /* control.c: what a pointer is an offset of, through GEPs and casts (instructions or
  * constants). */
 TJI_HIDDEN LLVMValueRef tji_pointer_base(LLVMValueRef p);
+/* control.c: a pointer as base + off + the sum of var[i] x scale[i] bytes, through GEPs
+ * (instructions or constants) of constant indices but for first indices that are not, at
+ * most 'max_vars' of them (up to TJI_ADDRESS_TERMS); the walk stops at a GEP it cannot take
+ * whole, which is then the base. */
+enum { TJI_ADDRESS_TERMS = 4 };
+typedef struct tji_address {
+    LLVMValueRef base;
+    long long off;
+    LLVMValueRef var[TJI_ADDRESS_TERMS];
+    long long scale[TJI_ADDRESS_TERMS];
+    int nvars;
+} tji_address;
+TJI_HIDDEN void tji_split_address(LLVMTargetDataRef td, LLVMValueRef p, int max_vars,
+                                  tji_address *a);
 
 /* compress_push.c */
 /* The most $TILEJIT_CPU_COMPRESS allows ('want': "avx2" or "off"; NULL or anything else: no

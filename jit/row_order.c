@@ -452,49 +452,13 @@ table_at(rows *s, LLVMValueRef table, LLVMValueRef k)
     return LLVMBuildInBoundsGEP2(s->b, LLVMGetAllocatedType(table), table, idx, 2, "");
 }
 
-/* A pointer as base + off + the sum of var[i] x scale[i] bytes, through GEPs of one index. */
-enum { MAX_TERMS = 4 };
-
-typedef struct address {
-    LLVMValueRef base;
-    long long off;
-    LLVMValueRef var[MAX_TERMS];
-    long long scale[MAX_TERMS];
-    int nvars;
-} address;
-
-static bool
-address_of(LLVMTargetDataRef td, LLVMValueRef p, address *a)
-{
-    *a = (address){.base = NULL};
-    while (LLVMIsAGetElementPtrInst(p) ||
-           (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr)) {
-        LLVMTypeRef et = LLVMGetGEPSourceElementType(p);
-        if (LLVMGetNumOperands(p) != 2 || !LLVMTypeIsSized(et))
-            return false;
-        long long size = (long long)LLVMABISizeOfType(td, et);
-        LLVMValueRef idx = LLVMGetOperand(p, 1);
-        if (LLVMIsAConstantInt(idx)) {
-            a->off += LLVMConstIntGetSExtValue(idx) * size;
-        } else if (a->nvars < MAX_TERMS) {
-            a->var[a->nvars] = idx;
-            a->scale[a->nvars++] = size;
-        } else {
-            return false;
-        }
-        p = LLVMGetOperand(p, 0);
-    }
-    a->base = p;
-    return true;
-}
-
 /* Whether a and b differ by a constant: the same base and the same variable terms. */
 static bool
-same_terms(const address *a, const address *b)
+same_terms(const tji_address *a, const tji_address *b)
 {
     if (a->base != b->base || a->nvars != b->nvars)
         return false;
-    bool used[MAX_TERMS] = {false};
+    bool used[TJI_ADDRESS_TERMS] = {false};
     for (int i = 0; i < a->nvars; i++) {
         int j = 0;
         while (j < b->nvars && (used[j] || b->var[j] != a->var[i] || b->scale[j] != a->scale[i]))
@@ -515,16 +479,18 @@ row_stride(rows *s)
 {
     LLVMValueRef fn = LLVMGetBasicBlockParent(s->body);
     LLVMTargetDataRef td = LLVMGetModuleDataLayout(LLVMGetGlobalParent(fn));
-    address at[MAX_ROWS];
+    tji_address at[MAX_ROWS];
     if (s->nrows < 2)
         return 0;
-    for (int r = 0; r < s->nrows; r++)
-        if (!address_of(td, s->row[r], &at[r]) || !same_terms(&at[0], &at[r]))
+    for (int r = 0; r < s->nrows; r++) {
+        tji_split_address(td, s->row[r], TJI_ADDRESS_TERMS, &at[r]);
+        if (!same_terms(&at[0], &at[r]))
             return 0;
+    }
     if (tji_reassociable(s->folds[0].ops[1]))
         for (int i = 1; i < s->nrows; i++)
             for (int j = i; j > 0 && at[j].off < at[j - 1].off; j--) {
-                address a = at[j];
+                tji_address a = at[j];
                 at[j] = at[j - 1];
                 at[j - 1] = a;
                 LLVMValueRef p = s->row[j];
