@@ -336,6 +336,8 @@ pop_one_at_a_time(tj_kernel *k, tj_val *s, tj_val **slot_out)
     LLVMBuildStore(b, LLVMBuildSelect(b, got, top, n, ""), s->u.stack.count);
     LLVMValueRef value = LLVMBuildLoad2(b, s->type->llreg, vslot, "value");
     tji_emit_barrier(k);
+    /* the lane's own code after the pop may join its phase: jit/sink_barriers.c */
+    tji_mark_sinkable_barrier(c, LLVMGetLastInstruction(LLVMGetInsertBlock(b)));
     if (slot_out)
         *slot_out = tji_scalar(k, tji_type_scalar(c, TJ_DTYPE_I32), slot);
     return tji_scalar(k, s->type, value);

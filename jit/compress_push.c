@@ -686,7 +686,7 @@ tji_vec_front_begin(LLVMBuilderRef b, const tji_counted_loop *l, unsigned vf,
                     const char *prefix, tji_vec_front *f)
 {
     LLVMContextRef llctx = LLVMGetTypeContext(LLVMTypeOf(l->i));
-    LLVMTypeRef i64 = LLVMInt64TypeInContext(llctx);
+    LLVMTypeRef ity = LLVMTypeOf(l->i); /* the counter's type: i64, or i32 */
     char name[64];
     f->vf = vf;
     /* the exit gets a second way in: its other uses of c2 take a phi of it (the phis get
@@ -710,7 +710,7 @@ tji_vec_front_begin(LLVMBuilderRef b, const tji_counted_loop *l, unsigned vf,
     f->c0 = LLVMGetIncomingValue(l->c, LLVMGetIncomingBlock(l->c, 0) == l->pre ? 0 : 1);
     /* E: the counter's value once no iteration is left */
     LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(l->pre));
-    f->end = l->limit_on_next ? l->limit : LLVMBuildAdd(b, l->limit, LLVMConstInt(i64, 1, 0), "");
+    f->end = l->limit_on_next ? l->limit : LLVMBuildAdd(b, l->limit, LLVMConstInt(ity, 1, 0), "");
     snprintf(name, sizeof name, "%s.vec.head", prefix);
     f->head = LLVMInsertBasicBlockInContext(llctx, l->head, name);
     snprintf(name, sizeof name, "%s.vec.body", prefix);
@@ -724,7 +724,7 @@ tji_vec_front_begin(LLVMBuilderRef b, const tji_counted_loop *l, unsigned vf,
             LLVMSetSuccessor(pterm, k, f->head);
     LLVMPositionBuilderAtEnd(b, f->head);
     snprintf(name, sizeof name, "%s.i", prefix);
-    f->vi = LLVMBuildPhi(b, i64, name);
+    f->vi = LLVMBuildPhi(b, ity, name);
     snprintf(name, sizeof name, "%s.count", prefix);
     f->vc = LLVMBuildPhi(b, LLVMTypeOf(l->c), name);
 }

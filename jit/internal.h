@@ -986,6 +986,16 @@ TJI_HIDDEN bool tji_is_serial_pop(LLVMValueRef in);
  * in turn (tji_target_host.finish). Returns how many. */
 TJI_HIDDEN int tji_vectorise_pops(tj_context *ctx, LLVMModuleRef m);
 
+/* sink_barriers.c */
+/* Marks barrier hook call 'call' as a CPU pop's trailing barrier, which may move down past
+ * code that cannot see the pop (builtins/stack.c); whether call 'call' has that mark. */
+TJI_HIDDEN void tji_mark_sinkable_barrier(tj_context *ctx, LLVMValueRef call);
+TJI_HIDDEN bool tji_is_sinkable_barrier(LLVMValueRef call);
+/* CPU, cooperative block function 'fn' (its barriers calls of 'marker', before
+ * tji_lane_loops): moves each marked barrier down past the lane's own code. Returns how
+ * many moved. */
+TJI_HIDDEN int tji_sink_barriers(tj_context *ctx, LLVMValueRef fn, LLVMValueRef marker);
+
 /* vmap.c: a map of LLVM values (or blocks, as values) to values, of fixed capacity */
 typedef struct tji_vmap {
     LLVMValueRef *key, *val;

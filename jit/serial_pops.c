@@ -29,6 +29,15 @@
  * v = (the value, zero from the head) stored at B[0][i]; A and B per-lane arrays ([N x T]
  * allocas, GEP(arr, 0, i)) other than S's. Nothing else in the loop, and only c' used after
  * it, in the exit, which gets a block of its own where other blocks enter it too (own_exit).
+ *
+ * A drain in one phase (jit/sink_barriers.c moved the pop's barrier below the store of its
+ * value) gives another loop (match_drain): the head and the load as above, then a block of
+ * c' and the value's phis that branches on got (or slot >= 0) to a store of the value at an
+ * address affine in the slot, and a latch that only counts the lanes. Lane vi + k stores
+ * the value of slot c - 1 - k, so VF lanes copy the stack's VF values below c, in order, to
+ * the address of slot c - VF where the step's addresses are contiguous: a vector loop in
+ * front (vectorise_drain) does that while a run-time test of the step's first and last
+ * addresses finds them so, and the scalar loop takes the rest.
  */
 #include <string.h>
 
@@ -61,6 +70,10 @@ typedef struct poploop {
     LLVMTypeRef elem;
     unsigned vf;
     bool shared_exit;         /* the exit has other ways in (own_exit gives it one of its own) */
+    /* a drain (pop and store in one loop): the block of c' and the value's phis, its test
+     * of the slot, the block that stores the value, and the store */
+    LLVMBasicBlockRef mid, put;
+    LLVMValueRef test, store;
 } poploop;
 
 static bool
@@ -69,7 +82,8 @@ in_loop(const poploop *p, LLVMValueRef v)
     if (!LLVMIsAInstruction(v))
         return false;
     LLVMBasicBlockRef bb = LLVMGetInstructionParent(v);
-    return bb == p->head || bb == p->get || bb == p->latch;
+    return bb == p->head || bb == p->get || bb == p->latch || (p->mid && bb == p->mid) ||
+           (p->put && bb == p->put);
 }
 
 static bool
@@ -108,22 +122,34 @@ only_store(const poploop *p, LLVMValueRef v)
     return st;
 }
 
-static bool
-match(poploop *p, LLVMBasicBlockRef head, unsigned bits)
+/* The one successor of 'bb', where it ends in an unconditional branch; else NULL. */
+static LLVMBasicBlockRef
+only_succ(LLVMBasicBlockRef bb)
 {
-    memset(p, 0, sizeof *p);
-    p->head = head;
+    LLVMValueRef t = bb ? LLVMGetBasicBlockTerminator(bb) : NULL;
+    return t && LLVMGetInstructionOpcode(t) == LLVMBr && !LLVMIsConditional(t)
+               ? LLVMGetSuccessor(t, 0)
+               : NULL;
+}
+
+/* The conditional branch that ends 'bb', or NULL. */
+static LLVMValueRef
+cond_br(LLVMBasicBlockRef bb)
+{
+    LLVMValueRef t = bb ? LLVMGetBasicBlockTerminator(bb) : NULL;
+    return t && LLVMGetInstructionOpcode(t) == LLVMBr && LLVMIsConditional(t) ? t : NULL;
+}
+
+/* What the two loop shapes share, with p->head, p->get and p->latch set: the latch's exit,
+ * the head's phis (the lane counter i and the count c), got = c > 0, and the marked load at
+ * GEP(T, S, ext(top)), top = c - 1, in 'get'. */
+static bool
+match_head(poploop *p, unsigned bits)
+{
+    LLVMBasicBlockRef head = p->head;
     LLVMValueRef hterm = LLVMGetBasicBlockTerminator(head);
-    if (!hterm || LLVMGetInstructionOpcode(hterm) != LLVMBr || !LLVMIsConditional(hterm))
-        return false;
-    p->get = LLVMGetSuccessor(hterm, 0);
-    p->latch = LLVMGetSuccessor(hterm, 1);
-    LLVMValueRef gterm = LLVMGetBasicBlockTerminator(p->get);
-    LLVMValueRef lterm = LLVMGetBasicBlockTerminator(p->latch);
-    if (p->get == head || p->latch == head || p->get == p->latch || !gterm || !lterm ||
-        LLVMGetInstructionOpcode(gterm) != LLVMBr || LLVMIsConditional(gterm) ||
-        LLVMGetSuccessor(gterm, 0) != p->latch || LLVMGetInstructionOpcode(lterm) != LLVMBr ||
-        !LLVMIsConditional(lterm))
+    LLVMValueRef lterm = cond_br(p->latch);
+    if (!lterm)
         return false;
     LLVMBasicBlockRef l0 = LLVMGetSuccessor(lterm, 0), l1 = LLVMGetSuccessor(lterm, 1);
     if ((l0 == head) == (l1 == head))
@@ -154,7 +180,9 @@ match(poploop *p, LLVMBasicBlockRef head, unsigned bits)
         } else if (!p->i && LLVMIsAInstruction(next) && LLVMGetInstructionOpcode(next) == LLVMAdd &&
                    LLVMGetOperand(next, 0) == in && is_const(LLVMGetOperand(next, 1), 1) &&
                    LLVMGetInstructionParent(next) == p->latch &&
-                   LLVMTypeOf(in) == LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(in)))) {
+                   (LLVMTypeOf(in) == LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(in))) ||
+                    (p->mid && LLVMTypeOf(in) ==
+                                   LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(in)))))) {
             p->i = in;
             p->i_next = next;
         } else {
@@ -164,8 +192,8 @@ match(poploop *p, LLVMBasicBlockRef head, unsigned bits)
     if (!p->i || !p->c2 || !LLVMIsAPHINode(p->c) || LLVMGetInstructionParent(p->c) != head ||
         LLVMTypeOf(p->c) != LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(p->c))))
         return false;
-    LLVMBasicBlockRef blocks[] = {head, p->get, p->latch};
-    if (!tji_counted_exit(lterm, p->exit, p->i, p->i_next, blocks, 3, &p->limit,
+    LLVMBasicBlockRef blocks[] = {head, p->get, p->latch, p->mid, p->put};
+    if (!tji_counted_exit(lterm, p->exit, p->i, p->i_next, blocks, 5, &p->limit,
                           &p->limit_on_next))
         return false;
     /* the load: the marked one, at GEP(T, S, ext(top)) in 'get' */
@@ -195,8 +223,42 @@ match(poploop *p, LLVMBasicBlockRef head, unsigned bits)
         LLVMGetOperand(p->top, 0) != p->c || !is_const(LLVMGetOperand(p->top, 1), -1) ||
         LLVMGetInstructionParent(p->top) != head)
         return false;
-    /* the latch's phis: c' and the value */
-    for (LLVMValueRef in = LLVMGetFirstInstruction(p->latch); in && LLVMIsAPHINode(in);
+    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(p->exit)); u; u = LLVMGetNextUse(u))
+        if (LLVMGetInstructionParent(LLVMGetUser(u)) != p->latch)
+            p->shared_exit = true;
+    return p->vf >= 2 && p->vf <= 16;
+}
+
+/* Whether every instruction of blocks 'all' is one of 'known' (or a terminator), and used
+ * in the loop only, but c', which the exit may use. */
+static bool
+only_known(const poploop *p, const LLVMBasicBlockRef *all, int nall, const LLVMValueRef *known,
+           int nknown)
+{
+    for (int k = 0; k < nall; k++)
+        for (LLVMValueRef in = LLVMGetFirstInstruction(all[k]); in;
+             in = LLVMGetNextInstruction(in)) {
+            bool ok = LLVMIsATerminatorInst(in);
+            for (int j = 0; j < nknown && !ok; j++)
+                ok = known[j] && known[j] == in;
+            if (!ok)
+                return false;
+            for (LLVMUseRef u = LLVMGetFirstUse(in); u; u = LLVMGetNextUse(u)) {
+                LLVMValueRef user = LLVMGetUser(u);
+                if (!in_loop(p, user) &&
+                    (in != p->c2 || LLVMGetInstructionParent(user) != p->exit))
+                    return false;
+            }
+        }
+    return true;
+}
+
+/* The phis of 'bb', where 'get' and the head meet: c' = (top from get, c from the head),
+ * and optionally the value (the load from get, zero from the head) in p->v. */
+static bool
+value_phis(poploop *p, LLVMBasicBlockRef bb)
+{
+    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in && LLVMIsAPHINode(in);
          in = LLVMGetNextInstruction(in)) {
         if (LLVMCountIncoming(in) != 2)
             return false;
@@ -210,7 +272,23 @@ match(poploop *p, LLVMBasicBlockRef head, unsigned bits)
             return false;
         p->v = in;
     }
-    if (!LLVMIsAPHINode(p->c2) || LLVMGetInstructionParent(p->c2) != p->latch)
+    return LLVMIsAPHINode(p->c2) && LLVMGetInstructionParent(p->c2) == bb;
+}
+
+static bool
+match(poploop *p, LLVMBasicBlockRef head, unsigned bits)
+{
+    memset(p, 0, sizeof *p);
+    p->head = head;
+    LLVMValueRef hterm = cond_br(head);
+    if (!hterm)
+        return false;
+    p->get = LLVMGetSuccessor(hterm, 0);
+    p->latch = LLVMGetSuccessor(hterm, 1);
+    if (p->get == head || p->latch == head || p->get == p->latch ||
+        only_succ(p->get) != p->latch || !match_head(p, bits))
+        return false;
+    if (!value_phis(p, p->latch))
         return false;
     /* the slot and the value, each stored to a per-lane array at i (or unused) */
     LLVMValueRef slot_arr = NULL, v_arr = NULL;
@@ -231,32 +309,164 @@ match(poploop *p, LLVMBasicBlockRef head, unsigned bits)
     LLVMValueRef stack = tji_pointer_base(LLVMGetOperand(p->gep, 0));
     if (slot_arr == stack || v_arr == stack || (slot_arr && slot_arr == v_arr))
         return false;
-    /* nothing else in the loop, and only c' used after it, in the exit, which only the latch
-     * enters */
+    /* nothing else in the loop, and only c' used after it, in the exit */
     LLVMBasicBlockRef all[] = {head, p->get, p->latch};
-    for (int k = 0; k < 3; k++)
-        for (LLVMValueRef in = LLVMGetFirstInstruction(all[k]); in;
-             in = LLVMGetNextInstruction(in)) {
-            bool known = in == p->i || in == p->c || in == p->c2 || in == p->got ||
-                         in == p->top || in == p->slot || in == p->slot_store ||
-                         in == p->load || in == p->gep || in == p->ext || in == p->v ||
-                         in == p->v_store || in == p->exit_cmp || in == p->i_next ||
-                         (p->slot_store && in == LLVMGetOperand(p->slot_store, 1)) ||
-                         (p->v_store && in == LLVMGetOperand(p->v_store, 1)) ||
-                         LLVMIsATerminatorInst(in);
-            if (!known)
+    LLVMValueRef known[] = {
+        p->i, p->c, p->c2, p->got, p->top, p->slot, p->slot_store, p->load, p->gep, p->ext,
+        p->v, p->v_store, p->exit_cmp, p->i_next,
+        p->slot_store ? LLVMGetOperand(p->slot_store, 1) : NULL,
+        p->v_store ? LLVMGetOperand(p->v_store, 1) : NULL,
+    };
+    return only_known(p, all, 3, known, (int)TJI_NELEMS(known));
+}
+
+/* Whether 'v' is the slot in the block that stores (where got holds, slot = top = c - 1):
+ * the slot's select, or top. */
+static bool
+is_slot(const poploop *p, LLVMValueRef v)
+{
+    return v == p->top || (p->slot && v == p->slot);
+}
+
+/* Whether 'test' holds exactly where the lane got a value: got, c > 0, or slot >= 0. */
+static bool
+tests_got(const poploop *p, LLVMValueRef test)
+{
+    if (test == p->got)
+        return true;
+    if (!LLVMIsAICmpInst(test))
+        return false;
+    LLVMIntPredicate pr = LLVMGetICmpPredicate(test);
+    LLVMValueRef a = LLVMGetOperand(test, 0), k = LLVMGetOperand(test, 1);
+    if (a == p->c)
+        return pr == LLVMIntSGT && is_const(k, 0);
+    return is_slot(p, a) && ((pr == LLVMIntSGT && is_const(k, -1)) ||
+                             (pr == LLVMIntSGE && is_const(k, 0)));
+}
+
+/* Whether 'v', in the block that stores, is affine in the slot: the slot, a value from
+ * outside the loop, or an add, sub, mul, shl, extension or single-index GEP of one such
+ * value of the slot and one from outside the loop. Its instructions in the loop are added
+ * to 'chain' (capacity 'cap', '*n' so far). */
+static bool
+affine_in_slot(const poploop *p, LLVMValueRef v, LLVMValueRef *chain, int cap, int *n)
+{
+    if (is_slot(p, v) || !in_loop(p, v))
+        return true;
+    if (LLVMGetInstructionParent(v) != p->put || *n == cap)
+        return false;
+    int varying = 0;
+    switch (LLVMGetInstructionOpcode(v)) {
+    case LLVMAdd:
+    case LLVMSub:
+    case LLVMMul:
+    case LLVMShl:
+    case LLVMSExt:
+    case LLVMZExt:
+        break;
+    case LLVMGetElementPtr:
+        if (LLVMGetNumOperands(v) != 2 || in_loop(p, LLVMGetOperand(v, 0)))
+            return false;
+        break;
+    default:
+        return false;
+    }
+    for (unsigned k = 0, no = (unsigned)LLVMGetNumOperands(v); k < no; k++) {
+        LLVMValueRef o = LLVMGetOperand(v, k);
+        if (is_slot(p, o) || in_loop(p, o))
+            varying++;
+        if (!affine_in_slot(p, o, chain, cap, n))
+            return false;
+    }
+    LLVMOpcode op = LLVMGetInstructionOpcode(v);
+    if (varying != 1 || (op == LLVMShl && (is_slot(p, LLVMGetOperand(v, 1)) ||
+                                           in_loop(p, LLVMGetOperand(v, 1)))))
+        return false;
+    chain[(*n)++] = v;
+    return true;
+}
+
+/* A drain: the pop and a store of its value in one loop (jit/sink_barriers.c moved the pop's
+ * barrier below the store), as O3 leaves it. The head as in match; 'get' loads and goes to
+ * 'mid', whose phis are c' = (top from get, c from the head) and v = (the value, zero); mid
+ * branches on a test that holds where the lane got a value to 'put', which stores v at an
+ * address affine in the slot, and to the latch, which only counts the lanes. */
+static bool
+match_drain(poploop *p, LLVMBasicBlockRef head, unsigned bits, LLVMValueRef *chain, int cap,
+            int *nchain)
+{
+    memset(p, 0, sizeof *p);
+    p->head = head;
+    LLVMValueRef hterm = cond_br(head), mterm;
+    if (!hterm)
+        return false;
+    p->get = LLVMGetSuccessor(hterm, 0);
+    p->mid = LLVMGetSuccessor(hterm, 1);
+    if (only_succ(p->get) != p->mid || !(mterm = cond_br(p->mid)))
+        return false;
+    p->put = LLVMGetSuccessor(mterm, 0);
+    p->latch = LLVMGetSuccessor(mterm, 1);
+    p->test = LLVMGetCondition(mterm);
+    LLVMBasicBlockRef blocks[] = {head, p->get, p->mid, p->put, p->latch};
+    for (int a = 0; a < 5; a++)
+        for (int b = a + 1; b < 5; b++)
+            if (blocks[a] == blocks[b])
                 return false;
-            for (LLVMUseRef u = LLVMGetFirstUse(in); u; u = LLVMGetNextUse(u)) {
-                LLVMValueRef user = LLVMGetUser(u);
-                if (!in_loop(p, user) &&
-                    (in != p->c2 || LLVMGetInstructionParent(user) != p->exit))
-                    return false;
-            }
+    if (only_succ(p->put) != p->latch || !match_head(p, bits))
+        return false;
+    if (!value_phis(p, p->mid) || !p->v || LLVMGetFirstInstruction(p->latch) != p->i_next)
+        return false;
+    /* the slot's select, if any */
+    for (LLVMUseRef u = LLVMGetFirstUse(p->top); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!p->slot && LLVMIsASelectInst(user) && LLVMGetOperand(user, 0) == p->got &&
+            LLVMGetOperand(user, 1) == p->top && is_const(LLVMGetOperand(user, 2), -1))
+            p->slot = user;
+    }
+    if (!tests_got(p, p->test))
+        return false;
+    /* put: the store of v and its address */
+    p->store = LLVMGetFirstInstruction(p->put);
+    while (p->store && !LLVMIsAStoreInst(p->store))
+        p->store = LLVMGetNextInstruction(p->store);
+    if (!p->store || LLVMGetOperand(p->store, 0) != p->v || LLVMGetVolatile(p->store) ||
+        LLVMTypeOf(p->v) != p->elem)
+        return false;
+    *nchain = 0;
+    LLVMValueRef ptr = LLVMGetOperand(p->store, 1);
+    if (!in_loop(p, ptr) || !affine_in_slot(p, ptr, chain, cap, nchain))
+        return false;
+    LLVMBasicBlockRef all[] = {head, p->get, p->mid, p->put, p->latch};
+    LLVMValueRef known[40] = {
+        p->i, p->c, p->c2, p->got, p->top, p->slot, p->load, p->gep, p->ext,
+        p->v, p->exit_cmp, p->i_next, p->test, p->store,
+    };
+    int nknown = 14;
+    for (int k = 0; k < *nchain && nknown < (int)TJI_NELEMS(known); k++)
+        known[nknown++] = chain[k];
+    return *nchain < (int)TJI_NELEMS(known) - 14 && only_known(p, all, 5, known, nknown);
+}
+
+/* The address the store of a matched drain makes for slot 's' (the chain cloned in front of
+ * the builder). */
+static LLVMValueRef
+address_at(LLVMBuilderRef b, const poploop *p, const LLVMValueRef *chain, int n, LLVMValueRef s)
+{
+    LLVMValueRef made[32];
+    for (int k = 0; k < n; k++) {
+        LLVMValueRef in = LLVMInstructionClone(chain[k]);
+        for (unsigned o = 0, no = (unsigned)LLVMGetNumOperands(in); o < no; o++) {
+            LLVMValueRef op = LLVMGetOperand(in, o);
+            if (is_slot(p, op))
+                LLVMSetOperand(in, o, s);
+            for (int j = 0; j < k; j++)
+                if (op == chain[j])
+                    LLVMSetOperand(in, o, made[j]);
         }
-    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(p->exit)); u; u = LLVMGetNextUse(u))
-        if (LLVMGetInstructionParent(LLVMGetUser(u)) != p->latch)
-            p->shared_exit = true;
-    return p->vf >= 2 && p->vf <= 16;
+        LLVMInsertIntoBuilder(b, in);
+        made[k] = in;
+    }
+    return n > 0 ? made[n - 1] : s;
 }
 
 /* Gives a matched loop whose exit has other ways in (lane_loops.c's copies leave to the
@@ -394,6 +604,78 @@ vectorise(LLVMModuleRef m, const poploop *p)
     LLVMDisposeBuilder(b);
 }
 
+/* Builds the vector loop in front of a matched drain: VF lanes a step, while the addresses
+ * of the step's slots are contiguous (a run-time test of the first and the last, the chain
+ * being affine). Lane vi + k stores the value of slot c - 1 - k at that slot's address, so
+ * a step copies the VF values below c (or, where c < VF, the c values left, masked) to the
+ * address of its lowest slot in their order: no shuffle and no per-lane arrays. */
+static void
+vectorise_drain(LLVMModuleRef m, const poploop *p, const LLVMValueRef *chain, int n)
+{
+    LLVMContextRef llctx = LLVMGetTypeContext(LLVMTypeOf(p->i));
+    LLVMTypeRef i32 = LLVMTypeOf(p->c), i64 = LLVMInt64TypeInContext(llctx);
+    unsigned vf = p->vf;
+    LLVMTypeRef vt = LLVMVectorType(p->elem, vf);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(llctx);
+    tji_counted_loop l = {.pre = p->pre, .head = p->head, .latch = p->latch, .exit = p->exit,
+                          .i = p->i, .c = p->c, .c2 = p->c2, .limit = p->limit,
+                          .limit_on_next = p->limit_on_next};
+    tji_vec_front f;
+    tji_vec_front_begin(b, &l, vf, "drain", &f);
+    /* the step's slots: max(c - VF, 0) up to c - 1, contiguous where c > 0 */
+    LLVMValueRef zero = LLVMConstInt(i32, 0, 0), vfc = LLVMConstInt(i32, vf, 0);
+    LLVMValueRef low = LLVMBuildSub(b, f.vc, vfc, "");
+    LLVMValueRef lo = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, low, zero, ""), low, zero,
+                                      "drain.lo");
+    LLVMValueRef hi = LLVMBuildSub(b, f.vc, LLVMConstInt(i32, 1, 0), "");
+    LLVMValueRef at_lo = address_at(b, p, chain, n, lo);
+    LLVMValueRef at_hi = address_at(b, p, chain, n, hi);
+    LLVMValueRef span = LLVMBuildSub(b, LLVMBuildPtrToInt(b, at_hi, i64, ""),
+                                     LLVMBuildPtrToInt(b, at_lo, i64, ""), "");
+    LLVMTargetDataRef dl = LLVMGetModuleDataLayout(m);
+    LLVMValueRef want = LLVMBuildMul(
+        b, LLVMBuildSExt(b, LLVMBuildSub(b, hi, lo, ""), i64, ""),
+        LLVMConstInt(i64, LLVMABISizeOfType(dl, p->elem), 0), "");
+    LLVMValueRef any = LLVMBuildICmp(b, LLVMIntSGT, f.vc, zero, "");
+    LLVMValueRef ok = LLVMBuildSelect(b, any, LLVMBuildICmp(b, LLVMIntEQ, span, want, ""),
+                                      LLVMConstInt(LLVMInt1TypeInContext(llctx), 1, 0),
+                                      "drain.contiguous");
+    tji_vec_front_enter(b, &f, ok);
+    LLVMValueRef stack = LLVMGetOperand(p->gep, 0);
+    unsigned lalign = LLVMGetAlignment(p->load), salign = LLVMGetAlignment(p->store);
+    LLVMBasicBlockRef full = LLVMInsertBasicBlockInContext(llctx, f.done, "drain.vec.full");
+    LLVMBasicBlockRef part = LLVMInsertBasicBlockInContext(llctx, f.done, "drain.vec.part");
+    LLVMBasicBlockRef step = LLVMInsertBasicBlockInContext(llctx, f.done, "drain.vec.step");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGE, f.vc, vfc, ""), full, part);
+    LLVMPositionBuilderAtEnd(b, full);
+    LLVMValueRef lowx = LLVMBuildSExt(b, low, i64, "");
+    LLVMValueRef vals = LLVMBuildLoad2(b, vt, LLVMBuildGEP2(b, p->elem, stack, &lowx, 1, ""), "");
+    LLVMSetAlignment(vals, lalign);
+    LLVMSetAlignment(LLVMBuildStore(b, vals, at_lo), salign);
+    LLVMBuildBr(b, step);
+    /* c < VF: the c values left (none where c <= 0), from the stack's bottom */
+    LLVMPositionBuilderAtEnd(b, part);
+    LLVMValueRef up[16];
+    for (unsigned k = 0; k < vf; k++)
+        up[k] = LLVMConstInt(i32, k, 0);
+    LLVMValueRef mask = LLVMBuildICmp(b, LLVMIntSLT, LLVMConstVector(up, vf),
+                                      tji_build_splat(b, f.vc, vf), "");
+    LLVMTypeRef ltys[] = {vt, LLVMTypeOf(stack)};
+    LLVMValueRef largs[] = {stack, LLVMConstInt(i32, lalign, 0), mask, LLVMConstNull(vt)};
+    LLVMValueRef left = tji_build_intrinsic(m, b, LLVMLookupIntrinsicID("llvm.masked.load", 16),
+                                            ltys, 2, largs, 4);
+    LLVMTypeRef stys[] = {vt, LLVMTypeOf(at_lo)};
+    LLVMValueRef sargs[] = {left, at_lo, LLVMConstInt(i32, salign, 0), mask};
+    tji_build_intrinsic(m, b, LLVMLookupIntrinsicID("llvm.masked.store", 17), stys, 2, sargs, 4);
+    LLVMValueRef c_part = LLVMBuildSelect(b, any, zero, f.vc, "");
+    LLVMBuildBr(b, step);
+    LLVMPositionBuilderAtEnd(b, step);
+    LLVMValueRef c_next = LLVMBuildPhi(b, i32, "");
+    LLVMAddIncoming(c_next, (LLVMValueRef[]){low, c_part}, (LLVMBasicBlockRef[]){full, part}, 2);
+    tji_vec_front_end(b, &l, &f, c_next);
+    LLVMDisposeBuilder(b);
+}
+
 int
 tji_vectorise_pops(tj_context *ctx, LLVMModuleRef m)
 {
@@ -406,10 +688,17 @@ tji_vectorise_pops(tj_context *ctx, LLVMModuleRef m)
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
              bb = LLVMGetNextBasicBlock(bb)) {
             poploop p;
+            LLVMValueRef chain[32];
+            int nchain = 0;
             if (match(&p, bb, bits)) {
                 if (p.shared_exit)
                     own_exit(&p);
                 vectorise(m, &p);
+                done++;
+            } else if (match_drain(&p, bb, bits, chain, (int)TJI_NELEMS(chain), &nchain)) {
+                if (p.shared_exit)
+                    own_exit(&p);
+                vectorise_drain(m, &p, chain, nchain);
                 done++;
             }
         }

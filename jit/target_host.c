@@ -480,7 +480,10 @@ lower_lanes(tj_context *ctx, LLVMModuleRef m, LLVMValueRef const *fns, size_t n,
             if (LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)) != fns[i])
                 continue;
             LLVMPositionBuilderBefore(b, call);
-            LLVMBuildCall2(b, LLVMGlobalGetValueType(marks[i]), marks[i], NULL, 0, "");
+            LLVMValueRef mark =
+                LLVMBuildCall2(b, LLVMGlobalGetValueType(marks[i]), marks[i], NULL, 0, "");
+            if (tji_is_sinkable_barrier(call))
+                tji_mark_sinkable_barrier(ctx, mark);
             LLVMInstructionEraseFromParent(call);
         }
     }
@@ -493,8 +496,10 @@ lower_lanes(tj_context *ctx, LLVMModuleRef m, LLVMValueRef const *fns, size_t n,
     for (size_t i = 0; i < n; i++) {
         if (!fns[i])
             continue;
-        if (st == TJ_OK && marks[i])
+        if (st == TJ_OK && marks[i]) {
+            tji_sink_barriers(ctx, fns[i], marks[i]);
             descs[i].lane_loops = tji_lane_loops(ctx, fns[i], marks[i], descs[i].block_width);
+        }
         clear_partial_arena(ctx, fns[i], &descs[i], !descs[i].lane_loops);
         if (descs[i].lane_loops) {
             mark_invariant_params(ctx, LLVMGetNamedFunction(m, descs[i].entry), &descs[i]);

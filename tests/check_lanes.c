@@ -1584,7 +1584,7 @@ START_TEST(test_lanes_values_every_lane_carries_alike)
             tj_if_end(k);
             tj_val *drained = tj_binary(k, TJ_BIN_ADD, tj_const_int(k, TJ_DTYPE_I32, NX + NBLK),
                                         base);
-            tjt_drain(k, s, y, drained);
+            tjt_drain_phases(k, s, y, drained, true);
             tj_module *m = build(ctx, cpu, k);
             const char *ir0 = unoptimised_ir(ctx, cpu, k);
             bool tests = strstr(ir0, "\nlanes.facts") && strstr(ir0, "%lanes.up") &&
@@ -1764,9 +1764,10 @@ END_TEST
 
 /* A keeper (keeper_begin) of 'per' * B elements a block whose lanes push x's values that
  * are at least zero, 'per' steps of a value a lane, then drain the stack into out at the
- * block's start (tjt_drain). */
+ * block's start: in one phase (tjt_drain: the pop and the store, jit/sink_barriers.c) or in
+ * two (tjt_drain_phases: the slots cross a barrier in per-lane arrays). */
 static keeper
-drain_kernel(form f, const char *name, int per)
+drain_kernel(form f, const char *name, int per, bool two_phases)
 {
     keeper q = keeper_begin(f, name, B, per * B);
     tj_kernel *k = q.k;
@@ -1778,7 +1779,7 @@ drain_kernel(form f, const char *name, int per)
         tj_val *v = tj_load(k, q.x, &i, 1);
         tj_tile_stack_push(k, q.s, v, tj_compare(k, TJ_CMP_GE, v, zero));
     }
-    tjt_drain(k, q.s, q.out, q.start);
+    tjt_drain_phases(k, q.s, q.out, q.start, two_phases);
     return q;
 }
 
@@ -1791,7 +1792,7 @@ START_TEST(test_lanes_pops_that_every_lane_gets_need_no_test)
 {
     enum { PER = 3, NBLK = 5, NX = NBLK * PER * B };
     for (form f = LOOPS; f < NFORMS; f++) {
-        keeper q = drain_kernel(f, "drain", PER);
+        keeper q = drain_kernel(f, "drain", PER, true);
         tj_kernel *k = q.k;
         tj_context *ctx = q.ctx;
         tj_device *cpu = q.cpu;
@@ -1867,15 +1868,16 @@ END_TEST
  * values). Debug builds, whose pops' slots lane_loops.c does not know by construction
  * (the index checks), took that copy without the test: block 0's last lane failed the
  * launch with "index -1 is out of range", the others overwrote the block before's last
- * element. Found by fuzz/diff_kernels. Release and debug builds, every form. */
+ * element. Found by fuzz/diff_kernels. Release and debug builds, every form, the drain in
+ * two phases and in one. */
 START_TEST(test_lanes_a_pop_that_one_lane_misses)
 {
     enum { PER = 3, NBLK = 5, NX = NBLK * PER * B };
     static const int keep[NBLK] = {B - 1, 2 * B - 1, 3 * B - 1, B, 1};
-    for (int debug = 0; debug < 2; debug++)
+    for (int debug = 0; debug < 4; debug++)
         for (form f = LOOPS; f < NFORMS; f++) {
-            g_debug = debug;
-            keeper q = drain_kernel(f, "drain1", PER);
+            g_debug = debug & 1;
+            keeper q = drain_kernel(f, "drain1", PER, debug < 2);
             g_debug = false;
             tj_module *m = build(q.ctx, q.cpu, q.k);
             int32_t xs[NX], outs[NX];

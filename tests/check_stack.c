@@ -1067,7 +1067,7 @@ START_TEST(test_stack_push_loops_keep_order_and_capacity)
                   "permute %d, expected %s", (int)form, env ? env : "(unset)", (int)host,
                   (unsigned)B, by_compress, by_permute, vector ? "one of them" : "neither");
     /* and the drain's pops in a cooperative block's lanes, whatever the form (jit/serial_pops.c) */
-    bool pops = strstr(ir, "pop.vec.body") != NULL;
+    bool pops = strstr(ir, "pop.vec.body") != NULL || strstr(ir, "drain.vec.body") != NULL;
     ck_assert_msg(pops == (g_where == ON_COOP && copies), "block_dim %u: the lanes' pops %s",
                   (unsigned)B, pops ? "are vectorised" : "are not vectorised");
     if (host != F_AVX512 && row == 0)
@@ -1213,6 +1213,117 @@ START_TEST(test_stack_cooperative_pops_give_each_lane_its_slot_and_value)
     tj_module_destroy(m);
     tj_kernel_destroy(k);
     free(hslots), free(hgot), free(hvals);
+}
+END_TEST
+
+/* Drains in one phase (jit/sink_barriers.c, then jit/serial_pops.c's drain): each block of
+ * B lanes pushes the elements of its 3 * B of x that are at least 0 (keep[b] of them: none,
+ * one, a vector's worth and more, B - 1 to B + 1, all), then pops them into out at an
+ * address form: 0 at blk * 3B + slot (contiguous: vector steps), 1 at blk * 6B + 2 * slot
+ * and 2 at blk * 3B + 3B - 1 - slot (affine, not contiguous: the run-time test sends them to
+ * the scalar loop), 3 as 0 but storing value + tile_stack_count(s), which reads shared
+ * memory after the pop, so the pop keeps its barrier and every lane sees the count after
+ * the whole block popped. Checked exactly: the stack holds the kept values in the order of
+ * their elements (lanes push in turn), the other elements of out keep their sentinel. */
+enum { DRAIN_FORMS = 4, DRAIN_NBLK = 8 };
+
+static tj_kernel *
+drain_form_kernel(const tj_type *t, uint32_t B, int form)
+{
+    tj_kernel_options o = opts_for(B, false);
+    tj_kernel *k = tj_kernel_create(tjt.ctx, "drain_form", &o);
+    tj_val *x = tj_param_array(k, "x", t, 1);
+    tj_val *out = tj_param_array(k, "out", t, 1);
+    tj_val *tid[2];
+    tj_tid(k, 2, tid);
+    tj_val *blk = tid[0], *lane = tid[1], *zero = ci(k, 0), *tzero = tj_cast(k, zero, t);
+    int items = 3 * (int)B;
+    tj_val *s = tj_tile_stack(k, items, t);
+    for (int step = 0; step < 3; step++) {
+        tj_val *i = bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_MUL, blk, ci(k, items)),
+                        bin(k, TJ_BIN_ADD, ci(k, step * (int)B), lane));
+        tj_val *v = tj_load(k, x, &i, 1);
+        tj_tile_stack_push(k, s, v, tj_compare(k, TJ_CMP_GE, v, tzero));
+    }
+    tj_while_begin(k);
+    tj_while_cond(k, tj_compare(k, TJ_CMP_GT, tj_tile_stack_count(k, s), zero));
+    tj_val *slot = NULL;
+    tj_val *value = tj_tile_stack_pop(k, s, &slot);
+    tj_if_begin(k, tj_compare(k, TJ_CMP_GE, slot, zero));
+    tj_val *base = bin(k, TJ_BIN_MUL, blk, ci(k, form == 1 ? 2 * items : items));
+    tj_val *at = form == 1   ? bin(k, TJ_BIN_ADD, base, bin(k, TJ_BIN_MUL, slot, ci(k, 2)))
+                 : form == 2 ? bin(k, TJ_BIN_SUB, bin(k, TJ_BIN_ADD, base, ci(k, items - 1)),
+                                   slot)
+                             : bin(k, TJ_BIN_ADD, base, slot);
+    if (form == 3)
+        value = bin(k, TJ_BIN_ADD, value, tj_cast(k, tj_tile_stack_count(k, s), t));
+    tj_store(k, out, &at, 1, value);
+    tj_if_end(k);
+    tj_while_end(k);
+    return k;
+}
+
+START_TEST(test_stack_cooperative_drain_in_one_phase)
+{
+    g_where = ON_COOP;
+    int form = _i % DRAIN_FORMS;
+    uint32_t B = pop_widths[_i / DRAIN_FORMS % NROWS(pop_widths)];
+    tj_dtype dt = pop_dtypes[_i / DRAIN_FORMS / NROWS(pop_widths)];
+    const tj_type *t = tjt_type(dt);
+    size_t es = (size_t)tj_type_get_size(t);
+    tj_kernel *k = drain_form_kernel(t, B, form);
+    ck_assert_msg(tj_kernel_error(k) == NULL, "builder error: %s", tj_kernel_error(k));
+    tj_build_options bo = {.keep_ir = true};
+    tj_module *m = NULL;
+    ck_assert_int_eq(tj_kernel_build(k, &bo, &m), TJ_OK);
+    const char *lanes = getenv("TILEJIT_CPU_LANES");
+    bool copies = !lanes || (strcmp(lanes, "fibers") != 0 && strcmp(lanes, "switch") != 0);
+    bool fused = strstr(tj_module_get_ir(m), "drain.vec.body") != NULL;
+    ck_assert_msg(fused == (copies && form != 3), "block_dim %u, form %d: the drain %s",
+                  (unsigned)B, form, fused ? "is one vector loop" : "is not one vector loop");
+    int items = 3 * (int)B;
+    int keep[DRAIN_NBLK] = {0, 1, 15, 17, (int)B - 1, (int)B, (int)B + 1, items};
+    size_t nx = (size_t)DRAIN_NBLK * (size_t)items, nout = form == 1 ? 2 * nx : nx;
+    void *hx = malloc(nx * es), *hout = malloc(nout * es), *want = malloc(nout * es);
+    ck_assert(hx && hout && want);
+    for (size_t e = 0; e < nout; e++)
+        tt_put(want, dt, e, -5000);
+    for (int b = 0; b < DRAIN_NBLK; b++) {
+        int n = 0;
+        for (int e = 0; e < items; e++) {
+            size_t at = (size_t)b * (size_t)items + (size_t)e;
+            bool kept = (e * 7) % items < keep[b];
+            double v = kept ? 1 + (b * 131 + e * 7) % 1000 : -1 - e;
+            tt_put(hx, dt, at, v);
+            if (!kept)
+                continue;
+            /* slot n, at its form's address; form 3 adds the count after the block's pop */
+            int popped_to = keep[b] - (int)B * ((keep[b] - 1 - n) / (int)B + 1);
+            size_t o = form == 1   ? (size_t)b * 2 * (size_t)items + 2 * (size_t)n
+                       : form == 2 ? (size_t)b * (size_t)items + (size_t)(items - 1 - n)
+                                   : at - (size_t)e + (size_t)n;
+            tt_put(want, dt, o, v + (form == 3 ? (popped_to < 0 ? 0 : popped_to) : 0));
+            n++;
+        }
+        ck_assert_int_eq(n, keep[b]);
+    }
+    for (size_t e = 0; e < nout; e++)
+        tt_put(hout, dt, e, -5000);
+    tj_array *ax = tjt_array(device(), t, (int64_t)nx, hx);
+    tj_array *aout = tjt_array(device(), t, (int64_t)nout, hout);
+    tj_arg args[] = {tj_arg_array(ax), tj_arg_array(aout)};
+    int64_t nb = DRAIN_NBLK;
+    tjt_ok(device(), tj_launch_tiled(device(), m, "drain_form", 1, &nb, B, args, 2));
+    tjt_ok(device(), tj_array_copy_to_host(aout, hout, nout * es));
+    for (size_t e = 0; e < nout; e++)
+        ck_assert_msg(tt_get(hout, dt, e) == tt_get(want, dt, e),
+                      "block_dim %u, dtype %d, form %d: out[%zu] = %g, expected %g", (unsigned)B,
+                      (int)dt, form, e, tt_get(hout, dt, e), tt_get(want, dt, e));
+    tj_array_destroy(ax);
+    tj_array_destroy(aout);
+    tj_module_destroy(m);
+    tj_kernel_destroy(k);
+    free(hx), free(hout), free(want);
 }
 END_TEST
 
@@ -1707,6 +1818,8 @@ add_where(TCase *tc, int where)
         tcase_add_loop_test(tc, test_stack_cooperative_pops_give_each_lane_its_slot_and_value, 0,
                             NROWS(pop_dtypes) * NROWS(pop_widths));
         tcase_add_test(tc, test_stack_cooperative_drain_reserved_per_block);
+        tcase_add_loop_test(tc, test_stack_cooperative_drain_in_one_phase, 0,
+                            DRAIN_FORMS * NROWS(pop_widths) * NROWS(pop_dtypes));
     }
     if (where == ON_PTX) {
         tcase_add_test(tc, test_stack_gpu_pushes_in_a_run_synchronise_once_each);

@@ -223,9 +223,13 @@ tjt_push_below_half(tj_kernel *k, tj_val *x, tj_val *s, tj_val *const tid[2], in
 }
 
 /* The bench's drain: while stack 's' holds values, every lane pops and stores its value at
- * out[start + slot] when it got a slot. */
+ * out[start + slot] when it got a slot. With 'two_phases' it stores 'value + 0', an int
+ * computed after the pop: jit/sink_barriers.c moves the pop's barrier below a store of the
+ * popped value only, so then the pop keeps a phase of its own and its slot and value cross
+ * that barrier in per-lane arrays (the two-phase drain, whose slots the lane loops' copies
+ * know). */
 static inline void
-tjt_drain(tj_kernel *k, tj_val *s, tj_val *out, tj_val *start)
+tjt_drain_phases(tj_kernel *k, tj_val *s, tj_val *out, tj_val *start, bool two_phases)
 {
     tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0);
     tj_while_begin(k);
@@ -234,9 +238,15 @@ tjt_drain(tj_kernel *k, tj_val *s, tj_val *out, tj_val *start)
     tj_val *popped = tj_tile_stack_pop(k, s, &slot);
     tj_if_begin(k, tj_compare(k, TJ_CMP_GE, slot, zero));
     tj_val *at = tj_binary(k, TJ_BIN_ADD, start, slot);
-    tj_store(k, out, &at, 1, popped);
+    tj_store(k, out, &at, 1, two_phases ? tj_binary(k, TJ_BIN_ADD, popped, zero) : popped);
     tj_if_end(k);
     tj_while_end(k);
+}
+
+static inline void
+tjt_drain(tj_kernel *k, tj_val *s, tj_val *out, tj_val *start)
+{
+    tjt_drain_phases(k, s, out, start, false);
 }
 
 #endif /* TJ_API_TEST_H */
