@@ -302,36 +302,32 @@ match(pushloop *p, LLVMBasicBlockRef head, tji_compress_form form)
     memset(p, 0, sizeof *p);
     p->head = head;
     p->form = form;
-    LLVMValueRef hterm = LLVMGetBasicBlockTerminator(head);
-    if (!hterm || LLVMGetInstructionOpcode(hterm) != LLVMBr || !LLVMIsConditional(hterm))
+    LLVMValueRef hterm = tji_cond_br(head);
+    if (!hterm)
         return false;
     /* head -> cold -> latch and head -> latch, latch -> head and exit; or, with the store
      * guarded, head -> put -> mid and head -> mid, then mid -> cold -> latch and mid -> latch */
     LLVMBasicBlockRef s0 = LLVMGetSuccessor(hterm, 0), s1 = LLVMGetSuccessor(hterm, 1);
-    LLVMValueRef mterm = hterm, pterm = LLVMGetBasicBlockTerminator(s0);
+    LLVMValueRef mterm = hterm;
     p->mid = head;
-    if (pterm && LLVMGetInstructionOpcode(pterm) == LLVMBr && !LLVMIsConditional(pterm) &&
-        LLVMGetSuccessor(pterm, 0) == s1 && LLVMGetFirstInstruction(s0) != pterm &&
+    if (tji_only_succ(s0) == s1 && LLVMGetFirstInstruction(s0) != LLVMGetBasicBlockTerminator(s0) &&
         s0 != head && s1 != head) {
         p->put = s0;
         p->mid = s1;
         p->fits = LLVMGetCondition(hterm);
-        mterm = LLVMGetBasicBlockTerminator(s1);
-        if (!mterm || LLVMGetInstructionOpcode(mterm) != LLVMBr || !LLVMIsConditional(mterm))
+        if (!(mterm = tji_cond_br(s1)))
             return false;
         s0 = LLVMGetSuccessor(mterm, 0);
         s1 = LLVMGetSuccessor(mterm, 1);
         if (s0 == head || s1 == head || s0 == p->put || s1 == p->put)
             return false;
     }
-    LLVMValueRef cterm = LLVMGetBasicBlockTerminator(s0);
-    if (!cterm || LLVMGetInstructionOpcode(cterm) != LLVMBr || LLVMIsConditional(cterm) ||
-        LLVMGetSuccessor(cterm, 0) != s1 || LLVMGetFirstInstruction(s0) != cterm)
+    if (tji_only_succ(s0) != s1 || LLVMGetFirstInstruction(s0) != LLVMGetBasicBlockTerminator(s0))
         return false;
     p->cold = s0;
     p->latch = s1;
-    LLVMValueRef lterm = LLVMGetBasicBlockTerminator(p->latch);
-    if (!lterm || LLVMGetInstructionOpcode(lterm) != LLVMBr || !LLVMIsConditional(lterm))
+    LLVMValueRef lterm = tji_cond_br(p->latch);
+    if (!lterm)
         return false;
     LLVMBasicBlockRef l0 = LLVMGetSuccessor(lterm, 0), l1 = LLVMGetSuccessor(lterm, 1);
     if ((l0 == head) == (l1 == head))

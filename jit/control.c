@@ -207,6 +207,22 @@ tji_pointer_base(LLVMValueRef p)
     }
 }
 
+LLVMBasicBlockRef
+tji_only_succ(LLVMBasicBlockRef bb)
+{
+    LLVMValueRef t = bb ? LLVMGetBasicBlockTerminator(bb) : NULL;
+    return t && LLVMGetInstructionOpcode(t) == LLVMBr && !LLVMIsConditional(t)
+               ? LLVMGetSuccessor(t, 0)
+               : NULL;
+}
+
+LLVMValueRef
+tji_cond_br(LLVMBasicBlockRef bb)
+{
+    LLVMValueRef t = bb ? LLVMGetBasicBlockTerminator(bb) : NULL;
+    return t && LLVMGetInstructionOpcode(t) == LLVMBr && LLVMIsConditional(t) ? t : NULL;
+}
+
 static bool
 is_gep(LLVMValueRef p)
 {

@@ -887,6 +887,10 @@ TJI_HIDDEN int tji_range_first(tj_context *ctx, LLVMModuleRef m);
 /* control.c: what a pointer is an offset of, through GEPs and casts (instructions or
  * constants). */
 TJI_HIDDEN LLVMValueRef tji_pointer_base(LLVMValueRef p);
+/* The one successor of 'bb' where it ends in an unconditional branch, else NULL; the
+ * conditional branch that ends 'bb', else NULL ('bb' may be NULL). */
+TJI_HIDDEN LLVMBasicBlockRef tji_only_succ(LLVMBasicBlockRef bb);
+TJI_HIDDEN LLVMValueRef tji_cond_br(LLVMBasicBlockRef bb);
 /* control.c: a pointer as base + off + the sum of var[i] x scale[i] bytes, through GEPs
  * (instructions or constants) of constant indices but for first indices that are not, at
  * most 'max_vars' of them (up to TJI_ADDRESS_TERMS); the walk stops at a GEP it cannot take

@@ -39,6 +39,7 @@
  * front (vectorise_drain) does that while a run-time test of the step's first and last
  * addresses finds them so, and the scalar loop takes the rest.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
@@ -122,24 +123,6 @@ only_store(const poploop *p, LLVMValueRef v)
     return st;
 }
 
-/* The one successor of 'bb', where it ends in an unconditional branch; else NULL. */
-static LLVMBasicBlockRef
-only_succ(LLVMBasicBlockRef bb)
-{
-    LLVMValueRef t = bb ? LLVMGetBasicBlockTerminator(bb) : NULL;
-    return t && LLVMGetInstructionOpcode(t) == LLVMBr && !LLVMIsConditional(t)
-               ? LLVMGetSuccessor(t, 0)
-               : NULL;
-}
-
-/* The conditional branch that ends 'bb', or NULL. */
-static LLVMValueRef
-cond_br(LLVMBasicBlockRef bb)
-{
-    LLVMValueRef t = bb ? LLVMGetBasicBlockTerminator(bb) : NULL;
-    return t && LLVMGetInstructionOpcode(t) == LLVMBr && LLVMIsConditional(t) ? t : NULL;
-}
-
 /* What the two loop shapes share, with p->head, p->get and p->latch set: the latch's exit,
  * the head's phis (the lane counter i and the count c), got = c > 0, and the marked load at
  * GEP(T, S, ext(top)), top = c - 1, in 'get'. */
@@ -148,7 +131,7 @@ match_head(poploop *p, unsigned bits)
 {
     LLVMBasicBlockRef head = p->head;
     LLVMValueRef hterm = LLVMGetBasicBlockTerminator(head);
-    LLVMValueRef lterm = cond_br(p->latch);
+    LLVMValueRef lterm = tji_cond_br(p->latch);
     if (!lterm)
         return false;
     LLVMBasicBlockRef l0 = LLVMGetSuccessor(lterm, 0), l1 = LLVMGetSuccessor(lterm, 1);
@@ -280,13 +263,13 @@ match(poploop *p, LLVMBasicBlockRef head, unsigned bits)
 {
     memset(p, 0, sizeof *p);
     p->head = head;
-    LLVMValueRef hterm = cond_br(head);
+    LLVMValueRef hterm = tji_cond_br(head);
     if (!hterm)
         return false;
     p->get = LLVMGetSuccessor(hterm, 0);
     p->latch = LLVMGetSuccessor(hterm, 1);
     if (p->get == head || p->latch == head || p->get == p->latch ||
-        only_succ(p->get) != p->latch || !match_head(p, bits))
+        tji_only_succ(p->get) != p->latch || !match_head(p, bits))
         return false;
     if (!value_phis(p, p->latch))
         return false;
@@ -397,12 +380,12 @@ match_drain(poploop *p, LLVMBasicBlockRef head, unsigned bits, LLVMValueRef *cha
 {
     memset(p, 0, sizeof *p);
     p->head = head;
-    LLVMValueRef hterm = cond_br(head), mterm;
+    LLVMValueRef hterm = tji_cond_br(head), mterm;
     if (!hterm)
         return false;
     p->get = LLVMGetSuccessor(hterm, 0);
     p->mid = LLVMGetSuccessor(hterm, 1);
-    if (only_succ(p->get) != p->mid || !(mterm = cond_br(p->mid)))
+    if (tji_only_succ(p->get) != p->mid || !(mterm = tji_cond_br(p->mid)))
         return false;
     p->put = LLVMGetSuccessor(mterm, 0);
     p->latch = LLVMGetSuccessor(mterm, 1);
@@ -412,7 +395,7 @@ match_drain(poploop *p, LLVMBasicBlockRef head, unsigned bits, LLVMValueRef *cha
         for (int b = a + 1; b < 5; b++)
             if (blocks[a] == blocks[b])
                 return false;
-    if (only_succ(p->put) != p->latch || !match_head(p, bits))
+    if (tji_only_succ(p->put) != p->latch || !match_head(p, bits))
         return false;
     if (!value_phis(p, p->mid) || !p->v || LLVMGetFirstInstruction(p->latch) != p->i_next)
         return false;
@@ -509,20 +492,48 @@ own_exit(poploop *p)
     LLVMDisposeBuilder(b);
 }
 
-/* The step of lanes vi .. vi + VF - 1. Where c >= VF ('partial' false): slots c - 1 down to
- * c - VF, the VF values below c in reverse order (one vector load and a shuffle). Where
- * c < VF (the stack's last values, or none): lane vi + k takes slot c - 1 - k and its value
- * where k < c, else -1 and zero; the values come from a masked load of the VF slots below
- * c, whose first VF - c (below the stack's bottom) it does not touch. Returns the count
- * after the step: c - VF, or min(c, 0). */
+/* What a kind of vector loop builds (vector_loop): 'test', at the end of the loop's head,
+ * the condition for a step (NULL: none), and 'step', the step of lanes vi .. vi + VF - 1
+ * where c >= VF ('partial' false) or c < VF, which returns the count after it. */
+typedef struct steps steps;
+struct steps {
+    LLVMValueRef (*test)(steps *s, LLVMBuilderRef b, const tji_vec_front *f);
+    LLVMValueRef (*step)(steps *s, LLVMBuilderRef b, const tji_vec_front *f, bool partial);
+    LLVMModuleRef m;
+    const poploop *p;
+    LLVMValueRef iota, rev;     /* <0, 1, .. VF - 1> and <VF - 1, .. 0> */
+    const LLVMValueRef *chain;  /* a drain's store address, affine in the slot (address_at) */
+    int nchain;
+    LLVMValueRef low, at_lo, any; /* a drain's: c - VF, the address of the step's lowest
+                                   * slot, c > 0 */
+};
+
+/* llvm.masked.load of a vector 'vt' at 'from', the lanes of 'mask', zero elsewhere. */
 static LLVMValueRef
-lanes_step(LLVMBuilderRef b, LLVMModuleRef m, const poploop *p, const tji_vec_front *f,
-           LLVMValueRef iota, LLVMValueRef rev, bool partial)
+masked_load(const steps *s, LLVMBuilderRef b, LLVMTypeRef vt, LLVMValueRef from,
+            unsigned align, LLVMValueRef mask)
 {
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(vt));
+    LLVMTypeRef tys[] = {vt, LLVMTypeOf(from)};
+    LLVMValueRef args[] = {from, LLVMConstInt(i32, align, 0), mask, LLVMConstNull(vt)};
+    return tji_build_intrinsic(s->m, b, LLVMLookupIntrinsicID("llvm.masked.load", 16), tys, 2,
+                               args, 4);
+}
+
+/* The pops' step (the loop of match). Where c >= VF: slots c - 1 down to c - VF, the VF
+ * values below c in reverse order (one vector load and a shuffle). Where c < VF (the
+ * stack's last values, or none): lane vi + k takes slot c - 1 - k and its value where
+ * k < c, else -1 and zero; the values come from a masked load of the VF slots below c,
+ * whose first VF - c (below the stack's bottom) it does not touch. Returns the count after
+ * the step: c - VF, or min(c, 0). */
+static LLVMValueRef
+lanes_step(steps *s, LLVMBuilderRef b, const tji_vec_front *f, bool partial)
+{
+    const poploop *p = s->p;
     LLVMTypeRef i64 = LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(p->i)));
     LLVMTypeRef i32 = LLVMTypeOf(f->vc);
     unsigned vf = p->vf;
-    LLVMValueRef vi = f->vi, zero = LLVMConstInt(i32, 0, 0);
+    LLVMValueRef vi = f->vi, zero = LLVMConstInt(i32, 0, 0), iota = s->iota;
     LLVMValueRef low = LLVMBuildSub(b, f->vc, LLVMConstInt(i32, vf, 0), "");
     if (p->slot_store) {
         LLVMValueRef top = LLVMBuildSub(b, f->vc, LLVMConstInt(i32, 1, 0), "");
@@ -544,16 +555,12 @@ lanes_step(LLVMBuilderRef b, LLVMModuleRef m, const poploop *p, const tji_vec_fr
             LLVMValueRef skip = LLVMBuildSub(b, LLVMConstInt(i32, vf, 0), f->vc, "");
             LLVMValueRef mask =
                 LLVMBuildICmp(b, LLVMIntSGE, iota, tji_build_splat(b, skip, vf), "");
-            LLVMTypeRef tys[] = {vt, LLVMTypeOf(from)};
-            LLVMValueRef args[] = {from, LLVMConstInt(i32, LLVMGetAlignment(p->load), 0), mask,
-                                   LLVMConstNull(vt)};
-            vals = tji_build_intrinsic(m, b, LLVMLookupIntrinsicID("llvm.masked.load", 16), tys,
-                                       2, args, 4);
+            vals = masked_load(s, b, vt, from, LLVMGetAlignment(p->load), mask);
         } else {
             vals = LLVMBuildLoad2(b, vt, from, "");
             LLVMSetAlignment(vals, LLVMGetAlignment(p->load));
         }
-        vals = LLVMBuildShuffleVector(b, vals, LLVMGetPoison(vt), rev, "");
+        vals = LLVMBuildShuffleVector(b, vals, LLVMGetPoison(vt), s->rev, "");
         LLVMValueRef arr = LLVMGetOperand(LLVMGetOperand(p->v_store, 1), 0);
         LLVMValueRef st = LLVMBuildStore(b, vals, LLVMBuildGEP2(b, p->elem, arr, &vi, 1, ""));
         LLVMSetAlignment(st, LLVMGetAlignment(p->load));
@@ -563,12 +570,72 @@ lanes_step(LLVMBuilderRef b, LLVMModuleRef m, const poploop *p, const tji_vec_fr
     return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, f->vc, zero, ""), zero, f->vc, "");
 }
 
-/* Builds the vector loop in front of the matched loop (see the top of the file): VF lanes a
- * step while VF lanes are left, full steps while c >= VF, then partial ones, so that the
- * scalar loop only takes the last lanes when VF does not divide their number. */
-static void
-vectorise(LLVMModuleRef m, const poploop *p)
+/* A drain's test: the step's slots, max(c - VF, 0) up to c - 1, have contiguous addresses
+ * where c > 0 (the chain being affine, its first and last addresses (hi - lo) * size
+ * apart). Keeps the lowest slot's address for the step. */
+static LLVMValueRef
+drain_test(steps *s, LLVMBuilderRef b, const tji_vec_front *f)
 {
+    const poploop *p = s->p;
+    LLVMTypeRef i32 = LLVMTypeOf(p->c);
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(LLVMGetTypeContext(i32));
+    LLVMValueRef zero = LLVMConstInt(i32, 0, 0);
+    LLVMValueRef low = s->low = LLVMBuildSub(b, f->vc, LLVMConstInt(i32, p->vf, 0), "");
+    LLVMValueRef lo = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, low, zero, ""), low, zero,
+                                      "drain.lo");
+    LLVMValueRef hi = LLVMBuildSub(b, f->vc, LLVMConstInt(i32, 1, 0), "");
+    s->at_lo = address_at(b, p, s->chain, s->nchain, lo);
+    LLVMValueRef at_hi = address_at(b, p, s->chain, s->nchain, hi);
+    LLVMValueRef span = LLVMBuildSub(b, LLVMBuildPtrToInt(b, at_hi, i64, ""),
+                                     LLVMBuildPtrToInt(b, s->at_lo, i64, ""), "");
+    LLVMTargetDataRef dl = LLVMGetModuleDataLayout(s->m);
+    LLVMValueRef want = LLVMBuildMul(
+        b, LLVMBuildSExt(b, LLVMBuildSub(b, hi, lo, ""), i64, ""),
+        LLVMConstInt(i64, LLVMABISizeOfType(dl, p->elem), 0), "");
+    s->any = LLVMBuildICmp(b, LLVMIntSGT, f->vc, zero, "");
+    return LLVMBuildSelect(b, s->any, LLVMBuildICmp(b, LLVMIntEQ, span, want, ""),
+                           LLVMConstInt(LLVMInt1TypeInContext(LLVMGetTypeContext(i32)), 1, 0),
+                           "drain.contiguous");
+}
+
+/* A drain's step: lane vi + k stores the value of slot c - 1 - k at that slot's address,
+ * so the step copies the VF values below c (where c < VF, the c values left from the
+ * stack's bottom, masked; none where c <= 0) to the lowest slot's address, in order. */
+static LLVMValueRef
+drain_step(steps *s, LLVMBuilderRef b, const tji_vec_front *f, bool partial)
+{
+    const poploop *p = s->p;
+    LLVMTypeRef i32 = LLVMTypeOf(p->c);
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(LLVMGetTypeContext(i32));
+    LLVMTypeRef vt = LLVMVectorType(p->elem, p->vf);
+    LLVMValueRef stack = LLVMGetOperand(p->gep, 0);
+    unsigned lalign = LLVMGetAlignment(p->load), salign = LLVMGetAlignment(p->store);
+    if (!partial) {
+        LLVMValueRef lowx = LLVMBuildSExt(b, s->low, i64, "");
+        LLVMValueRef vals =
+            LLVMBuildLoad2(b, vt, LLVMBuildGEP2(b, p->elem, stack, &lowx, 1, ""), "");
+        LLVMSetAlignment(vals, lalign);
+        LLVMSetAlignment(LLVMBuildStore(b, vals, s->at_lo), salign);
+        return s->low;
+    }
+    LLVMValueRef mask =
+        LLVMBuildICmp(b, LLVMIntSLT, s->iota, tji_build_splat(b, f->vc, p->vf), "");
+    LLVMValueRef left = masked_load(s, b, vt, stack, lalign, mask);
+    LLVMTypeRef stys[] = {vt, LLVMTypeOf(s->at_lo)};
+    LLVMValueRef sargs[] = {left, s->at_lo, LLVMConstInt(i32, salign, 0), mask};
+    tji_build_intrinsic(s->m, b, LLVMLookupIntrinsicID("llvm.masked.store", 17), stys, 2, sargs,
+                        4);
+    return LLVMBuildSelect(b, s->any, LLVMConstInt(i32, 0, 0), f->vc, "");
+}
+
+/* Builds the vector loop in front of a matched loop (see the top of the file): VF lanes a
+ * step while VF lanes are left (and s->test holds), full steps while c >= VF, then partial
+ * ones, so that the scalar loop only takes the last lanes when VF does not divide their
+ * number, or the steps the test turns away. */
+static void
+vector_loop(steps *s, const char *prefix)
+{
+    const poploop *p = s->p;
     LLVMContextRef llctx = LLVMGetTypeContext(LLVMTypeOf(p->i));
     LLVMTypeRef i32 = LLVMInt32TypeInContext(llctx);
     unsigned vf = p->vf;
@@ -577,101 +644,36 @@ vectorise(LLVMModuleRef m, const poploop *p)
                           .i = p->i, .c = p->c, .c2 = p->c2, .limit = p->limit,
                           .limit_on_next = p->limit_on_next};
     tji_vec_front f;
-    tji_vec_front_begin(b, &l, vf, "pop", &f);
-    tji_vec_front_enter(b, &f, LLVMConstInt(LLVMInt1TypeInContext(llctx), 1, 0));
+    tji_vec_front_begin(b, &l, vf, prefix, &f);
     LLVMValueRef rev[16], up[16];
     for (unsigned k = 0; k < vf; k++) {
         rev[k] = LLVMConstInt(i32, vf - 1 - k, 0);
         up[k] = LLVMConstInt(i32, k, 0);
     }
-    LLVMValueRef iota = LLVMConstVector(up, vf), revv = LLVMConstVector(rev, vf);
-    LLVMBasicBlockRef full = LLVMInsertBasicBlockInContext(llctx, f.done, "pop.vec.full");
-    LLVMBasicBlockRef part = LLVMInsertBasicBlockInContext(llctx, f.done, "pop.vec.part");
-    LLVMBasicBlockRef step = LLVMInsertBasicBlockInContext(llctx, f.done, "pop.vec.step");
+    s->iota = LLVMConstVector(up, vf);
+    s->rev = LLVMConstVector(rev, vf);
+    tji_vec_front_enter(b, &f,
+                        s->test ? s->test(s, b, &f)
+                                : LLVMConstInt(LLVMInt1TypeInContext(llctx), 1, 0));
+    char name[64];
+    snprintf(name, sizeof name, "%s.vec.full", prefix);
+    LLVMBasicBlockRef full = LLVMInsertBasicBlockInContext(llctx, f.done, name);
+    snprintf(name, sizeof name, "%s.vec.part", prefix);
+    LLVMBasicBlockRef part = LLVMInsertBasicBlockInContext(llctx, f.done, name);
+    snprintf(name, sizeof name, "%s.vec.step", prefix);
+    LLVMBasicBlockRef step = LLVMInsertBasicBlockInContext(llctx, f.done, name);
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGE, f.vc, LLVMConstInt(i32, vf, 0), ""), full,
                     part);
     LLVMPositionBuilderAtEnd(b, full);
-    LLVMValueRef c_full = lanes_step(b, m, p, &f, iota, revv, false);
+    LLVMValueRef c_full = s->step(s, b, &f, false);
     LLVMBuildBr(b, step);
     LLVMPositionBuilderAtEnd(b, part);
-    LLVMValueRef c_part = lanes_step(b, m, p, &f, iota, revv, true);
+    LLVMValueRef c_part = s->step(s, b, &f, true);
     LLVMBuildBr(b, step);
     LLVMPositionBuilderAtEnd(b, step);
     LLVMValueRef c_next = LLVMBuildPhi(b, i32, "");
     LLVMAddIncoming(c_next, (LLVMValueRef[]){c_full, c_part}, (LLVMBasicBlockRef[]){full, part},
                     2);
-    tji_vec_front_end(b, &l, &f, c_next);
-    LLVMDisposeBuilder(b);
-}
-
-/* Builds the vector loop in front of a matched drain: VF lanes a step, while the addresses
- * of the step's slots are contiguous (a run-time test of the first and the last, the chain
- * being affine). Lane vi + k stores the value of slot c - 1 - k at that slot's address, so
- * a step copies the VF values below c (or, where c < VF, the c values left, masked) to the
- * address of its lowest slot in their order: no shuffle and no per-lane arrays. */
-static void
-vectorise_drain(LLVMModuleRef m, const poploop *p, const LLVMValueRef *chain, int n)
-{
-    LLVMContextRef llctx = LLVMGetTypeContext(LLVMTypeOf(p->i));
-    LLVMTypeRef i32 = LLVMTypeOf(p->c), i64 = LLVMInt64TypeInContext(llctx);
-    unsigned vf = p->vf;
-    LLVMTypeRef vt = LLVMVectorType(p->elem, vf);
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(llctx);
-    tji_counted_loop l = {.pre = p->pre, .head = p->head, .latch = p->latch, .exit = p->exit,
-                          .i = p->i, .c = p->c, .c2 = p->c2, .limit = p->limit,
-                          .limit_on_next = p->limit_on_next};
-    tji_vec_front f;
-    tji_vec_front_begin(b, &l, vf, "drain", &f);
-    /* the step's slots: max(c - VF, 0) up to c - 1, contiguous where c > 0 */
-    LLVMValueRef zero = LLVMConstInt(i32, 0, 0), vfc = LLVMConstInt(i32, vf, 0);
-    LLVMValueRef low = LLVMBuildSub(b, f.vc, vfc, "");
-    LLVMValueRef lo = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, low, zero, ""), low, zero,
-                                      "drain.lo");
-    LLVMValueRef hi = LLVMBuildSub(b, f.vc, LLVMConstInt(i32, 1, 0), "");
-    LLVMValueRef at_lo = address_at(b, p, chain, n, lo);
-    LLVMValueRef at_hi = address_at(b, p, chain, n, hi);
-    LLVMValueRef span = LLVMBuildSub(b, LLVMBuildPtrToInt(b, at_hi, i64, ""),
-                                     LLVMBuildPtrToInt(b, at_lo, i64, ""), "");
-    LLVMTargetDataRef dl = LLVMGetModuleDataLayout(m);
-    LLVMValueRef want = LLVMBuildMul(
-        b, LLVMBuildSExt(b, LLVMBuildSub(b, hi, lo, ""), i64, ""),
-        LLVMConstInt(i64, LLVMABISizeOfType(dl, p->elem), 0), "");
-    LLVMValueRef any = LLVMBuildICmp(b, LLVMIntSGT, f.vc, zero, "");
-    LLVMValueRef ok = LLVMBuildSelect(b, any, LLVMBuildICmp(b, LLVMIntEQ, span, want, ""),
-                                      LLVMConstInt(LLVMInt1TypeInContext(llctx), 1, 0),
-                                      "drain.contiguous");
-    tji_vec_front_enter(b, &f, ok);
-    LLVMValueRef stack = LLVMGetOperand(p->gep, 0);
-    unsigned lalign = LLVMGetAlignment(p->load), salign = LLVMGetAlignment(p->store);
-    LLVMBasicBlockRef full = LLVMInsertBasicBlockInContext(llctx, f.done, "drain.vec.full");
-    LLVMBasicBlockRef part = LLVMInsertBasicBlockInContext(llctx, f.done, "drain.vec.part");
-    LLVMBasicBlockRef step = LLVMInsertBasicBlockInContext(llctx, f.done, "drain.vec.step");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGE, f.vc, vfc, ""), full, part);
-    LLVMPositionBuilderAtEnd(b, full);
-    LLVMValueRef lowx = LLVMBuildSExt(b, low, i64, "");
-    LLVMValueRef vals = LLVMBuildLoad2(b, vt, LLVMBuildGEP2(b, p->elem, stack, &lowx, 1, ""), "");
-    LLVMSetAlignment(vals, lalign);
-    LLVMSetAlignment(LLVMBuildStore(b, vals, at_lo), salign);
-    LLVMBuildBr(b, step);
-    /* c < VF: the c values left (none where c <= 0), from the stack's bottom */
-    LLVMPositionBuilderAtEnd(b, part);
-    LLVMValueRef up[16];
-    for (unsigned k = 0; k < vf; k++)
-        up[k] = LLVMConstInt(i32, k, 0);
-    LLVMValueRef mask = LLVMBuildICmp(b, LLVMIntSLT, LLVMConstVector(up, vf),
-                                      tji_build_splat(b, f.vc, vf), "");
-    LLVMTypeRef ltys[] = {vt, LLVMTypeOf(stack)};
-    LLVMValueRef largs[] = {stack, LLVMConstInt(i32, lalign, 0), mask, LLVMConstNull(vt)};
-    LLVMValueRef left = tji_build_intrinsic(m, b, LLVMLookupIntrinsicID("llvm.masked.load", 16),
-                                            ltys, 2, largs, 4);
-    LLVMTypeRef stys[] = {vt, LLVMTypeOf(at_lo)};
-    LLVMValueRef sargs[] = {left, at_lo, LLVMConstInt(i32, salign, 0), mask};
-    tji_build_intrinsic(m, b, LLVMLookupIntrinsicID("llvm.masked.store", 17), stys, 2, sargs, 4);
-    LLVMValueRef c_part = LLVMBuildSelect(b, any, zero, f.vc, "");
-    LLVMBuildBr(b, step);
-    LLVMPositionBuilderAtEnd(b, step);
-    LLVMValueRef c_next = LLVMBuildPhi(b, i32, "");
-    LLVMAddIncoming(c_next, (LLVMValueRef[]){low, c_part}, (LLVMBasicBlockRef[]){full, part}, 2);
     tji_vec_front_end(b, &l, &f, c_next);
     LLVMDisposeBuilder(b);
 }
@@ -690,17 +692,20 @@ tji_vectorise_pops(tj_context *ctx, LLVMModuleRef m)
             poploop p;
             LLVMValueRef chain[32];
             int nchain = 0;
+            steps s = {.m = m, .p = &p, .chain = chain};
             if (match(&p, bb, bits)) {
-                if (p.shared_exit)
-                    own_exit(&p);
-                vectorise(m, &p);
-                done++;
+                s.step = lanes_step;
             } else if (match_drain(&p, bb, bits, chain, (int)TJI_NELEMS(chain), &nchain)) {
-                if (p.shared_exit)
-                    own_exit(&p);
-                vectorise_drain(m, &p, chain, nchain);
-                done++;
+                s.test = drain_test;
+                s.step = drain_step;
+                s.nchain = nchain;
+            } else {
+                continue;
             }
+            if (p.shared_exit)
+                own_exit(&p);
+            vector_loop(&s, s.test ? "drain" : "pop");
+            done++;
         }
     return done;
 }

@@ -147,36 +147,24 @@ npreds(LLVMBasicBlockRef bb)
     return n;
 }
 
-/* The one successor of 'bb', if it ends in an unconditional branch. */
-static LLVMBasicBlockRef
-only_succ(LLVMBasicBlockRef bb)
-{
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-    return t && LLVMGetInstructionOpcode(t) == LLVMBr && !LLVMIsConditional(t)
-               ? LLVMGetSuccessor(t, 0)
-               : NULL;
-}
-
 /* Where the code after 'bb''s terminator goes on: in a block that only 'bb' enters, or once
  * the two ways of an `if` with one arm ('bb' -> arm -> merge, 'bb' -> merge) meet again,
  * when the arm is a store_arm; NULL otherwise. */
 static LLVMBasicBlockRef
 past_terminator(LLVMBasicBlockRef bb, const walk *w)
 {
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-    if (!t || LLVMGetInstructionOpcode(t) != LLVMBr)
-        return NULL;
-    if (!LLVMIsConditional(t)) {
-        LLVMBasicBlockRef s = LLVMGetSuccessor(t, 0);
+    LLVMBasicBlockRef s = tji_only_succ(bb);
+    if (s)
         return npreds(s) == 1 ? s : NULL;
-    }
-    for (unsigned k = 0; k < 2; k++) {
+    LLVMValueRef t = tji_cond_br(bb);
+    for (unsigned k = 0; t && k < 2; k++) {
         LLVMBasicBlockRef a = LLVMGetSuccessor(t, k), merge = LLVMGetSuccessor(t, 1 - k);
+        LLVMBasicBlockRef after = tji_only_succ(a);
         /* tj_if_begin's else block, empty where the `if` has no else */
-        if (only_succ(merge) && only_succ(merge) == only_succ(a) && npreds(merge) == 1 &&
+        if (after && tji_only_succ(merge) == after && npreds(merge) == 1 &&
             LLVMGetFirstInstruction(merge) == LLVMGetBasicBlockTerminator(merge))
-            merge = only_succ(a);
-        if (a != merge && a != bb && merge != bb && only_succ(a) == merge && npreds(a) == 1 &&
+            merge = after;
+        if (a != merge && a != bb && merge != bb && after == merge && npreds(a) == 1 &&
             npreds(merge) == 2 && store_arm(a, w))
             return merge;
     }
