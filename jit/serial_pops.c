@@ -36,8 +36,8 @@
  * address affine in the slot, and a latch that only counts the lanes. Lane vi + k stores
  * the value of slot c - 1 - k, so VF lanes copy the stack's VF values below c, in order, to
  * the address of slot c - VF where the step's addresses are contiguous: a vector loop in
- * front (vectorise_drain) does that while a run-time test of the step's first and last
- * addresses finds them so, and the scalar loop takes the rest.
+ * front (vector_loop, with drain_test and drain_step) does that while a run-time test of
+ * the step's first and last addresses finds them so, and the scalar loop takes the rest.
  */
 #include <stdio.h>
 #include <string.h>
