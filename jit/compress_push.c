@@ -249,11 +249,7 @@ add_to_slice(pushloop *p, LLVMValueRef v, LLVMValueRef alloca)
         p->slice[p->nslice++] = v;
         return true;
     }
-    bool ok = LLVMIsABinaryOperator(v) || LLVMIsACmpInst(v) || LLVMIsACastInst(v) ||
-              op == LLVMSelect || op == LLVMFNeg || op == LLVMFreeze ||
-              (op == LLVMCall && LLVMGetNumArgOperands(v) <= 3 && is_elementwise_intrinsic(v));
-    if (!ok || LLVMIsAAddrSpaceCastInst(v) || LLVMIsAPtrToIntInst(v) ||
-        LLVMIsAIntToPtrInst(v) || LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind)
+    if (!tji_widens(v))
         return false;
     int n = op == LLVMCall ? (int)LLVMGetNumArgOperands(v) : LLVMGetNumOperands(v);
     for (int k = 0; k < n; k++)
@@ -498,26 +494,30 @@ tji_build_splat(LLVMBuilderRef b, LLVMValueRef v, unsigned vf)
                                   LLVMConstNull(LLVMVectorType(LLVMTypeOf(i0), vf)), "");
 }
 
-typedef struct widen {
-    LLVMBuilderRef b;
-    LLVMModuleRef m;
-    const pushloop *p;
-    unsigned vf;
-    LLVMValueRef vi;              /* the vector loop's counter */
-    tji_vmap map;                 /* scalar -> vector */
-} widen;
+bool
+tji_widens(LLVMValueRef v)
+{
+    if (!LLVMIsAInstruction(v))
+        return false;
+    LLVMOpcode op = LLVMGetInstructionOpcode(v);
+    bool ok = LLVMIsABinaryOperator(v) || LLVMIsACmpInst(v) || LLVMIsACastInst(v) ||
+              op == LLVMSelect || op == LLVMFNeg || op == LLVMFreeze ||
+              (op == LLVMCall && LLVMGetNumArgOperands(v) <= 3 && is_elementwise_intrinsic(v));
+    return ok && !LLVMIsAAddrSpaceCastInst(v) && !LLVMIsAPtrToIntInst(v) &&
+           !LLVMIsAIntToPtrInst(v) && LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMPointerTypeKind;
+}
 
-static LLVMValueRef
-vec_of(widen *w, LLVMValueRef v)
+LLVMValueRef
+tji_widen_value(tji_widen *w, LLVMValueRef v)
 {
     if (tji_vmap_has(&w->map, v))
         return tji_vmap_get(&w->map, v);
     LLVMValueRef r;
-    if (v == w->p->i) {
-        LLVMTypeRef i64 = LLVMTypeOf(v);
+    if (w->i && v == w->i) {
+        LLVMTypeRef ity = LLVMTypeOf(v);
         LLVMValueRef steps[16];
         for (unsigned k = 0; k < w->vf; k++)
-            steps[k] = LLVMConstInt(i64, k, 0);
+            steps[k] = LLVMConstInt(ity, k, 0);
         r = LLVMBuildAdd(w->b, tji_build_splat(w->b, w->vi, w->vf),
                          LLVMConstVector(steps, w->vf), "");
     } else {
@@ -527,55 +527,63 @@ vec_of(widen *w, LLVMValueRef v)
     return r;
 }
 
-/* The vector form of slice instruction 'in', whose operands are widened already. */
-static LLVMValueRef
-widen_one(widen *w, LLVMValueRef in)
+LLVMValueRef
+tji_widen_inst(tji_widen *w, LLVMValueRef in)
 {
     LLVMBuilderRef b = w->b;
     LLVMOpcode op = LLVMGetInstructionOpcode(in);
     LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(in), w->vf);
-    if (op == LLVMLoad) {
-        LLVMValueRef gep = LLVMGetOperand(in, 0);
-        LLVMTypeRef t = LLVMTypeOf(in);
-        LLVMValueRef at = LLVMBuildGEP2(b, t, LLVMGetOperand(gep, 0), &w->vi, 1, "");
-        /* an i1 takes a byte in memory, where a vector of i1 takes a bit */
-        bool bit = LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 1;
-        LLVMTypeRef mt = bit ? LLVMVectorType(LLVMInt8TypeInContext(LLVMGetTypeContext(t)), w->vf)
-                             : vt;
-        LLVMValueRef r = LLVMBuildLoad2(b, mt, at, "");
-        LLVMSetAlignment(r, LLVMGetAlignment(in));
-        return bit ? LLVMBuildTrunc(b, r, vt, "") : r;
-    }
-    LLVMValueRef a = LLVMGetNumOperands(in) > 0 ? vec_of(w, LLVMGetOperand(in, 0)) : NULL;
+    LLVMValueRef a = LLVMGetNumOperands(in) > 0 ? tji_widen_value(w, LLVMGetOperand(in, 0))
+                                                : NULL;
+    LLVMValueRef r;
     if (LLVMIsABinaryOperator(in))
-        return LLVMBuildBinOp(b, op, a, vec_of(w, LLVMGetOperand(in, 1)), "");
-    if (LLVMIsACastInst(in))
-        return LLVMBuildCast(b, op, a, vt, "");
-    switch (op) {
-    case LLVMICmp:
-        return LLVMBuildICmp(b, LLVMGetICmpPredicate(in), a, vec_of(w, LLVMGetOperand(in, 1)), "");
-    case LLVMFCmp:
-        return LLVMBuildFCmp(b, LLVMGetFCmpPredicate(in), a, vec_of(w, LLVMGetOperand(in, 1)), "");
-    case LLVMSelect:
-        return LLVMBuildSelect(b, a, vec_of(w, LLVMGetOperand(in, 1)),
-                               vec_of(w, LLVMGetOperand(in, 2)), "");
-    case LLVMFNeg:
-        return LLVMBuildFNeg(b, a, "");
-    case LLVMFreeze:
-        return LLVMBuildFreeze(b, a, "");
-    default: { /* an elementwise intrinsic, overloaded on its type */
-        LLVMValueRef fn = LLVMGetCalledValue(in);
-        size_t len;
-        const char *name = LLVMGetValueName2(fn, &len);
-        const char *dot = strchr(name + 5, '.');
-        unsigned id = LLVMLookupIntrinsicID(name, (size_t)(dot - name));
+        r = LLVMBuildBinOp(b, op, a, tji_widen_value(w, LLVMGetOperand(in, 1)), "");
+    else if (LLVMIsACastInst(in))
+        r = LLVMBuildCast(b, op, a, vt, "");
+    else if (op == LLVMICmp)
+        r = LLVMBuildICmp(b, LLVMGetICmpPredicate(in), a,
+                          tji_widen_value(w, LLVMGetOperand(in, 1)), "");
+    else if (op == LLVMFCmp)
+        r = LLVMBuildFCmp(b, LLVMGetFCmpPredicate(in), a,
+                          tji_widen_value(w, LLVMGetOperand(in, 1)), "");
+    else if (op == LLVMSelect)
+        r = LLVMBuildSelect(b, a, tji_widen_value(w, LLVMGetOperand(in, 1)),
+                            tji_widen_value(w, LLVMGetOperand(in, 2)), "");
+    else if (op == LLVMFNeg)
+        r = LLVMBuildFNeg(b, a, "");
+    else if (op == LLVMFreeze)
+        r = LLVMBuildFreeze(b, a, "");
+    else { /* an elementwise intrinsic, overloaded on its type */
         LLVMValueRef args[3];
         unsigned n = (unsigned)LLVMGetNumArgOperands(in);
-        for (unsigned k = 0; k < n; k++) /* at most 3 (add_to_slice) */
-            args[k] = vec_of(w, LLVMGetOperand(in, k));
-        return tji_build_intrinsic(w->m, b, id, &vt, 1, args, n);
+        for (unsigned k = 0; k < n; k++) /* at most 3 (tji_widens) */
+            args[k] = tji_widen_value(w, LLVMGetOperand(in, k));
+        r = tji_build_intrinsic(w->m, b, tji_intrinsic_of(in), &vt, 1, args, n);
     }
-    }
+    tji_vmap_put(&w->map, in, r);
+    return r;
+}
+
+/* The vector form of slice instruction 'in' (a load at the lane counter, or what
+ * tji_widens takes), whose operands are widened already. */
+static LLVMValueRef
+widen_one(tji_widen *w, LLVMValueRef in)
+{
+    if (LLVMGetInstructionOpcode(in) != LLVMLoad)
+        return tji_widen_inst(w, in);
+    LLVMBuilderRef b = w->b;
+    LLVMTypeRef t = LLVMTypeOf(in), vt = LLVMVectorType(t, w->vf);
+    LLVMValueRef gep = LLVMGetOperand(in, 0);
+    LLVMValueRef at = LLVMBuildGEP2(b, t, LLVMGetOperand(gep, 0), &w->vi, 1, "");
+    /* an i1 takes a byte in memory, where a vector of i1 takes a bit */
+    bool bit = LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 1;
+    LLVMTypeRef mt = bit ? LLVMVectorType(LLVMInt8TypeInContext(LLVMGetTypeContext(t)), w->vf)
+                         : vt;
+    LLVMValueRef r = LLVMBuildLoad2(b, mt, at, "");
+    LLVMSetAlignment(r, LLVMGetAlignment(in));
+    r = bit ? LLVMBuildTrunc(b, r, vt, "") : r;
+    tji_vmap_put(&w->map, in, r);
+    return r;
 }
 
 /* AVX-512: the kept elements of 'vals' packed to the front, zeros after them. */
@@ -792,7 +800,7 @@ counted(const pushloop *p)
 static bool
 vectorise(LLVMModuleRef m, const pushloop *p)
 {
-    widen w = {.m = m, .p = p};
+    tji_widen w = {.m = m, .i = p->i};
     if (!tji_vmap_init(&w.map, 4 * SLICE_MAX)) {
         tji_vmap_free(&w.map);
         return false;
@@ -811,8 +819,9 @@ vectorise(LLVMModuleRef m, const pushloop *p)
     w.vf = vf;
     w.vi = f.vi;
     for (int k = 0; k < p->nslice; k++)
-        tji_vmap_put(&w.map, p->slice[k], widen_one(&w, p->slice[k]));
-    LLVMValueRef vals = vec_of(&w, p->value), keep = vec_of(&w, p->keep);
+        widen_one(&w, p->slice[k]);
+    LLVMValueRef vals = tji_widen_value(&w, p->value);
+    LLVMValueRef keep = tji_widen_value(&w, p->keep);
     LLVMTypeRef bits = LLVMVectorType(LLVMInt1TypeInContext(llctx), vf);
     if (LLVMTypeOf(keep) != bits) /* x & 1 */
         keep = LLVMBuildTrunc(b, keep, bits, "");

@@ -989,6 +989,9 @@ TJI_HIDDEN bool tji_is_serial_pop(LLVMValueRef in);
 /* CPU, after the pipeline: vectorises each loop over a cooperative block's lanes that pops
  * in turn (tji_target_host.finish). Returns how many. */
 TJI_HIDDEN int tji_vectorise_pops(tj_context *ctx, LLVMModuleRef m);
+/* Whether a drain's vector step computes 'v' from the popped values lane by lane:
+ * tji_widens, but for integer divisions (the step's lanes without a value hold zeros). */
+TJI_HIDDEN bool tji_drain_arith(LLVMValueRef v);
 
 /* sink_barriers.c */
 /* Marks barrier hook call 'call' as a CPU pop's trailing barrier, which may move down past
@@ -1012,6 +1015,27 @@ TJI_HIDDEN void tji_vmap_put(tji_vmap *m, LLVMValueRef key, LLVMValueRef val);
 /* The value of 'v', or 'v' itself when it has none. */
 TJI_HIDDEN LLVMValueRef tji_vmap_get(const tji_vmap *m, LLVMValueRef v);
 TJI_HIDDEN bool tji_vmap_has(const tji_vmap *m, LLVMValueRef v);
+
+/* compress_push.c, beside tji_vmap: a lanes' loop's arithmetic done for VF lanes at once
+ * (the pushes' vector loop, and serial_pops.c's drain). 'map' takes each scalar value to its
+ * vector (set what the loop loads); 'i', the loop's lane counter (or NULL), becomes
+ * vi + <0, 1, ..>; any other value the map lacks comes from outside the loop: the same in
+ * every lane (a splat). */
+typedef struct tji_widen {
+    LLVMBuilderRef b;
+    LLVMModuleRef m;
+    unsigned vf;
+    LLVMValueRef i, vi;
+    tji_vmap map;
+} tji_widen;
+/* Whether tji_widen_inst takes instruction 'v': arithmetic, compares, casts (no pointers),
+ * selects, fneg, freeze, and elementwise intrinsics (fabs, min and max, sqrt, rounding). */
+TJI_HIDDEN bool tji_widens(LLVMValueRef v);
+/* The vector of 'v': the map's, or made (and kept) as above. */
+TJI_HIDDEN LLVMValueRef tji_widen_value(tji_widen *w, LLVMValueRef v);
+/* The vector form of 'in' (tji_widens) at the builder, from its operands' vectors; kept in
+ * the map. */
+TJI_HIDDEN LLVMValueRef tji_widen_inst(tji_widen *w, LLVMValueRef in);
 
 /* sink_copies.c, beside tji_vmap, which it takes */
 /* Whether address 'p' (an alloca, or a GEP of one) reaches only accesses of its memory: GEPs,
