@@ -770,8 +770,29 @@ gen_stack(gen *g)
     emit(g, "p%d, slot%d = wp.tile_stack_pop(st%d)", id, id, id);
     emit(g, "if slot%d >= 0:", id);
     g->indent++;
-    emit(g, "%s[%" PRId64 " + blk * %d + slot%d] = p%d", out_names[r->array], r->base, cap, id,
-         id);
+    /* The popped value, or what the lane computes from it (a drain in one phase computes it
+     * in vector steps, jit/serial_pops.c; a lane's number keeps the pops' phase). */
+    char val[96];
+    const char *t = dtname(dt);
+    switch (chance(g, 50) ? range(g, 0, 3) : -1) {
+    case 0:
+        snprintf(val, sizeof val, "p%d * %s(%d) + %s(%d)", id, t, range(g, -3, 3), t,
+                 range(g, -9, 9));
+        break;
+    case 1:
+        snprintf(val, sizeof val, "wp.max(p%d, %s(%d))", id, t, range(g, -20, 20));
+        break;
+    case 2:
+        snprintf(val, sizeof val, "p%d + %s(lane)", id, t);
+        break;
+    case 3:
+        snprintf(val, sizeof val, "-p%d", id);
+        break;
+    default:
+        snprintf(val, sizeof val, "p%d", id);
+    }
+    emit(g, "%s[%" PRId64 " + blk * %d + slot%d] = %s", out_names[r->array], r->base, cap, id,
+         val);
     g->indent -= 2;
 }
 

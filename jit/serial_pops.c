@@ -33,11 +33,15 @@
  * A drain in one phase (jit/sink_barriers.c moved the pop's barrier below the store of its
  * value) gives another loop (match_drain): the head and the load as above, then a block of
  * c' and the value's phis that branches on got (or slot >= 0) to a store of the value at an
- * address affine in the slot, and a latch that only counts the lanes. Lane vi + k stores
- * the value of slot c - 1 - k, so VF lanes copy the stack's VF values below c, in order, to
- * the address of slot c - VF where the step's addresses are contiguous: a vector loop in
- * front (vector_loop, with drain_test and drain_step) does that while a run-time test of
- * the step's first and last addresses finds them so, and the scalar loop takes the rest.
+ * address affine in the slot, and a latch that only counts the lanes. The stored value may
+ * be computed from the popped one lane by lane (tji_drain_arith, with values from outside
+ * the loop): in 'get' from the load (where instcombine moves arithmetic into a phi's way
+ * in) and after the phi (lane_calc). Lane vi + k stores what comes of slot c - 1 - k, so VF
+ * lanes load the stack's VF values below c, compute from them (tji_widen) and store the
+ * results, in order, at the address of slot c - VF where the step's addresses are
+ * contiguous: a vector loop in front (vector_loop, with drain_test and drain_step) does that
+ * while a run-time test of the step's first and last addresses finds them so, and the
+ * scalar loop takes the rest.
  */
 #include <stdio.h>
 #include <string.h>
@@ -75,7 +79,25 @@ typedef struct poploop {
      * of the slot, the block that stores the value, and the store */
     LLVMBasicBlockRef mid, put;
     LLVMValueRef test, store;
+    /* and what it computes from the popped value, lane by lane (tji_drain_arith): in 'get',
+     * from the load to v's value from there; in mid and put, from v to the stored value */
+    LLVMValueRef from_get, *calc;
+    int ncalc;
 } poploop;
+
+bool
+tji_drain_arith(LLVMValueRef v)
+{
+    switch (LLVMIsAInstruction(v) ? LLVMGetInstructionOpcode(v) : LLVMRet) {
+    case LLVMUDiv:
+    case LLVMSDiv:
+    case LLVMURem:
+    case LLVMSRem:
+        return false; /* a partial step computes the lanes without a value too (zeros) */
+    default:
+        return tji_widens(v);
+    }
+}
 
 static bool
 in_loop(const poploop *p, LLVMValueRef v)
@@ -236,10 +258,37 @@ only_known(const poploop *p, const LLVMBasicBlockRef *all, int nall, const LLVMV
     return true;
 }
 
-/* The phis of 'bb', where 'get' and the head meet: c' = (top from get, c from the head),
- * and optionally the value (the load from get, zero from the head) in p->v. */
+enum { CALC_MAX = 24 };
+
+/* Whether 'v' is 'from', or computed from it lane by lane (tji_drain_arith) in blocks 'bb'
+ * (or put, where 'bb' is mid) with values from outside the loop; adds its instructions to
+ * p->calc, operands first. */
 static bool
-value_phis(poploop *p, LLVMBasicBlockRef bb)
+lane_calc(poploop *p, LLVMValueRef v, LLVMValueRef from, LLVMBasicBlockRef bb)
+{
+    if (v == from || !in_loop(p, v))
+        return true;
+    for (int k = 0; k < p->ncalc; k++)
+        if (p->calc[k] == v)
+            return true;
+    LLVMBasicBlockRef at = LLVMGetInstructionParent(v);
+    if ((at != bb && (bb != p->mid || at != p->put)) || p->ncalc == CALC_MAX ||
+        !tji_drain_arith(v) || LLVMIsAPHINode(v))
+        return false;
+    int n = LLVMIsACallInst(v) ? (int)LLVMGetNumArgOperands(v) : LLVMGetNumOperands(v);
+    for (int k = 0; k < n; k++)
+        if (!lane_calc(p, LLVMGetOperand(v, (unsigned)k), from, bb))
+            return false;
+    p->calc[p->ncalc++] = v;
+    return true;
+}
+
+/* The phis of 'bb', where 'get' and the head meet: c' = (top from get, c from the head),
+ * and optionally the value (the load from get, zero from the head) in p->v. A drain's
+ * ('calc' set) may take a value computed from the load in get (kept in p->from_get) and
+ * any constant from the head (where the lane got nothing, and so stores nothing). */
+static bool
+value_phis(poploop *p, LLVMBasicBlockRef bb, bool calc)
 {
     for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in && LLVMIsAPHINode(in);
          in = LLVMGetNextInstruction(in)) {
@@ -250,10 +299,12 @@ value_phis(poploop *p, LLVMBasicBlockRef bb)
         LLVMValueRef from_head = LLVMGetIncomingValue(in, 1 - g);
         if (in == p->c2 && from_get == p->top && from_head == p->c)
             continue;
-        if (p->v || from_get != p->load || !LLVMIsAConstant(from_head) ||
-            !LLVMIsNull(from_head))
+        if (p->v || !LLVMIsAConstant(from_head) ||
+            (calc ? !lane_calc(p, from_get, p->load, p->get)
+                  : from_get != p->load || !LLVMIsNull(from_head)))
             return false;
         p->v = in;
+        p->from_get = from_get;
     }
     return LLVMIsAPHINode(p->c2) && LLVMGetInstructionParent(p->c2) == bb;
 }
@@ -271,7 +322,7 @@ match(poploop *p, LLVMBasicBlockRef head, unsigned bits)
     if (p->get == head || p->latch == head || p->get == p->latch ||
         tji_only_succ(p->get) != p->latch || !match_head(p, bits))
         return false;
-    if (!value_phis(p, p->latch))
+    if (!value_phis(p, p->latch, false))
         return false;
     /* the slot and the value, each stored to a per-lane array at i (or unused) */
     LLVMValueRef slot_arr = NULL, v_arr = NULL;
@@ -369,6 +420,19 @@ affine_in_slot(const poploop *p, LLVMValueRef v, LLVMValueRef *chain, int cap, i
     return true;
 }
 
+/* Whether a vector of 't' takes its elements' bytes in memory: floats, doubles and
+ * integers of 8 to 64 bits (not a vector of i1, whose elements are bits). */
+static bool
+byte_sized(LLVMTypeRef t)
+{
+    LLVMTypeKind k = LLVMGetTypeKind(t);
+    if (k == LLVMIntegerTypeKind) {
+        unsigned w = LLVMGetIntTypeWidth(t);
+        return w == 8 || w == 16 || w == 32 || w == 64;
+    }
+    return k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind;
+}
+
 /* A drain: the pop and a store of its value in one loop (jit/sink_barriers.c moved the pop's
  * barrier below the store), as O3 leaves it. The head as in match; 'get' loads and goes to
  * 'mid', whose phis are c' = (top from get, c from the head) and v = (the value, zero); mid
@@ -376,10 +440,11 @@ affine_in_slot(const poploop *p, LLVMValueRef v, LLVMValueRef *chain, int cap, i
  * address affine in the slot, and to the latch, which only counts the lanes. */
 static bool
 match_drain(poploop *p, LLVMBasicBlockRef head, unsigned bits, LLVMValueRef *chain, int cap,
-            int *nchain)
+            int *nchain, LLVMValueRef *calc)
 {
     memset(p, 0, sizeof *p);
     p->head = head;
+    p->calc = calc;
     LLVMValueRef hterm = tji_cond_br(head), mterm;
     if (!hterm)
         return false;
@@ -397,7 +462,8 @@ match_drain(poploop *p, LLVMBasicBlockRef head, unsigned bits, LLVMValueRef *cha
                 return false;
     if (tji_only_succ(p->put) != p->latch || !match_head(p, bits))
         return false;
-    if (!value_phis(p, p->mid) || !p->v || LLVMGetFirstInstruction(p->latch) != p->i_next)
+    if (!value_phis(p, p->mid, true) || !p->v ||
+        LLVMGetFirstInstruction(p->latch) != p->i_next)
         return false;
     /* the slot's select, if any */
     for (LLVMUseRef u = LLVMGetFirstUse(p->top); u; u = LLVMGetNextUse(u)) {
@@ -412,22 +478,25 @@ match_drain(poploop *p, LLVMBasicBlockRef head, unsigned bits, LLVMValueRef *cha
     p->store = LLVMGetFirstInstruction(p->put);
     while (p->store && !LLVMIsAStoreInst(p->store))
         p->store = LLVMGetNextInstruction(p->store);
-    if (!p->store || LLVMGetOperand(p->store, 0) != p->v || LLVMGetVolatile(p->store) ||
-        LLVMTypeOf(p->v) != p->elem)
+    if (!p->store || LLVMGetVolatile(p->store) ||
+        !lane_calc(p, LLVMGetOperand(p->store, 0), p->v, p->mid) ||
+        !byte_sized(LLVMTypeOf(LLVMGetOperand(p->store, 0))))
         return false;
     *nchain = 0;
     LLVMValueRef ptr = LLVMGetOperand(p->store, 1);
     if (!in_loop(p, ptr) || !affine_in_slot(p, ptr, chain, cap, nchain))
         return false;
     LLVMBasicBlockRef all[] = {head, p->get, p->mid, p->put, p->latch};
-    LLVMValueRef known[40] = {
+    LLVMValueRef known[14 + 32 + CALC_MAX] = {
         p->i, p->c, p->c2, p->got, p->top, p->slot, p->load, p->gep, p->ext,
         p->v, p->exit_cmp, p->i_next, p->test, p->store,
     };
     int nknown = 14;
-    for (int k = 0; k < *nchain && nknown < (int)TJI_NELEMS(known); k++)
+    for (int k = 0; k < *nchain && k < 32; k++)
         known[nknown++] = chain[k];
-    return *nchain < (int)TJI_NELEMS(known) - 14 && only_known(p, all, 5, known, nknown);
+    for (int k = 0; k < p->ncalc; k++)
+        known[nknown++] = p->calc[k];
+    return *nchain <= 32 && only_known(p, all, 5, known, nknown);
 }
 
 /* The address the store of a matched drain makes for slot 's' (the chain cloned in front of
@@ -506,6 +575,7 @@ struct steps {
     int nchain;
     LLVMValueRef low, at_lo, any; /* a drain's: c - VF, the address of the step's lowest
                                    * slot, c > 0 */
+    tji_vmap maps[2];             /* a drain's: scalar -> vector in its full and partial step */
 };
 
 /* llvm.masked.load of a vector 'vt' at 'from', the lanes of 'mask', zero elsewhere. */
@@ -589,18 +659,38 @@ drain_test(steps *s, LLVMBuilderRef b, const tji_vec_front *f)
     LLVMValueRef span = LLVMBuildSub(b, LLVMBuildPtrToInt(b, at_hi, i64, ""),
                                      LLVMBuildPtrToInt(b, s->at_lo, i64, ""), "");
     LLVMTargetDataRef dl = LLVMGetModuleDataLayout(s->m);
+    LLVMTypeRef stored = LLVMTypeOf(LLVMGetOperand(p->store, 0));
     LLVMValueRef want = LLVMBuildMul(
         b, LLVMBuildSExt(b, LLVMBuildSub(b, hi, lo, ""), i64, ""),
-        LLVMConstInt(i64, LLVMABISizeOfType(dl, p->elem), 0), "");
+        LLVMConstInt(i64, LLVMABISizeOfType(dl, stored), 0), "");
     s->any = LLVMBuildICmp(b, LLVMIntSGT, f->vc, zero, "");
     return LLVMBuildSelect(b, s->any, LLVMBuildICmp(b, LLVMIntEQ, span, want, ""),
                            LLVMConstInt(LLVMInt1TypeInContext(LLVMGetTypeContext(i32)), 1, 0),
                            "drain.contiguous");
 }
 
-/* A drain's step: lane vi + k stores the value of slot c - 1 - k at that slot's address,
- * so the step copies the VF values below c (where c < VF, the c values left from the
- * stack's bottom, masked; none where c <= 0) to the lowest slot's address, in order. */
+/* The stored values of a drain's step from 'vals', the VF values it popped: what the loop
+ * computes from each (p->calc), lane by lane. */
+static LLVMValueRef
+drain_values(steps *s, LLVMBuilderRef b, LLVMValueRef vals, bool partial)
+{
+    const poploop *p = s->p;
+    tji_widen w = {.b = b, .m = s->m, .vf = p->vf, .map = s->maps[partial]};
+    tji_vmap_put(&w.map, p->load, vals);
+    for (int k = 0; k < p->ncalc; k++) {
+        if (LLVMGetInstructionParent(p->calc[k]) != p->get && !tji_vmap_has(&w.map, p->v))
+            tji_vmap_put(&w.map, p->v, tji_widen_value(&w, p->from_get));
+        tji_widen_inst(&w, p->calc[k]);
+    }
+    if (!tji_vmap_has(&w.map, p->v))
+        tji_vmap_put(&w.map, p->v, tji_widen_value(&w, p->from_get));
+    return tji_widen_value(&w, LLVMGetOperand(p->store, 0));
+}
+
+/* A drain's step: lane vi + k stores what it computes from the value of slot c - 1 - k at
+ * that slot's address, so the step loads the VF values below c (where c < VF, the c values
+ * left from the stack's bottom, masked; none where c <= 0), computes from them, and stores
+ * the results at the lowest slot's address, in order. */
 static LLVMValueRef
 drain_step(steps *s, LLVMBuilderRef b, const tji_vec_front *f, bool partial)
 {
@@ -615,13 +705,13 @@ drain_step(steps *s, LLVMBuilderRef b, const tji_vec_front *f, bool partial)
         LLVMValueRef vals =
             LLVMBuildLoad2(b, vt, LLVMBuildGEP2(b, p->elem, stack, &lowx, 1, ""), "");
         LLVMSetAlignment(vals, lalign);
-        LLVMSetAlignment(LLVMBuildStore(b, vals, s->at_lo), salign);
+        LLVMSetAlignment(LLVMBuildStore(b, drain_values(s, b, vals, false), s->at_lo), salign);
         return s->low;
     }
     LLVMValueRef mask =
         LLVMBuildICmp(b, LLVMIntSLT, s->iota, tji_build_splat(b, f->vc, p->vf), "");
-    LLVMValueRef left = masked_load(s, b, vt, stack, lalign, mask);
-    LLVMTypeRef stys[] = {vt, LLVMTypeOf(s->at_lo)};
+    LLVMValueRef left = drain_values(s, b, masked_load(s, b, vt, stack, lalign, mask), true);
+    LLVMTypeRef stys[] = {LLVMTypeOf(left), LLVMTypeOf(s->at_lo)};
     LLVMValueRef sargs[] = {left, s->at_lo, LLVMConstInt(i32, salign, 0), mask};
     tji_build_intrinsic(s->m, b, LLVMLookupIntrinsicID("llvm.masked.store", 17), stys, 2, sargs,
                         4);
@@ -690,21 +780,31 @@ tji_vectorise_pops(tj_context *ctx, LLVMModuleRef m)
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
              bb = LLVMGetNextBasicBlock(bb)) {
             poploop p;
-            LLVMValueRef chain[32];
+            LLVMValueRef chain[32], calc[CALC_MAX];
             int nchain = 0;
             steps s = {.m = m, .p = &p, .chain = chain};
             if (match(&p, bb, bits)) {
                 s.step = lanes_step;
-            } else if (match_drain(&p, bb, bits, chain, (int)TJI_NELEMS(chain), &nchain)) {
+            } else if (match_drain(&p, bb, bits, chain, (int)TJI_NELEMS(chain), &nchain, calc)) {
                 s.test = drain_test;
                 s.step = drain_step;
                 s.nchain = nchain;
+                bool ok = tji_vmap_init(&s.maps[0], 4 * CALC_MAX + 8);
+                if (!tji_vmap_init(&s.maps[1], 4 * CALC_MAX + 8) || !ok) {
+                    tji_vmap_free(&s.maps[0]);
+                    tji_vmap_free(&s.maps[1]);
+                    continue; /* out of memory: the scalar loop stays */
+                }
             } else {
                 continue;
             }
             if (p.shared_exit)
                 own_exit(&p);
             vector_loop(&s, s.test ? "drain" : "pop");
+            if (s.test) {
+                tji_vmap_free(&s.maps[0]);
+                tji_vmap_free(&s.maps[1]);
+            }
             done++;
         }
     return done;

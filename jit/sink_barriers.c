@@ -5,7 +5,8 @@
  * On the CPU a block's lanes pop in turn between two barriers (builtins/stack.c's
  * pop_one_at_a_time): the leading one keeps the counter's update from lanes still to read
  * it, the trailing one shows the update to every lane. The code that follows a pop is
- * mostly the lane's own: `if slot >= 0: out[start + slot] = value`. That code may run in
+ * mostly the lane's own: `if slot >= 0: out[start + slot] = value` (or `2 * value`, what
+ * jit/serial_pops.c's drain computes in vector steps: stored_value). That code may run in
  * the pop's phase instead of the next one when it cannot see another lane's pop, that is
  * when it touches no shared memory, calls nothing that could, and meets no barrier: then a
  * lane running it before the next lane pops computes what it would have computed after
@@ -104,6 +105,7 @@ passable(LLVMValueRef in)
 
 typedef struct walk {
     LLVMValueRef args;
+    const tji_lane_shapes *shapes; /* the block function's, for what every lane has alike */
     LLVMValueRef passed[64]; /* the instructions the barrier passed, in order */
     int npassed;
 } walk;
@@ -117,9 +119,43 @@ was_passed(const walk *w, LLVMValueRef v)
     return false;
 }
 
+enum { CALC_DEPTH = 8 };
+
+/* Whether 'v' is a pop's value: the phi of the marked load of its top slot and zero
+ * (builtins/stack.c's pop_one_at_a_time, after scalar replacement). */
+static bool
+popped(LLVMValueRef v)
+{
+    for (unsigned k = 0, n = LLVMIsAPHINode(v) ? LLVMCountIncoming(v) : 0; k < n; k++)
+        if (tji_is_serial_pop(LLVMGetIncomingValue(v, k)))
+            return true;
+    return false;
+}
+
+/* Whether 'v', stored in arm 'bb', is what jit/serial_pops.c's drain stores from a vector of
+ * popped values: made of values from before the barrier, each the popped value or the same
+ * in every lane, by arithmetic it repeats lane by lane (tji_drain_arith) in the arm or in
+ * what the barrier passed. A lane's own value (its number, what it loaded) would leave the
+ * drain a scalar loop, slower than the two phases' vector pops. */
+static bool
+stored_value(const walk *w, LLVMBasicBlockRef bb, LLVMValueRef v, int depth)
+{
+    if (!LLVMIsAInstruction(v) || (LLVMGetInstructionParent(v) != bb && !was_passed(w, v)))
+        return LLVMIsAConstant(v) || popped(v) ||
+               tji_lane_shape(w->shapes, v) == TJI_SHAPE_UNIFORM;
+    if (depth == 0 || LLVMIsAPHINode(v) || !passable(v) || !tji_drain_arith(v))
+        return false;
+    int n = LLVMIsACallInst(v) ? (int)LLVMGetNumArgOperands(v) : LLVMGetNumOperands(v);
+    for (int k = 0; k < n; k++)
+        if (!stored_value(w, bb, LLVMGetOperand(v, (unsigned)k), depth - 1))
+            return false;
+    return true;
+}
+
 /* Whether block 'bb' is an `if`'s arm the barrier may pass: passable instructions and one
- * store into a launch array of a value the barrier did not pass (the store of a popped
- * value: `out[start + slot] = value`). */
+ * store into a launch array of a value from before the barrier or computed from such values
+ * (stored_value: the store of a popped value, `out[start + slot] = value`, or of what the
+ * lane computes from it, `out[start + slot] = 2 * value`). */
 static bool
 store_arm(LLVMBasicBlockRef bb, const walk *w)
 {
@@ -130,8 +166,7 @@ store_arm(LLVMBasicBlockRef bb, const walk *w)
         if (!LLVMIsAStoreInst(in) || LLVMGetVolatile(in) || stores++ ||
             !array_memory(LLVMGetOperand(in, 1), w->args))
             return false;
-        LLVMValueRef v = LLVMGetOperand(in, 0);
-        if (was_passed(w, v) || (LLVMIsAInstruction(v) && LLVMGetInstructionParent(v) == bb))
+        if (!stored_value(w, bb, LLVMGetOperand(in, 0), CALC_DEPTH))
             return false;
     }
     return stores == 1;
@@ -183,9 +218,9 @@ first_non_phi(LLVMBasicBlockRef bb)
 /* Moves barrier call 'call' down as far as the rules above let it, past one `if` at most
  * (a drain's store; what comes after it is the next phase's). */
 static bool
-sink_one(LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef args)
+sink_one(LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef args, const tji_lane_shapes *shapes)
 {
-    walk w = {.args = args};
+    walk w = {.args = args, .shapes = shapes};
     int ifs = 0;
     LLVMValueRef at = LLVMGetNextInstruction(call);
     for (;;) {
@@ -219,14 +254,19 @@ tji_sink_barriers(tj_context *ctx, LLVMValueRef fn, LLVMValueRef marker)
 {
     LLVMValueRef args = LLVMGetParam(fn, 1);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
+    tji_lane_shapes *shapes = NULL; /* made for the first marked barrier */
     int moved = 0;
     for (LLVMUseRef u = LLVMGetFirstUse(marker), next; u; u = next) {
         next = LLVMGetNextUse(u);
         LLVMValueRef call = LLVMGetUser(u);
-        if (LLVMIsACallInst(call) && tji_is_sinkable_barrier(call) &&
-            LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)) == fn)
-            moved += sink_one(b, call, args);
+        if (!LLVMIsACallInst(call) || !tji_is_sinkable_barrier(call) ||
+            LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)) != fn)
+            continue;
+        if (!shapes) /* NULL when out of memory: then only constants count as alike */
+            shapes = tji_lane_shapes_of(fn, LLVMGetParam(fn, 3), args, NULL, 0);
+        moved += sink_one(b, call, args, shapes);
     }
+    tji_lane_shapes_free(shapes);
     LLVMDisposeBuilder(b);
     return moved;
 }

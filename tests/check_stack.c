@@ -1223,9 +1223,35 @@ END_TEST
  * and 2 at blk * 3B + 3B - 1 - slot (affine, not contiguous: the run-time test sends them to
  * the scalar loop), 3 as 0 but storing value + tile_stack_count(s), which reads shared
  * memory after the pop, so the pop keeps its barrier and every lane sees the count after
- * the whole block popped. Checked exactly: the stack holds the kept values in the order of
- * their elements (lanes push in turn), the other elements of out keep their sentinel. */
-enum { DRAIN_FORMS = 4, DRAIN_NBLK = 8 };
+ * the whole block popped. Forms 4 to 7 store at form 0's address what the lane computes from
+ * the value: 4 max(3 * value, 40) - 1, in the `if` (vector steps); 5 3 * value + 1 in a
+ * 64-bit type, back to the stack's type, before the `if` (vector steps); 6 value + lane (a
+ * lane's own value, which vector steps do not have: the pops keep their phase, with its
+ * vector pops); 7 value / 2 (vector steps for floats; an integer division keeps the two
+ * phases, as a vector step would divide in lanes without a value too). Where the drain is
+ * not one phase, the pops are (the IR's pop.vec). Checked exactly: the stack holds the kept
+ * values in the order of their elements (lanes push in turn), the other elements of out
+ * keep their sentinel. */
+enum { DRAIN_FORMS = 8, DRAIN_NBLK = 8 };
+
+/* What form 'form' stores for 'value' of type 'dt', popped by lane 'lane'. */
+static double
+drain_stored(int form, tj_dtype dt, double value, int lane)
+{
+    bool ints = dt == TJ_DTYPE_I32 || dt == TJ_DTYPE_I64;
+    switch (form) {
+    case 4:
+        return (3 * value > 40 ? 3 * value : 40) - 1;
+    case 5:
+        return 3 * value + 1;
+    case 6:
+        return value + lane;
+    case 7:
+        return ints ? trunc(value / 2) : value / 2;
+    default:
+        return value;
+    }
+}
 
 static tj_kernel *
 drain_form_kernel(const tj_type *t, uint32_t B, int form)
@@ -1249,6 +1275,14 @@ drain_form_kernel(const tj_type *t, uint32_t B, int form)
     tj_while_cond(k, tj_compare(k, TJ_CMP_GT, tj_tile_stack_count(k, s), zero));
     tj_val *slot = NULL;
     tj_val *value = tj_tile_stack_pop(k, s, &slot);
+    bool ints = tj_type_get_dtype(t) == TJ_DTYPE_I32 || tj_type_get_dtype(t) == TJ_DTYPE_I64;
+    const tj_type *wide = tjt_type(ints ? TJ_DTYPE_I64 : TJ_DTYPE_F64);
+    tj_val *early = NULL;
+    if (form == 5) /* before the `if`, in a wider type */
+        early = tj_cast(k, bin(k, TJ_BIN_ADD, bin(k, TJ_BIN_MUL, tj_cast(k, value, wide),
+                                                  tj_cast(k, ci(k, 3), wide)),
+                               tj_cast(k, ci(k, 1), wide)),
+                        t);
     tj_if_begin(k, tj_compare(k, TJ_CMP_GE, slot, zero));
     tj_val *base = bin(k, TJ_BIN_MUL, blk, ci(k, form == 1 ? 2 * items : items));
     tj_val *at = form == 1   ? bin(k, TJ_BIN_ADD, base, bin(k, TJ_BIN_MUL, slot, ci(k, 2)))
@@ -1257,6 +1291,17 @@ drain_form_kernel(const tj_type *t, uint32_t B, int form)
                              : bin(k, TJ_BIN_ADD, base, slot);
     if (form == 3)
         value = bin(k, TJ_BIN_ADD, value, tj_cast(k, tj_tile_stack_count(k, s), t));
+    if (form == 4) {
+        tj_val *triple = bin(k, TJ_BIN_MUL, value, tj_cast(k, ci(k, 3), t));
+        value = bin(k, TJ_BIN_SUB, bin(k, TJ_BIN_MAX, triple, tj_cast(k, ci(k, 40), t)),
+                    tj_cast(k, ci(k, 1), t));
+    }
+    if (form == 5)
+        value = early;
+    if (form == 6)
+        value = bin(k, TJ_BIN_ADD, value, tj_cast(k, lane, t));
+    if (form == 7)
+        value = bin(k, TJ_BIN_DIV, value, tj_cast(k, ci(k, 2), t));
     tj_store(k, out, &at, 1, value);
     tj_if_end(k);
     tj_while_end(k);
@@ -1279,8 +1324,13 @@ START_TEST(test_stack_cooperative_drain_in_one_phase)
     const char *lanes = getenv("TILEJIT_CPU_LANES");
     bool copies = !lanes || (strcmp(lanes, "fibers") != 0 && strcmp(lanes, "switch") != 0);
     bool fused = strstr(tj_module_get_ir(m), "drain.vec.body") != NULL;
-    ck_assert_msg(fused == (copies && form != 3), "block_dim %u, form %d: the drain %s",
+    bool ints = dt == TJ_DTYPE_I32 || dt == TJ_DTYPE_I64;
+    bool vector = form != 3 && form != 6 && !(form == 7 && ints);
+    ck_assert_msg(fused == (copies && vector), "block_dim %u, form %d: the drain %s",
                   (unsigned)B, form, fused ? "is one vector loop" : "is not one vector loop");
+    bool pops = strstr(tj_module_get_ir(m), "pop.vec.body") != NULL; /* two phases */
+    ck_assert_msg(pops == (copies && !vector), "block_dim %u, form %d: the pops %s", (unsigned)B,
+                  form, pops ? "are a phase of their own" : "are not a phase of their own");
     int items = 3 * (int)B;
     int keep[DRAIN_NBLK] = {0, 1, 15, 17, (int)B - 1, (int)B, (int)B + 1, items};
     size_t nx = (size_t)DRAIN_NBLK * (size_t)items, nout = form == 1 ? 2 * nx : nx;
@@ -1297,12 +1347,14 @@ START_TEST(test_stack_cooperative_drain_in_one_phase)
             tt_put(hx, dt, at, v);
             if (!kept)
                 continue;
-            /* slot n, at its form's address; form 3 adds the count after the block's pop */
+            /* slot n, at its form's address; form 3 adds the count after the block's pop,
+             * form 6 the lane that popped it (c - 1 - n, c the count before that pop) */
             int popped_to = keep[b] - (int)B * ((keep[b] - 1 - n) / (int)B + 1);
             size_t o = form == 1   ? (size_t)b * 2 * (size_t)items + 2 * (size_t)n
                        : form == 2 ? (size_t)b * (size_t)items + (size_t)(items - 1 - n)
                                    : at - (size_t)e + (size_t)n;
-            tt_put(want, dt, o, v + (form == 3 ? (popped_to < 0 ? 0 : popped_to) : 0));
+            double stored = drain_stored(form, dt, v, popped_to + (int)B - 1 - n);
+            tt_put(want, dt, o, stored + (form == 3 ? (popped_to < 0 ? 0 : popped_to) : 0));
             n++;
         }
         ck_assert_int_eq(n, keep[b]);

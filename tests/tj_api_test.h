@@ -222,12 +222,12 @@ tjt_push_below_half(tj_kernel *k, tj_val *x, tj_val *s, tj_val *const tid[2], in
     tj_for_end(k);
 }
 
-/* The bench's drain: while stack 's' holds values, every lane pops and stores its value at
- * out[start + slot] when it got a slot. With 'two_phases' it stores 'value + 0', an int
- * computed after the pop: jit/sink_barriers.c moves the pop's barrier below a store of the
- * popped value only, so then the pop keeps a phase of its own and its slot and value cross
- * that barrier in per-lane arrays (the two-phase drain, whose slots the lane loops' copies
- * know). */
+/* The bench's drain: while stack 's' (of int32) holds values, every lane pops and stores its
+ * value at out[start + slot] when it got a slot. With 'two_phases' it stores 'value / 1': the
+ * one-phase drain's vector steps compute no integer division (tji_drain_arith), so
+ * jit/sink_barriers.c leaves the pop's barrier where it is, the pop keeps a phase of its own
+ * and its slot and value cross that barrier in per-lane arrays (the two-phase drain, whose
+ * slots the lane loops' copies know). */
 static inline void
 tjt_drain_phases(tj_kernel *k, tj_val *s, tj_val *out, tj_val *start, bool two_phases)
 {
@@ -238,7 +238,8 @@ tjt_drain_phases(tj_kernel *k, tj_val *s, tj_val *out, tj_val *start, bool two_p
     tj_val *popped = tj_tile_stack_pop(k, s, &slot);
     tj_if_begin(k, tj_compare(k, TJ_CMP_GE, slot, zero));
     tj_val *at = tj_binary(k, TJ_BIN_ADD, start, slot);
-    tj_store(k, out, &at, 1, two_phases ? tj_binary(k, TJ_BIN_ADD, popped, zero) : popped);
+    tj_val *one = tj_const_int(k, TJ_DTYPE_I32, 1);
+    tj_store(k, out, &at, 1, two_phases ? tj_binary(k, TJ_BIN_DIV, popped, one) : popped);
     tj_if_end(k);
     tj_while_end(k);
 }
