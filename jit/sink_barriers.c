@@ -45,26 +45,15 @@ tji_is_sinkable_barrier(LLVMValueRef call)
                                                           sizeof sinkable_md - 1)) != NULL;
 }
 
-/* Calls that touch no memory: the intrinsics arithmetic lowers to. */
+/* Calls that touch no memory: the intrinsics arithmetic lowers to (the elementwise ones that
+ * tji_widens takes, and these). */
 static bool
 pure_call(LLVMValueRef call)
 {
-    static const char *const pure[] = {
-        "llvm.smax.", "llvm.smin.", "llvm.umax.", "llvm.umin.", "llvm.abs.",
-        "llvm.fabs.", "llvm.minnum.", "llvm.maxnum.", "llvm.minimum.", "llvm.maximum.",
-        "llvm.ctpop.", "llvm.ctlz.", "llvm.cttz.", "llvm.fma.", "llvm.fmuladd.",
-        "llvm.sqrt.", "llvm.copysign.", "llvm.floor.", "llvm.ceil.", "llvm.trunc.",
-        "llvm.rint.", "llvm.round.",
+    static const char *const more[] = {
+        "llvm.abs.", "llvm.ctpop.", "llvm.ctlz.", "llvm.cttz.", "llvm.fma.", "llvm.fmuladd.",
     };
-    LLVMValueRef f = LLVMGetCalledValue(call);
-    if (!LLVMIsAFunction(f))
-        return false;
-    size_t len;
-    const char *name = LLVMGetValueName2(f, &len);
-    for (size_t i = 0; i < TJI_NELEMS(pure); i++)
-        if (len > strlen(pure[i]) && strncmp(name, pure[i], strlen(pure[i])) == 0)
-            return true;
-    return false;
+    return tji_widens(call) || tji_calls_named(call, more, TJI_NELEMS(more));
 }
 
 /* Whether memory at 'p' is a launch array's: a pointer loaded from the block function's
