@@ -1228,11 +1228,23 @@ END_TEST
  * 64-bit type, back to the stack's type, before the `if` (vector steps); 6 value + lane (a
  * lane's own value, which vector steps do not have: the pops keep their phase, with its
  * vector pops); 7 value / 2 (vector steps for floats; an integer division keeps the two
- * phases, as a vector step would divide in lanes without a value too). Where the drain is
- * not one phase, the pops are (the IR's pop.vec). Checked exactly: the stack holds the kept
- * values in the order of their elements (lanes push in turn), the other elements of out
- * keep their sentinel. */
-enum { DRAIN_FORMS = 8, DRAIN_NBLK = 8 };
+ * phases, as a vector step would divide in lanes without a value too). Form 8 stores the
+ * value cast to 32 bits (float32, int32) at form 1's addresses, into an array of that type:
+ * for 64-bit stacks the stored elements are half the stack's size, so their addresses, 8
+ * bytes apart, are not contiguous (the run-time test goes by the stored type's size). Where
+ * the drain is not one phase, the pops are (the IR's pop.vec). Checked exactly: the stack
+ * holds the kept values in the order of their elements (lanes push in turn), the other
+ * elements of out keep their sentinel. */
+enum { DRAIN_FORMS = 9, DRAIN_NBLK = 8 };
+
+/* The dtype of form 'form''s out array for a stack of 'dt'. */
+static tj_dtype
+drain_out_dtype(int form, tj_dtype dt)
+{
+    if (form != 8)
+        return dt;
+    return dt == TJ_DTYPE_F32 || dt == TJ_DTYPE_F64 ? TJ_DTYPE_F32 : TJ_DTYPE_I32;
+}
 
 /* What form 'form' stores for 'value' of type 'dt', popped by lane 'lane'. */
 static double
@@ -1259,7 +1271,8 @@ drain_form_kernel(const tj_type *t, uint32_t B, int form)
     tj_kernel_options o = opts_for(B, false);
     tj_kernel *k = tj_kernel_create(tjt.ctx, "drain_form", &o);
     tj_val *x = tj_param_array(k, "x", t, 1);
-    tj_val *out = tj_param_array(k, "out", t, 1);
+    const tj_type *ot = tjt_type(drain_out_dtype(form, tj_type_get_dtype(t)));
+    tj_val *out = tj_param_array(k, "out", ot, 1);
     tj_val *tid[2];
     tj_tid(k, 2, tid);
     tj_val *blk = tid[0], *lane = tid[1], *zero = ci(k, 0), *tzero = tj_cast(k, zero, t);
@@ -1284,8 +1297,9 @@ drain_form_kernel(const tj_type *t, uint32_t B, int form)
                                tj_cast(k, ci(k, 1), wide)),
                         t);
     tj_if_begin(k, tj_compare(k, TJ_CMP_GE, slot, zero));
-    tj_val *base = bin(k, TJ_BIN_MUL, blk, ci(k, form == 1 ? 2 * items : items));
-    tj_val *at = form == 1   ? bin(k, TJ_BIN_ADD, base, bin(k, TJ_BIN_MUL, slot, ci(k, 2)))
+    bool apart = form == 1 || form == 8; /* every other element */
+    tj_val *base = bin(k, TJ_BIN_MUL, blk, ci(k, apart ? 2 * items : items));
+    tj_val *at = apart       ? bin(k, TJ_BIN_ADD, base, bin(k, TJ_BIN_MUL, slot, ci(k, 2)))
                  : form == 2 ? bin(k, TJ_BIN_SUB, bin(k, TJ_BIN_ADD, base, ci(k, items - 1)),
                                    slot)
                              : bin(k, TJ_BIN_ADD, base, slot);
@@ -1302,6 +1316,8 @@ drain_form_kernel(const tj_type *t, uint32_t B, int form)
         value = bin(k, TJ_BIN_ADD, value, tj_cast(k, lane, t));
     if (form == 7)
         value = bin(k, TJ_BIN_DIV, value, tj_cast(k, ci(k, 2), t));
+    if (form == 8)
+        value = tj_cast(k, value, ot);
     tj_store(k, out, &at, 1, value);
     tj_if_end(k);
     tj_while_end(k);
@@ -1316,6 +1332,9 @@ START_TEST(test_stack_cooperative_drain_in_one_phase)
     tj_dtype dt = pop_dtypes[_i / DRAIN_FORMS / NROWS(pop_widths)];
     const tj_type *t = tjt_type(dt);
     size_t es = (size_t)tj_type_get_size(t);
+    tj_dtype odt = drain_out_dtype(form, dt); /* out's */
+    const tj_type *ot = tjt_type(odt);
+    size_t oes = (size_t)tj_type_get_size(ot);
     tj_kernel *k = drain_form_kernel(t, B, form);
     ck_assert_msg(tj_kernel_error(k) == NULL, "builder error: %s", tj_kernel_error(k));
     tj_build_options bo = {.keep_ir = true};
@@ -1333,11 +1352,12 @@ START_TEST(test_stack_cooperative_drain_in_one_phase)
                   form, pops ? "are a phase of their own" : "are not a phase of their own");
     int items = 3 * (int)B;
     int keep[DRAIN_NBLK] = {0, 1, 15, 17, (int)B - 1, (int)B, (int)B + 1, items};
-    size_t nx = (size_t)DRAIN_NBLK * (size_t)items, nout = form == 1 ? 2 * nx : nx;
-    void *hx = malloc(nx * es), *hout = malloc(nout * es), *want = malloc(nout * es);
+    bool apart = form == 1 || form == 8;
+    size_t nx = (size_t)DRAIN_NBLK * (size_t)items, nout = apart ? 2 * nx : nx;
+    void *hx = malloc(nx * es), *hout = malloc(nout * oes), *want = malloc(nout * oes);
     ck_assert(hx && hout && want);
     for (size_t e = 0; e < nout; e++)
-        tt_put(want, dt, e, -5000);
+        tt_put(want, odt, e, -5000);
     for (int b = 0; b < DRAIN_NBLK; b++) {
         int n = 0;
         for (int e = 0; e < items; e++) {
@@ -1350,27 +1370,27 @@ START_TEST(test_stack_cooperative_drain_in_one_phase)
             /* slot n, at its form's address; form 3 adds the count after the block's pop,
              * form 6 the lane that popped it (c - 1 - n, c the count before that pop) */
             int popped_to = keep[b] - (int)B * ((keep[b] - 1 - n) / (int)B + 1);
-            size_t o = form == 1   ? (size_t)b * 2 * (size_t)items + 2 * (size_t)n
+            size_t o = apart       ? (size_t)b * 2 * (size_t)items + 2 * (size_t)n
                        : form == 2 ? (size_t)b * (size_t)items + (size_t)(items - 1 - n)
                                    : at - (size_t)e + (size_t)n;
             double stored = drain_stored(form, dt, v, popped_to + (int)B - 1 - n);
-            tt_put(want, dt, o, stored + (form == 3 ? (popped_to < 0 ? 0 : popped_to) : 0));
+            tt_put(want, odt, o, stored + (form == 3 ? (popped_to < 0 ? 0 : popped_to) : 0));
             n++;
         }
         ck_assert_int_eq(n, keep[b]);
     }
     for (size_t e = 0; e < nout; e++)
-        tt_put(hout, dt, e, -5000);
+        tt_put(hout, odt, e, -5000);
     tj_array *ax = tjt_array(device(), t, (int64_t)nx, hx);
-    tj_array *aout = tjt_array(device(), t, (int64_t)nout, hout);
+    tj_array *aout = tjt_array(device(), ot, (int64_t)nout, hout);
     tj_arg args[] = {tj_arg_array(ax), tj_arg_array(aout)};
     int64_t nb = DRAIN_NBLK;
     tjt_ok(device(), tj_launch_tiled(device(), m, "drain_form", 1, &nb, B, args, 2));
-    tjt_ok(device(), tj_array_copy_to_host(aout, hout, nout * es));
+    tjt_ok(device(), tj_array_copy_to_host(aout, hout, nout * oes));
     for (size_t e = 0; e < nout; e++)
-        ck_assert_msg(tt_get(hout, dt, e) == tt_get(want, dt, e),
+        ck_assert_msg(tt_get(hout, odt, e) == tt_get(want, odt, e),
                       "block_dim %u, dtype %d, form %d: out[%zu] = %g, expected %g", (unsigned)B,
-                      (int)dt, form, e, tt_get(hout, dt, e), tt_get(want, dt, e));
+                      (int)dt, form, e, tt_get(hout, odt, e), tt_get(want, odt, e));
     tj_array_destroy(ax);
     tj_array_destroy(aout);
     tj_module_destroy(m);
