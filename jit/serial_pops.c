@@ -258,7 +258,7 @@ only_known(const poploop *p, const LLVMBasicBlockRef *all, int nall, const LLVMV
     return true;
 }
 
-enum { CALC_MAX = 24 };
+enum { CHAIN_MAX = 32, CALC_MAX = 24 }; /* a drain's address and value */
 
 /* Whether 'v' is 'from', or computed from it lane by lane (tji_drain_arith) in blocks 'bb'
  * (or put, where 'bb' is mid) with values from outside the loop; adds its instructions to
@@ -273,7 +273,7 @@ lane_calc(poploop *p, LLVMValueRef v, LLVMValueRef from, LLVMBasicBlockRef bb)
             return true;
     LLVMBasicBlockRef at = LLVMGetInstructionParent(v);
     if ((at != bb && (bb != p->mid || at != p->put)) || p->ncalc == CALC_MAX ||
-        !tji_drain_arith(v) || LLVMIsAPHINode(v))
+        !tji_drain_arith(v))
         return false;
     int n = LLVMIsACallInst(v) ? (int)LLVMGetNumArgOperands(v) : LLVMGetNumOperands(v);
     for (int k = 0; k < n; k++)
@@ -439,7 +439,7 @@ byte_sized(LLVMTypeRef t)
  * branches on a test that holds where the lane got a value to 'put', which stores v at an
  * address affine in the slot, and to the latch, which only counts the lanes. */
 static bool
-match_drain(poploop *p, LLVMBasicBlockRef head, unsigned bits, LLVMValueRef *chain, int cap,
+match_drain(poploop *p, LLVMBasicBlockRef head, unsigned bits, LLVMValueRef *chain,
             int *nchain, LLVMValueRef *calc)
 {
     memset(p, 0, sizeof *p);
@@ -484,19 +484,19 @@ match_drain(poploop *p, LLVMBasicBlockRef head, unsigned bits, LLVMValueRef *cha
         return false;
     *nchain = 0;
     LLVMValueRef ptr = LLVMGetOperand(p->store, 1);
-    if (!in_loop(p, ptr) || !affine_in_slot(p, ptr, chain, cap, nchain))
+    if (!in_loop(p, ptr) || !affine_in_slot(p, ptr, chain, CHAIN_MAX, nchain))
         return false;
     LLVMBasicBlockRef all[] = {head, p->get, p->mid, p->put, p->latch};
-    LLVMValueRef known[14 + 32 + CALC_MAX] = {
+    LLVMValueRef known[14 + CHAIN_MAX + CALC_MAX] = {
         p->i, p->c, p->c2, p->got, p->top, p->slot, p->load, p->gep, p->ext,
         p->v, p->exit_cmp, p->i_next, p->test, p->store,
     };
     int nknown = 14;
-    for (int k = 0; k < *nchain && k < 32; k++)
+    for (int k = 0; k < *nchain; k++)
         known[nknown++] = chain[k];
     for (int k = 0; k < p->ncalc; k++)
         known[nknown++] = p->calc[k];
-    return *nchain <= 32 && only_known(p, all, 5, known, nknown);
+    return only_known(p, all, 5, known, nknown);
 }
 
 /* The address the store of a matched drain makes for slot 's' (the chain cloned in front of
@@ -504,7 +504,7 @@ match_drain(poploop *p, LLVMBasicBlockRef head, unsigned bits, LLVMValueRef *cha
 static LLVMValueRef
 address_at(LLVMBuilderRef b, const poploop *p, const LLVMValueRef *chain, int n, LLVMValueRef s)
 {
-    LLVMValueRef made[32];
+    LLVMValueRef made[CHAIN_MAX];
     for (int k = 0; k < n; k++) {
         LLVMValueRef in = LLVMInstructionClone(chain[k]);
         for (unsigned o = 0, no = (unsigned)LLVMGetNumOperands(in); o < no; o++) {
@@ -677,13 +677,12 @@ drain_values(steps *s, LLVMBuilderRef b, LLVMValueRef vals, bool partial)
     const poploop *p = s->p;
     tji_widen w = {.b = b, .m = s->m, .vf = p->vf, .map = s->maps[partial]};
     tji_vmap_put(&w.map, p->load, vals);
-    for (int k = 0; k < p->ncalc; k++) {
-        if (LLVMGetInstructionParent(p->calc[k]) != p->get && !tji_vmap_has(&w.map, p->v))
-            tji_vmap_put(&w.map, p->v, tji_widen_value(&w, p->from_get));
+    int k = 0; /* p->calc: get's instructions first (value_phis), then those after v */
+    for (; k < p->ncalc && LLVMGetInstructionParent(p->calc[k]) == p->get; k++)
         tji_widen_inst(&w, p->calc[k]);
-    }
-    if (!tji_vmap_has(&w.map, p->v))
-        tji_vmap_put(&w.map, p->v, tji_widen_value(&w, p->from_get));
+    tji_vmap_put(&w.map, p->v, tji_widen_value(&w, p->from_get));
+    for (; k < p->ncalc; k++)
+        tji_widen_inst(&w, p->calc[k]);
     return tji_widen_value(&w, LLVMGetOperand(p->store, 0));
 }
 
@@ -780,12 +779,12 @@ tji_vectorise_pops(tj_context *ctx, LLVMModuleRef m)
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
              bb = LLVMGetNextBasicBlock(bb)) {
             poploop p;
-            LLVMValueRef chain[32], calc[CALC_MAX];
+            LLVMValueRef chain[CHAIN_MAX], calc[CALC_MAX];
             int nchain = 0;
             steps s = {.m = m, .p = &p, .chain = chain};
             if (match(&p, bb, bits)) {
                 s.step = lanes_step;
-            } else if (match_drain(&p, bb, bits, chain, (int)TJI_NELEMS(chain), &nchain, calc)) {
+            } else if (match_drain(&p, bb, bits, chain, &nchain, calc)) {
                 s.test = drain_test;
                 s.step = drain_step;
                 s.nchain = nchain;

@@ -132,7 +132,7 @@ stored_value(const walk *w, LLVMBasicBlockRef bb, LLVMValueRef v, int depth)
     if (!LLVMIsAInstruction(v) || (LLVMGetInstructionParent(v) != bb && !was_passed(w, v)))
         return LLVMIsAConstant(v) || popped(v) ||
                tji_lane_shape(w->shapes, v) == TJI_SHAPE_UNIFORM;
-    if (depth == 0 || LLVMIsAPHINode(v) || !passable(v) || !tji_drain_arith(v))
+    if (depth == 0 || !tji_drain_arith(v)) /* what it takes passes (pure_call) */
         return false;
     int n = LLVMIsACallInst(v) ? (int)LLVMGetNumArgOperands(v) : LLVMGetNumOperands(v);
     for (int k = 0; k < n; k++)
