@@ -117,18 +117,32 @@ seed(const char *name)
     return p;
 }
 
+/* The files write_temp made in this test, removed by its teardown. */
+enum { TEMP_MAX = 8 };
+static char temp_path[TEMP_MAX][64];
+static int ntemp;
+
 static const char *
 write_temp(const char *text, size_t n)
 {
-    static char path[8][64];
-    static int next;
-    char *p = path[next++ % 8];
+    ck_assert_int_lt(ntemp, TEMP_MAX);
+    char *p = temp_path[ntemp];
     strcpy(p, "/tmp/tj_cli_src_XXXXXX");
     int fd = mkstemp(p);
     ck_assert(fd >= 0);
-    ck_assert(write(fd, text, n) == (ssize_t)n);
+    ntemp++;
+    bool written = write(fd, text, n) == (ssize_t)n;
     close(fd);
+    ck_assert(written);
     return p;
+}
+
+static void
+remove_temps(void)
+{
+    for (int i = 0; i < ntemp; i++)
+        unlink(temp_path[i]);
+    ntemp = 0;
 }
 
 #define assert_rc(rc, want)                                                                   \
@@ -421,6 +435,7 @@ cli_suite(void)
     Suite *s = suite_create("cli");
     TCase *tc = tcase_create("api");
     tcase_set_timeout(tc, TIMEOUT_S);
+    tcase_add_checked_fixture(tc, NULL, remove_temps);
     tcase_add_test(tc, test_help_goes_to_stdout_and_exits_zero);
     tcase_add_test(tc, test_bad_usage_exits_two_with_a_message_on_stderr);
     tcase_add_test(tc, test_build_and_run_failures_exit_one);
