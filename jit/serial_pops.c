@@ -262,9 +262,10 @@ enum { CHAIN_MAX = 32, CALC_MAX = 24 }; /* a drain's address and value */
 
 /* Whether 'v' is 'from', or computed from it lane by lane (tji_drain_arith) in blocks 'bb'
  * (or put, where 'bb' is mid) with values from outside the loop; adds its instructions to
- * p->calc, operands first. */
+ * p->calc, operands first, while it has room ('depth', the instructions above 'v', bounds the
+ * recursion: each of them would take a place too). */
 static bool
-lane_calc(poploop *p, LLVMValueRef v, LLVMValueRef from, LLVMBasicBlockRef bb)
+lane_calc(poploop *p, LLVMValueRef v, LLVMValueRef from, LLVMBasicBlockRef bb, int depth)
 {
     if (v == from || !in_loop(p, v))
         return true;
@@ -272,13 +273,15 @@ lane_calc(poploop *p, LLVMValueRef v, LLVMValueRef from, LLVMBasicBlockRef bb)
         if (p->calc[k] == v)
             return true;
     LLVMBasicBlockRef at = LLVMGetInstructionParent(v);
-    if ((at != bb && (bb != p->mid || at != p->put)) || p->ncalc == CALC_MAX ||
+    if ((at != bb && (bb != p->mid || at != p->put)) || depth >= CALC_MAX ||
         !tji_drain_arith(v))
         return false;
     int n = LLVMIsACallInst(v) ? (int)LLVMGetNumArgOperands(v) : LLVMGetNumOperands(v);
     for (int k = 0; k < n; k++)
-        if (!lane_calc(p, LLVMGetOperand(v, (unsigned)k), from, bb))
+        if (!lane_calc(p, LLVMGetOperand(v, (unsigned)k), from, bb, depth + 1))
             return false;
+    if (p->ncalc == CALC_MAX)
+        return false;
     p->calc[p->ncalc++] = v;
     return true;
 }
@@ -300,7 +303,7 @@ value_phis(poploop *p, LLVMBasicBlockRef bb, bool calc)
         if (in == p->c2 && from_get == p->top && from_head == p->c)
             continue;
         if (p->v || !LLVMIsAConstant(from_head) ||
-            (calc ? !lane_calc(p, from_get, p->load, p->get)
+            (calc ? !lane_calc(p, from_get, p->load, p->get, 0)
                   : from_get != p->load || !LLVMIsNull(from_head)))
             return false;
         p->v = in;
@@ -381,13 +384,15 @@ tests_got(const poploop *p, LLVMValueRef test)
 /* Whether 'v', in the block that stores, is affine in the slot: the slot, a value from
  * outside the loop, or an add, sub, mul, shl, extension or single-index GEP of one such
  * value of the slot and one from outside the loop. Its instructions in the loop are added
- * to 'chain' (capacity 'cap', '*n' so far). */
+ * to 'chain' (capacity 'cap', '*n' so far), operands first ('depth', the instructions above
+ * 'v', bounds the recursion). */
 static bool
-affine_in_slot(const poploop *p, LLVMValueRef v, LLVMValueRef *chain, int cap, int *n)
+affine_in_slot(const poploop *p, LLVMValueRef v, LLVMValueRef *chain, int cap, int *n,
+               int depth)
 {
     if (is_slot(p, v) || !in_loop(p, v))
         return true;
-    if (LLVMGetInstructionParent(v) != p->put || *n == cap)
+    if (LLVMGetInstructionParent(v) != p->put || depth >= cap)
         return false;
     int varying = 0;
     switch (LLVMGetInstructionOpcode(v)) {
@@ -409,12 +414,12 @@ affine_in_slot(const poploop *p, LLVMValueRef v, LLVMValueRef *chain, int cap, i
         LLVMValueRef o = LLVMGetOperand(v, k);
         if (is_slot(p, o) || in_loop(p, o))
             varying++;
-        if (!affine_in_slot(p, o, chain, cap, n))
+        if (!affine_in_slot(p, o, chain, cap, n, depth + 1))
             return false;
     }
     LLVMOpcode op = LLVMGetInstructionOpcode(v);
-    if (varying != 1 || (op == LLVMShl && (is_slot(p, LLVMGetOperand(v, 1)) ||
-                                           in_loop(p, LLVMGetOperand(v, 1)))))
+    if (varying != 1 || *n == cap ||
+        (op == LLVMShl && (is_slot(p, LLVMGetOperand(v, 1)) || in_loop(p, LLVMGetOperand(v, 1)))))
         return false;
     chain[(*n)++] = v;
     return true;
@@ -479,12 +484,12 @@ match_drain(poploop *p, LLVMBasicBlockRef head, unsigned bits, LLVMValueRef *cha
     while (p->store && !LLVMIsAStoreInst(p->store))
         p->store = LLVMGetNextInstruction(p->store);
     if (!p->store || LLVMGetVolatile(p->store) ||
-        !lane_calc(p, LLVMGetOperand(p->store, 0), p->v, p->mid) ||
+        !lane_calc(p, LLVMGetOperand(p->store, 0), p->v, p->mid, 0) ||
         !byte_sized(LLVMTypeOf(LLVMGetOperand(p->store, 0))))
         return false;
     *nchain = 0;
     LLVMValueRef ptr = LLVMGetOperand(p->store, 1);
-    if (!in_loop(p, ptr) || !affine_in_slot(p, ptr, chain, CHAIN_MAX, nchain))
+    if (!in_loop(p, ptr) || !affine_in_slot(p, ptr, chain, CHAIN_MAX, nchain, 0))
         return false;
     LLVMBasicBlockRef all[] = {head, p->get, p->mid, p->put, p->latch};
     LLVMValueRef known[14 + CHAIN_MAX + CALC_MAX] = {
