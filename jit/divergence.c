@@ -441,10 +441,8 @@ tji_lane_shapes_free(tji_lane_shapes *s)
     if (!s)
         return;
     free(s->blocks);
-    if (s->index.key)
-        tji_vmap_free(&s->index);
-    if (s->shapes.key)
-        tji_vmap_free(&s->shapes);
+    tji_vmap_free(&s->index); /* zeroed where never made: free(NULL) */
+    tji_vmap_free(&s->shapes);
     free(s->succ_start);
     free(s->succ);
     free(s->pred_start);

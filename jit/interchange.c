@@ -268,7 +268,7 @@ body_commutes(const nest *s)
 static bool
 find_lanes(nest *s, LLVMValueRef br)
 {
-    if (!LLVMIsConditional(br) || LLVMGetNumSuccessors(br) != 2)
+    if (!LLVMIsABranchInst(br) || !LLVMIsConditional(br))
         return false;
     LLVMValueRef cmp = LLVMGetCondition(br);
     if (!LLVMIsAICmpInst(cmp) || LLVMGetInstructionParent(cmp) != s->latch)
@@ -355,8 +355,8 @@ find_inner(nest *s, LLVMBasicBlockRef p)
         }
     }
     /* the latch: 'br exit?, head, lanes' latch', one edge back, no other way out */
-    LLVMValueRef br = s->flatch ? LLVMGetBasicBlockTerminator(s->flatch) : NULL;
-    if (!br || !LLVMIsConditional(br))
+    LLVMValueRef br = tji_cond_br(s->flatch);
+    if (!br)
         return false;
     LLVMBasicBlockRef a = LLVMGetSuccessor(br, 0), b = LLVMGetSuccessor(br, 1);
     if (!((a == s->fhead && b == s->latch) || (a == s->latch && b == s->fhead)))

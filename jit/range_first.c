@@ -85,8 +85,7 @@ match(shape *s, LLVMBasicBlockRef j)
     if (LLVMGetFirstInstruction(s->s) != LLVMGetIncomingValue(s->v, from_s))
         return false;
     LLVMValueRef sbr = LLVMGetBasicBlockTerminator(s->s);
-    if (LLVMGetNextInstruction(LLVMGetFirstInstruction(s->s)) != sbr || LLVMIsConditional(sbr) ||
-        LLVMGetSuccessor(sbr, 0) != j)
+    if (LLVMGetNextInstruction(LLVMGetFirstInstruction(s->s)) != sbr || tji_only_succ(s->s) != j)
         return false;
     /* B0: br (r == C), S, J with C not below K */
     s->br0 = LLVMGetBasicBlockTerminator(s->b0);

@@ -217,11 +217,11 @@ sink_one(LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef args, const tji_lane_
             return false; /* a block without a terminator: leave it */
         if (LLVMIsATerminatorInst(at)) {
             LLVMBasicBlockRef bb = LLVMGetInstructionParent(at);
-            LLVMBasicBlockRef next = ifs == 0 || !LLVMIsConditional(at)
-                                         ? past_terminator(bb, &w) : NULL;
+            bool cond = tji_cond_br(bb) != NULL;
+            LLVMBasicBlockRef next = ifs == 0 || !cond ? past_terminator(bb, &w) : NULL;
             if (!next)
                 break;
-            ifs += LLVMIsConditional(at);
+            ifs += cond;
             at = first_non_phi(next);
             continue;
         }
