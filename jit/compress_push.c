@@ -231,13 +231,16 @@ in_slice(const pushloop *p, LLVMValueRef v)
     return false;
 }
 
-/* Adds what 'v' needs to the slice, operands first; false for anything it cannot widen. */
+/* Adds what 'v' needs to the slice, operands first, while it has room; false for anything it
+ * cannot widen. 'depth', the instructions above 'v', bounds the recursion (each of them
+ * would take a place too). */
 static bool
-add_to_slice(pushloop *p, LLVMValueRef v, LLVMValueRef alloca)
+add_to_slice(pushloop *p, LLVMValueRef v, LLVMValueRef alloca, int depth)
 {
     if (!in_loop(p, v) || v == p->i || in_slice(p, v))
         return true;
-    if (!in_body(p, LLVMGetInstructionParent(v)) || p->nslice == SLICE_MAX)
+    if (!in_body(p, LLVMGetInstructionParent(v)) || p->nslice == SLICE_MAX ||
+        depth >= SLICE_MAX)
         return false;
     LLVMOpcode op = LLVMGetInstructionOpcode(v);
     if (op == LLVMLoad) {
@@ -253,8 +256,10 @@ add_to_slice(pushloop *p, LLVMValueRef v, LLVMValueRef alloca)
         return false;
     int n = op == LLVMCall ? (int)LLVMGetNumArgOperands(v) : LLVMGetNumOperands(v);
     for (int k = 0; k < n; k++)
-        if (!add_to_slice(p, LLVMGetOperand(v, (unsigned)k), alloca))
+        if (!add_to_slice(p, LLVMGetOperand(v, (unsigned)k), alloca, depth + 1))
             return false;
+    if (p->nslice == SLICE_MAX)
+        return false;
     p->slice[p->nslice++] = v;
     return true;
 }
@@ -445,7 +450,7 @@ match(pushloop *p, LLVMBasicBlockRef head, tji_compress_form form)
     p->vf = (form == TJI_COMPRESS_AVX512 ? 512 : 256) / bits;
     if (p->capacity < p->vf || p->capacity > INT32_MAX)
         return false;
-    if (!add_to_slice(p, p->value, alloca) || !add_to_slice(p, p->keep, alloca))
+    if (!add_to_slice(p, p->value, alloca, 0) || !add_to_slice(p, p->keep, alloca, 0))
         return false;
     /* nothing else in the loop, and only c2 used after it, in the exit: by its phis, or by
      * anything there when the latch is the only way in */
