@@ -466,6 +466,11 @@ rewrite(shape *s, LLVMBuilderRef bld, LLVMValueRef fn)
     LLVMValueRef first = LLVMGetFirstInstruction(s->b);
     while (first && LLVMIsAPHINode(first))
         first = LLVMGetNextInstruction(first);
+    /* B keeps its phis and copies of what makes the test and D, made before the body moves
+     * (hoist copies what is in B's body or S1), in front of it so that they stay. */
+    LLVMPositionBuilderBefore(bld, first);
+    LLVMValueRef dst = hoist(s, bld, &top, s->dst);
+    s->cond = hoist(s, bld, &top, s->cond);
     LLVMPositionBuilderAtEnd(bld, b1);
     LLVMValueRef term = LLVMGetBasicBlockTerminator(s->b);
     for (LLVMValueRef in = first; in != term; in = LLVMGetNextInstruction(in))
@@ -477,10 +482,8 @@ rewrite(shape *s, LLVMBuilderRef bld, LLVMValueRef fn)
         LLVMInstructionRemoveFromParent(in);
         LLVMInsertIntoBuilder(bld, in);
     }
-    /* B, now its phis alone, gets copies of what makes the test and D, and the test. */
+    /* and the test */
     LLVMPositionBuilderAtEnd(bld, s->b);
-    LLVMValueRef dst = hoist(s, bld, &top, s->dst);
-    s->cond = hoist(s, bld, &top, s->cond);
     LLVMBuildCondBr(bld, run_time_test(s, bld, c, dst), b1, b2);
     /* B1's stores into A store into D. */
     unsigned align_kind = LLVMGetEnumAttributeKindForName("align", 5);
