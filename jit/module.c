@@ -457,12 +457,12 @@ resolve_target(tj_context *ctx, tj_target target, const tj_build_options *o,
 }
 
 static tj_status
-verify(tj_context *ctx, LLVMModuleRef m)
+verify(tj_context *ctx, LLVMModuleRef m, const char *when)
 {
     char *msg = NULL;
     if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
-        tji_ctx_fail(ctx, TJ_ERR_LLVM, "internal error: the module does not verify: %.400s",
-                     msg ? msg : "");
+        tji_ctx_fail(ctx, TJ_ERR_LLVM, "internal error: the module does not verify %s: %.400s",
+                     when, msg ? msg : "");
         LLVMDisposeMessage(msg);
         return TJ_ERR_LLVM;
     }
@@ -526,16 +526,20 @@ prepare(build *bd)
         internalize(bd->m, bd->descs, bd->n); /* what it linked: dropped once inlined */
     if (st == TJ_OK && !bd->tm)
         st = tji_tm_nvptx(ctx, bd->arch, bd->o->opt_level != TJ_OPT_DEFAULT, &bd->tm);
-    return st == TJ_OK ? verify(ctx, bd->m) : st;
+    return st == TJ_OK ? verify(ctx, bd->m, "after lowering") : st;
 }
 
-/* The optimisation pipeline, then the target's last IR steps. */
+/* The optimisation pipeline, then the target's last IR steps. The CPU's are tilejit's own
+ * passes over the optimised IR: what they make is verified (about 1% of a CPU build), so
+ * that a mistake of theirs fails the build instead of reaching code generation. */
 static tj_status
 optimize(build *bd)
 {
     tj_status st = tji_optimize(bd->ctx, bd->m, bd->tm, bd->o->opt_level, bd->target);
     if (st == TJ_OK && bd->tgt->finish)
         st = bd->tgt->finish(bd->ctx, bd->m, bd->descs, bd->n, bd->tm);
+    if (st == TJ_OK && bd->target == TJ_TARGET_CPU)
+        st = verify(bd->ctx, bd->m, "after the CPU's IR passes");
     return st;
 }
 
