@@ -1799,6 +1799,14 @@ shape_values(lanes *L, const LLVMValueRef *vals, int n, int *shapes)
         flags[nflags++] = L->live;
     tji_lane_shapes *s = tji_lane_shapes_of(L->fn, LLVMGetParam(L->fn, 3), LLVMGetParam(L->fn, 1),
                                             flags, nflags);
+    /* The shapes hold where the lanes meet every barrier together. Past a barrier that only
+     * some lanes reach (one flushed inside an `if` on the lane), lanes that stop at the same
+     * point later may be on different trips of a loop: nothing is alike then. */
+    for (int t = 0; s && t < L->nbar; t++)
+        if (!tji_lane_runs_alike(s, L->calls[t])) {
+            tji_lane_shapes_free(s);
+            s = NULL;
+        }
     L->alike_barrier = s ? calloc((size_t)L->nbar + 1, 1) : NULL;
     for (int t = 0; L->alike_barrier && t < L->nbar; t++)
         L->alike_barrier[t] = tji_lane_runs_alike(s, L->calls[t]);

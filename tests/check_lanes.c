@@ -459,6 +459,53 @@ START_TEST(test_lanes_a_barrier_that_some_lanes_pass_by)
 }
 END_TEST
 
+/* Lane 0 alone adds 1 into bin 0 (its owed barrier comes inside `if lane == 0`), then every
+ * lane runs a loop of 4 trips whose scatter-add into bin 1 has a barrier: lane 0 reaches
+ * that barrier a trip behind the others, so where every lane next stops at it, the lanes
+ * are on different trips and their counters differ, though each is computed alike. Each
+ * lane adds 1 to y[4 + lane] a trip; y[0..3] = the bins, read after the loop. */
+static int
+run_loop_after_owed_barrier(form f, int32_t *out)
+{
+    one_block r = one_block_begin(f, "behind");
+    tj_kernel *k = r.k;
+    tj_val *y = r.y, *lane = r.lane;
+    const tj_type *i32 = tj_context_get_type(r.ctx, TJ_DTYPE_I32);
+    int nbins = 4;
+    tj_val *bins = tj_tile_zeros(k, i32, 1, &nbins, TJ_STORAGE_SHARED);
+    tj_val *zero = tj_const_int(k, TJ_DTYPE_I32, 0), *one = tj_const_int(k, TJ_DTYPE_I32, 1);
+    tj_val *yi = tj_binary(k, TJ_BIN_ADD, lane, tj_const_int(k, TJ_DTYPE_I32, 4));
+    tj_store(k, y, &yi, 1, zero);
+    tj_if_begin(k, tj_compare(k, TJ_CMP_EQ, lane, zero));
+    tj_tile_scatter_add(k, bins, &zero, 1, one, tj_const_bool(k, true), tj_const_bool(k, true));
+    tj_if_end(k);
+    tj_for_begin(k, zero, tj_const_int(k, TJ_DTYPE_I32, 4), one);
+    tj_tile_scatter_add(k, bins, &one, 1, one, tj_const_bool(k, true), tj_const_bool(k, true));
+    tj_store(k, y, &yi, 1, tj_binary(k, TJ_BIN_ADD, tj_load(k, y, &yi, 1), one));
+    tj_for_end(k);
+    for (int b = 0; b < nbins; b++) {
+        tj_val *at = tj_const_int(k, TJ_DTYPE_I32, b);
+        tj_if_begin(k, tj_compare(k, TJ_CMP_EQ, lane, zero));
+        tj_store(k, y, &at, 1, tj_tile_extract(k, bins, &at, 1));
+        tj_if_end(k);
+    }
+    return one_block_end(&r, "behind", B + 4, out);
+}
+
+START_TEST(test_lanes_a_loop_after_a_barrier_that_some_lanes_pass_by)
+{
+    for (form f = LOOPS; f < NFORMS; f++) {
+        int32_t out[B + 4];
+        check_switches(f, run_loop_after_owed_barrier(f, out));
+        for (int i = 0; i < B + 4; i++) {
+            int want = i == 0 ? 1 : i == 1 ? 4 * B : i < 4 ? 0 : 4;
+            ck_assert_msg(out[i] == want, "%s: y[%d] = %d, expected %d", form_name[f], i, out[i],
+                          want);
+        }
+    }
+}
+END_TEST
+
 /* A register tile of 64 float32 a lane over 1024 lanes (256 KiB) lives across the
  * reduction's barriers: its per-lane copies would pass the limit, so fibers run it. */
 START_TEST(test_lanes_past_the_storage_limit_keep_fibers)
@@ -2075,6 +2122,7 @@ lanes_suite(void)
     tcase_add_test(tc, test_lanes_partial_block_fills_every_element_each_trip);
     tcase_add_test(tc, test_lanes_a_barrier_in_a_loop);
     tcase_add_test(tc, test_lanes_a_barrier_that_some_lanes_pass_by);
+    tcase_add_test(tc, test_lanes_a_loop_after_a_barrier_that_some_lanes_pass_by);
     tcase_add_test(tc, test_lanes_past_the_storage_limit_keep_fibers);
     tcase_add_test(tc, test_lanes_a_barrier_in_a_called_function_keeps_fibers);
     tcase_add_test(tc, test_lanes_tid_of_tiled_and_other_launches);
