@@ -427,12 +427,16 @@ run_cuda(launch *l, tj_module *m)
     if (l->nblocks > INT32_MAX)
         return tji_dev_fail(l->dev, TJ_ERR_LAUNCH, "tj_launch: %lld blocks exceed the grid limit",
                             (long long)l->nblocks);
-    void *params[1 + 64 * 9 + TJI_HIDDEN_SLOTS];
+    /* one pointer per scalar leaf of the argument buffer (make_entry's parameters) */
+    void **params = malloc((size_t)l->kd->nslots * sizeof *params);
+    if (!params)
+        return tji_dev_fail(l->dev, TJ_ERR_NOMEM, "%s: out of memory", l->fn);
     for (int i = 0; i < l->kd->nslots; i++)
         params[i] = l->buf + l->kd->slots[i].offset;
     uint32_t grid[3] = {(uint32_t)l->nblocks, 1, 1}, block[3] = {l->kd->block_width, 1, 1};
     st = tji_cuda_launch(l->dev->cuda, lm->fns[l->kindex], grid, block, l->kd->shared_bytes,
                          params);
+    free(params);
     if (st != TJ_OK)
         return cuda_fail(l->dev, st);
     return l->kd->debug ? check_cuda_error(l, lm) : TJ_OK;

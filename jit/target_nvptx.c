@@ -5,6 +5,7 @@
  * resolved to libdevice. No CUDA driver calls here.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <llvm-c/Transforms/PassBuilder.h>
@@ -178,14 +179,20 @@ forward_ts(tj_context *ctx, LLVMValueRef fn)
     LLVMInstructionEraseFromParent(ts);
 }
 
-static void
+/* The kernel's entry: one parameter per scalar leaf of the argument buffer (a struct or
+ * matrix parameter gives many), stored into an argument block for the shared entry code.
+ * False when out of memory. */
+static bool
 make_entry(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd, LLVMValueRef smem,
            LLVMValueRef err)
 {
-    LLVMTypeRef tys[1 + 64 * 9 + TJI_HIDDEN_SLOTS];
+    LLVMTypeRef *tys = malloc((size_t)kd->nslots * sizeof *tys);
+    if (!tys)
+        return false;
     for (int i = 0; i < kd->nslots; i++)
         tys[i] = slot_type(ctx, &kd->slots[i]);
     LLVMTypeRef fty = LLVMFunctionType(tji_void(ctx), tys, (unsigned)kd->nslots, 0);
+    free(tys);
     LLVMValueRef fn = LLVMAddFunction(m, kd->entry, fty);
     tji_compat_mark_kernel(fn);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx->llctx);
@@ -216,6 +223,7 @@ make_entry(tj_context *ctx, LLVMModuleRef m, const tji_kdesc *kd, LLVMValueRef s
     LLVMDisposeBuilder(b);
     forward_args(fn, kd, args);
     splice_body(m, kd);
+    return true;
 }
 
 static void
@@ -358,7 +366,9 @@ lower(tj_context *ctx, LLVMModuleRef m, tj_kernel *const *ks, size_t n, tji_kdes
     LLVMSetInitializer(err, LLVMConstNull(tji_errrec_type(ctx)));
     LLVMSetAlignment(err, 8);
     for (size_t i = 0; i < n; i++)
-        make_entry(ctx, m, &descs[i], smem, err);
+        if (!make_entry(ctx, m, &descs[i], smem, err))
+            return tji_ctx_fail(ctx, TJ_ERR_NOMEM, "out of memory making '%s''s entry",
+                                descs[i].name);
     define_barrier(ctx, m);
     define_shuffle(ctx, m);
     define_votes(ctx, m);

@@ -1195,6 +1195,49 @@ START_TEST(test_struct_and_composite_params_arrive_as_bytes)
 }
 END_TEST
 
+/* 40 mat44f parameters: 640 scalar leaves, each a parameter of the CUDA entry (and a
+ * pointer of the launch), more than 64 parameters of at most 9 each; out[i] = m_i[i % 4][1]. */
+START_TEST(test_many_matrix_params_arrive_whole)
+{
+    enum { NM = 40 };
+    const tj_type *m44 = tj_context_get_matrix_type(tjt.ctx, TJ_DTYPE_F32, 4, 4);
+    const tj_type *f32 = tjt_type(TJ_DTYPE_F32);
+    tj_kernel *k = new_kernel("many");
+    tj_val *out = tj_param_array(k, "out", f32, 1), *mp[NM];
+    for (int i = 0; i < NM; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "m%d", i);
+        mp[i] = tj_param(k, name, m44);
+    }
+    for (int i = 0; i < NM; i++) {
+        tj_val *at = tj_const_int(k, TJ_DTYPE_I32, i);
+        tj_store(k, out, &at, 1, tj_extract(k, tj_extract(k, mp[i], i % 4), 1));
+    }
+    tj_module *m = build(k, "many");
+    if (!cur_dev) {
+        tj_module_destroy(m);
+        return;
+    }
+    static float hm[NM][16];
+    tj_arg args[1 + NM];
+    tj_array *aout = tjt_array(cur_dev, f32, NM, NULL);
+    args[0] = tj_arg_array(aout);
+    for (int i = 0; i < NM; i++) {
+        for (int e = 0; e < 16; e++)
+            hm[i][e] = (float)(100 * i + e);
+        args[1 + i] = tj_arg_bytes(m44, hm[i]);
+    }
+    launch(m, "many", 1, args, 1 + NM);
+    float got[NM];
+    copy_out(aout, got);
+    for (int i = 0; i < NM; i++)
+        ck_assert_msg(got[i] == hm[i][(i % 4) * 4 + 1], "out[%d] = %g, expected %g", i,
+                      (double)got[i], (double)hm[i][(i % 4) * 4 + 1]);
+    tj_array_destroy(aout);
+    tj_module_destroy(m);
+}
+END_TEST
+
 /* ---- compose, extract, insert -------------------------------------------------------------- */
 
 START_TEST(test_compose_fills_matrices_row_major_and_splats_one_scalar)
@@ -1357,6 +1400,7 @@ make_case(const char *name, void (*setup)(void))
     tcase_add_test(tc, test_struct_array_fields_roundtrip_with_c_layout);
     tcase_add_test(tc, test_nested_struct_array_matches_c_bytes);
     tcase_add_test(tc, test_struct_and_composite_params_arrive_as_bytes);
+    tcase_add_test(tc, test_many_matrix_params_arrive_whole);
     tcase_add_test(tc, test_compose_fills_matrices_row_major_and_splats_one_scalar);
     tcase_add_loop_test(tc, test_atomic_add_on_vec3_elements_counts_every_thread, 0,
                         (int)(sizeof atomic_dtypes / sizeof atomic_dtypes[0]));
