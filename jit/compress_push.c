@@ -711,6 +711,9 @@ tji_vec_front_begin(LLVMBuilderRef b, const tji_counted_loop *l, unsigned vf,
             cx = LLVMBuildPhi(b, LLVMTypeOf(l->c2), "");
             LLVMAddIncoming(cx, (LLVMValueRef[]){l->c2}, (LLVMBasicBlockRef[]){l->latch}, 1);
         }
+        /* every use by 'user' moves to cx's list: go on from a use by another */
+        while (next && LLVMGetUser(next) == user)
+            next = LLVMGetNextUse(next);
         for (int k = 0, n = LLVMGetNumOperands(user); k < n; k++)
             if (LLVMGetOperand(user, (unsigned)k) == l->c2)
                 LLVMSetOperand(user, (unsigned)k, cx);

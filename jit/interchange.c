@@ -111,22 +111,36 @@ recomputable(LLVMValueRef in)
     }
 }
 
+enum { DEPENDS_MAX_NODES = 256 }; /* a value's walk by depends_only_on (a shared one counts
+                                   * each time it is reached) */
+
 /* Whether 'v', computed again with 'root' standing for a counter, needs only recomputable
- * instructions of 'part' (in_f or in_lanes_part) and values from outside the lanes' loop. */
+ * instructions of 'part' (in_f or in_lanes_part) and values from outside the lanes' loop;
+ * false past '*nodes' instructions (without it a value used twice at each level would be
+ * walked 2^depth times). */
 static bool
 depends_only_on(const nest *s, LLVMValueRef v, LLVMValueRef root,
-                bool (*part)(const nest *, LLVMValueRef), int depth)
+                bool (*part)(const nest *, LLVMValueRef), int *nodes)
 {
     if (v == root || !LLVMIsAInstruction(v))
         return true;
     if (!in_f(s, v) && !in_lanes_part(s, v))
         return true; /* from outside the lanes' loop: it dominates their entry */
-    if (depth > 32 || !part(s, v) || LLVMIsAPHINode(v) || !recomputable(v))
+    if (--*nodes < 0 || !part(s, v) || LLVMIsAPHINode(v) || !recomputable(v))
         return false;
     for (int i = 0, n = LLVMGetNumOperands(v); i < n; i++)
-        if (!depends_only_on(s, LLVMGetOperand(v, (unsigned)i), root, part, depth + 1))
+        if (!depends_only_on(s, LLVMGetOperand(v, (unsigned)i), root, part, nodes))
             return false;
     return true;
+}
+
+/* depends_only_on with a walk of its own */
+static bool
+depends_only(const nest *s, LLVMValueRef v, LLVMValueRef root,
+             bool (*part)(const nest *, LLVMValueRef))
+{
+    int nodes = DEPENDS_MAX_NODES;
+    return depends_only_on(s, v, root, part, &nodes);
 }
 
 /* 'v' computed again at the builder, with what 'map' holds for the values it already has
@@ -256,9 +270,12 @@ body_commutes(const nest *s)
              in = LLVMGetNextInstruction(in)) {
             if (!LLVMIsALoadInst(in) || scatter_add_read(in))
                 continue;
-            LLVMValueRef a = alloca_under(LLVMGetOperand(in, 0));
+            /* a pointer chosen by a phi or a select may point into a target */
+            LLVMValueRef base = tji_pointer_base(LLVMGetOperand(in, 0));
+            if (LLVMIsAPHINode(base) || LLVMIsASelectInst(base))
+                return false;
             for (int t = 0; t < nt; t++)
-                if (a == targets[t])
+                if (base == targets[t])
                     return false;
         }
     return nt > 0;
@@ -443,9 +460,8 @@ takes(nest *s)
              in = LLVMGetNextInstruction(in))
             if (in != s->iv && !LLVMIsATerminatorInst(in) && !recomputable(in))
                 return false;
-    if (!depends_only_on(s, s->cond, s->iv, in_lanes_part, 0) ||
-        !depends_only_on(s, s->fnext, s->fiv, in_f, 0) ||
-        !depends_only_on(s, s->fexit, s->fiv, in_f, 0))
+    if (!depends_only(s, s->cond, s->iv, in_lanes_part) ||
+        !depends_only(s, s->fnext, s->fiv, in_f) || !depends_only(s, s->fexit, s->fiv, in_f))
         return false;
     /* what F takes from H and P, computed again for each lane */
     s->ntaken = 0;
@@ -459,7 +475,7 @@ takes(nest *s)
                     seen = s->taken[t] == v;
                 if (!in_lanes_part(s, v) || seen)
                     continue;
-                if (s->ntaken == MAX_TAKEN || !depends_only_on(s, v, s->iv, in_lanes_part, 0))
+                if (s->ntaken == MAX_TAKEN || !depends_only(s, v, s->iv, in_lanes_part))
                     return false;
                 s->taken[s->ntaken++] = v;
             }

@@ -59,6 +59,7 @@ enum {
     VERSION_MAX_WIDE = 16,    /* indices computed in 64 bits (GPU) */
     AFFINE_MAX_NODES = 32,    /* values in an index's tree (a shared one counts each time) */
     LANE_DEPTH = 6,           /* how deep in an index's adds a lane is looked for */
+    OFFSET_MAX_NODES = 2 * AFFINE_MAX_NODES, /* the same, taken apart where it holds lanes */
 };
 
 /* ---- the loop's blocks -------------------------------------------------------------------- */
@@ -223,10 +224,13 @@ find_lane(LLVMValueRef ivar, LLVMValueRef v, int depth)
 
 /* A bound on the values emit_offset(v, lane) adds up, as affine()'s '*mag' (with 'lane',
  * values before the loop that hold a lane are taken apart, and a multiplication there may
- * be by any constant). */
+ * be by any constant); infinite past '*nodes' values, which bounds both walks (a value
+ * used twice is walked twice: o = o + o + lane, repeated, doubles them at each level). */
 static double
-lanes_mag(const loop *l, LLVMValueRef ivar, LLVMValueRef v)
+lanes_mag(const loop *l, LLVMValueRef ivar, LLVMValueRef v, int *nodes)
 {
+    if (--*nodes < 0)
+        return INFINITY;
     if (v == ivar)
         return 0;
     if (lane_leaf(v) || (invariant(l, v) && !find_lane(ivar, v, LANE_DEPTH)))
@@ -236,10 +240,10 @@ lanes_mag(const loop *l, LLVMValueRef ivar, LLVMValueRef v)
     switch (LLVMGetInstructionOpcode(v)) {
     case LLVMAdd:
     case LLVMSub:
-        return lanes_mag(l, ivar, a) + lanes_mag(l, ivar, bo);
+        return lanes_mag(l, ivar, a, nodes) + lanes_mag(l, ivar, bo, nodes);
     default: /* LLVMMul by a constant */
         split_mul(v, &a, &f);
-        return lanes_mag(l, ivar, a) * fabs((double)f);
+        return lanes_mag(l, ivar, a, nodes) * fabs((double)f);
     }
 }
 
@@ -476,7 +480,8 @@ emit_holds(LLVMBuilderRef b, const loop *l, const range *r, const check *ck, LLV
     if (rewritten)
         rw[(*nrw)++] = (rewrite){.x = ck->x, .inv = LLVMBuildTrunc(b, e.off, t, ""), .c = ck->c};
     LLVMValueRef lane = width > 1 ? find_lane(r->ivar, ck->x, LANE_DEPTH) : NULL;
-    if (!lane || lanes_mag(l, r->ivar, ck->x) > MAG_MAX)
+    int nodes = OFFSET_MAX_NODES;
+    if (!lane || lanes_mag(l, r->ivar, ck->x, &nodes) > MAG_MAX)
         return own;
     LLVMValueRef off_lo, off_hi;
     ends every = emit_lanes_ends(b, l, r, ck->x, ck->c, sg, i64, width, &off_lo, &off_hi);

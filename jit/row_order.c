@@ -199,7 +199,15 @@ same_flags(LLVMValueRef a, LLVMValueRef b)
 {
     if (LLVMCanValueUseFastMathFlags(a))
         return LLVMGetFastMathFlags(a) == LLVMGetFastMathFlags(b);
-    return LLVMGetNSW(a) == LLVMGetNSW(b) && LLVMGetNUW(a) == LLVMGetNUW(b);
+    switch (LLVMGetInstructionOpcode(a)) { /* the operations with wrap flags (and, or, xor: none) */
+    case LLVMAdd:
+    case LLVMSub:
+    case LLVMMul:
+    case LLVMShl:
+        return LLVMGetNSW(a) == LLVMGetNSW(b) && LLVMGetNUW(a) == LLVMGetNUW(b);
+    default:
+        return true;
+    }
 }
 
 /* Matches store 'st' and its fold (the file's comment) into s->folds[s->nfolds]; changes
