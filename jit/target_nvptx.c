@@ -400,6 +400,9 @@ mark_global(tj_context *ctx, LLVMBuilderRef b, LLVMValueRef p)
         LLVMValueRef user = LLVMGetUser(use);
         if (user == g)
             continue;
+        /* every use by 'user' moves to q's list: go on from a use by another */
+        while (next && LLVMGetUser(next) == user)
+            next = LLVMGetNextUse(next);
         for (int i = 0, nops = LLVMGetNumOperands(user); i < nops; i++)
             if (LLVMGetOperand(user, (unsigned)i) == p)
                 LLVMSetOperand(user, (unsigned)i, q);
@@ -643,6 +646,13 @@ rebase(LLVMBuilderRef b, smem_base *sb, LLVMValueRef v)
     for (int i = 0; i < sb->n; i++)
         if (sb->key[i] == v)
             return sb->val[i];
+    /* a constant whose chain the memo has no room for stays as it is: rebuilt for each use,
+     * a phi's two ways in from one block would get two values */
+    int levels = 0;
+    for (LLVMValueRef c = v; c != sb->g; c = LLVMGetOperand(c, 0))
+        levels++;
+    if (sb->n + levels > REBASE_MEMO)
+        return v;
     LLVMOpcode op = LLVMGetConstOpcode(v);
     LLVMValueRef p = rebase(b, sb, LLVMGetOperand(v, 0)), r;
     if (op != LLVMGetElementPtr) {
@@ -656,10 +666,8 @@ rebase(LLVMBuilderRef b, smem_base *sb, LLVMValueRef v)
         r = LLVMIsInBounds(v) ? LLVMBuildInBoundsGEP2(b, t, p, idx, n, "")
                               : LLVMBuildGEP2(b, t, p, idx, n, "");
     }
-    if (sb->n < REBASE_MEMO) {
-        sb->key[sb->n] = v;
-        sb->val[sb->n++] = r;
-    }
+    sb->key[sb->n] = v;
+    sb->val[sb->n++] = r;
     return r;
 }
 
