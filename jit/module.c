@@ -6,8 +6,8 @@
  *     module's bitcode, the options, and target.key_extra: which libdevice file)
  *     ──▶ in-memory cache hit? ──▶ on-disk cache hit (disk_cache.c)?
  *     ──target.link (libdevice, lazily), the target machine (NVPTX: made only now),
- *     verify (a status, never an abort), optimise, target.finish──▶ PTX text (NVPTX) |
- *     object file ──▶ ORC LLJIT (host); written to both caches
+ *     verify (a status, never an abort), optimise, target.finish (host: verified again)
+ *     ──▶ PTX text (NVPTX) | object file ──▶ ORC LLJIT (host); written to both caches
  *
  * A module keeps a descriptor per kernel (parameters, argument-buffer layout, block
  * width, shared bytes, debug check sites) and refers to compiled code that the context's
