@@ -530,7 +530,7 @@ prepare(build *bd)
 }
 
 /* The optimisation pipeline, then the target's last IR steps. The CPU's are tilejit's own
- * passes over the optimised IR: what they make is verified (about 1% of a CPU build), so
+ * passes over the optimised IR: what they make is verified (under 0.5% of a CPU build), so
  * that a mistake of theirs fails the build instead of reaching code generation. */
 static tj_status
 optimize(build *bd)
