@@ -142,6 +142,20 @@ is_entry_name(const char *name)
     return strcmp(name + 32, ".ptx") == 0 || strcmp(name + 32, ".o") == 0;
 }
 
+/* A writer's temporary file: an entry's name, then ".tmp.<pid>.<ns>" (write_entry). */
+static bool
+is_temp_name(const char *name)
+{
+    const char *t = strstr(name, ".tmp.");
+    char head[40];
+    size_t n = t ? (size_t)(t - name) : 0;
+    if (!t || n >= sizeof head)
+        return false;
+    memcpy(head, name, n);
+    head[n] = 0;
+    return is_entry_name(head);
+}
+
 static bool
 read_all(int fd, uint8_t *buf, size_t n)
 {
@@ -271,7 +285,7 @@ scan_dir(const char *dir, uint64_t limit, const char *keep)
     struct dirent *e;
     while ((e = readdir(d))) {
         struct stat st;
-        bool tmp = strstr(e->d_name, ".tmp.") != NULL;
+        bool tmp = is_temp_name(e->d_name);
         if ((!tmp && !is_entry_name(e->d_name)) ||
             fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
             !S_ISREG(st.st_mode) || st.st_uid != geteuid())

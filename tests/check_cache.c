@@ -663,16 +663,21 @@ put_file(const char *name, time_t age)
 }
 
 /* Temporary files that killed writers left behind go at the next process's first write,
- * once over an hour old; younger ones may belong to a writer at work and stay. */
+ * once over an hour old; younger ones may belong to a writer at work and stay, and so do
+ * files of other names (the directory may be the user's own). */
 START_TEST(test_stale_temporary_files_are_removed)
 {
-    put_file("0123.o.tmp.99999.12345", 2 * 3600);
-    put_file("4567.ptx.tmp.99998.12345", 2 * 3600);
-    put_file("89ab.o.tmp.99997.12345", 60);
+    put_file("0123456789abcdef0123456789abcdef.o.tmp.99999.12345", 2 * 3600);
+    put_file("456789abcdef0123456789abcdef0123.ptx.tmp.99998.12345", 2 * 3600);
+    put_file("89abcdef0123456789abcdef01234567.o.tmp.99997.12345", 60);
     put_file("notes.txt", 2 * 3600);
+    put_file("notes.tmp.txt", 2 * 3600);
+    put_file("0123.o.tmp.99999.12345", 2 * 3600);
     ck_assert(!build_and_run_fresh());
-    ck_assert_int_eq(count_containing(".tmp."), 1);
-    ck_assert_int_eq(count_containing("89ab.o.tmp."), 1);
+    ck_assert_int_eq(count_containing(".tmp."), 3);
+    ck_assert_int_eq(count_containing("89abcdef0123456789abcdef01234567.o.tmp."), 1);
+    ck_assert_int_eq(count_containing("notes.tmp.txt"), 1);
+    ck_assert_int_eq(count_containing("0123.o.tmp."), 1);
     ck_assert_int_eq(count_containing("notes.txt"), 1);
 }
 END_TEST
