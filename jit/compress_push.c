@@ -702,8 +702,8 @@ tji_vec_front_begin(LLVMBuilderRef b, const tji_counted_loop *l, unsigned vf,
      * the vector loop's count in tji_vec_front_end) */
     LLVMValueRef cx = NULL;
     for (LLVMUseRef u = LLVMGetFirstUse(l->c2), next; u; u = next) {
-        next = LLVMGetNextUse(u);
         LLVMValueRef user = LLVMGetUser(u);
+        next = tji_use_past_user(u, user);
         if (LLVMIsAPHINode(user) || LLVMGetInstructionParent(user) != l->exit || user == cx)
             continue;
         if (!cx) {
@@ -711,9 +711,6 @@ tji_vec_front_begin(LLVMBuilderRef b, const tji_counted_loop *l, unsigned vf,
             cx = LLVMBuildPhi(b, LLVMTypeOf(l->c2), "");
             LLVMAddIncoming(cx, (LLVMValueRef[]){l->c2}, (LLVMBasicBlockRef[]){l->latch}, 1);
         }
-        /* every use by 'user' moves to cx's list: go on from a use by another */
-        while (next && LLVMGetUser(next) == user)
-            next = LLVMGetNextUse(next);
         for (int k = 0, n = LLVMGetNumOperands(user); k < n; k++)
             if (LLVMGetOperand(user, (unsigned)k) == l->c2)
                 LLVMSetOperand(user, (unsigned)k, cx);

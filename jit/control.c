@@ -223,6 +223,14 @@ tji_cond_br(LLVMBasicBlockRef bb)
     return t && LLVMGetInstructionOpcode(t) == LLVMBr && LLVMIsConditional(t) ? t : NULL;
 }
 
+LLVMUseRef
+tji_use_past_user(LLVMUseRef u, LLVMValueRef user)
+{
+    while (u && LLVMGetUser(u) == user)
+        u = LLVMGetNextUse(u);
+    return u;
+}
+
 static bool
 is_gep(LLVMValueRef p)
 {

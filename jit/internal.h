@@ -891,6 +891,10 @@ TJI_HIDDEN LLVMValueRef tji_pointer_base(LLVMValueRef p);
  * conditional branch that ends 'bb', else NULL ('bb' may be NULL). */
 TJI_HIDDEN LLVMBasicBlockRef tji_only_succ(LLVMBasicBlockRef bb);
 TJI_HIDDEN LLVMValueRef tji_cond_br(LLVMBasicBlockRef bb);
+/* The first use from 'u' on (u itself included) whose user is not 'user', else NULL: where a
+ * walk over a value's uses sets every operand of 'user' that is the value, each of those
+ * uses moves to the new value's list, so the walk goes on from there. */
+TJI_HIDDEN LLVMUseRef tji_use_past_user(LLVMUseRef u, LLVMValueRef user);
 /* control.c: a pointer as base + off + the sum of var[i] x scale[i] bytes, through GEPs
  * (instructions or constants) of constant indices but for first indices that are not, at
  * most 'max_vars' of them (up to TJI_ADDRESS_TERMS); the walk stops at a GEP it cannot take

@@ -100,10 +100,9 @@ typedef struct lanes {
     LLVMValueRef *shaped_arr;
     int *shaped_step;
     int nshaped;
-    /* whether every lane runs barrier t's block alike ([t]), and every return's (divergence.c):
+    /* whether every lane runs every barrier's block alike, and every return's (divergence.c):
      * a uniform loop whose exits are all such stops all its lanes at one point */
-    unsigned char *alike_barrier;
-    bool alike_return;
+    bool alike_barriers, alike_return;
     /* per block of the lane code: whether every lane runs it alike (none where the analysis
      * could not run) */
     unsigned char *alike_block;
@@ -1007,13 +1006,13 @@ lane_stop(lanes *L, LLVMBasicBlockRef latch)
 static bool
 exits_alike(const lanes *L, LLVMBasicBlockRef latch)
 {
-    if (!L->alike_barrier)
+    if (!L->alike_barriers)
         return false;
     for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(latch)); u; u = LLVMGetNextUse(u)) {
         LLVMValueRef br = LLVMGetUser(u), st = LLVMIsABranchInst(br) ? exit_store(br) : NULL;
         int64_t point = st ? LLVMConstIntGetSExtValue(LLVMGetOperand(st, 0)) : 0;
         if (point == -1 ? !L->alike_return
-                        : point < 1 || point > L->nbar || !L->alike_barrier[point - 1])
+                        : point < 1 || point > L->nbar)
             return false;
     }
     return true;
@@ -1807,9 +1806,7 @@ shape_values(lanes *L, const LLVMValueRef *vals, int n, int *shapes)
             tji_lane_shapes_free(s);
             s = NULL;
         }
-    L->alike_barrier = s ? calloc((size_t)L->nbar + 1, 1) : NULL;
-    for (int t = 0; L->alike_barrier && t < L->nbar; t++)
-        L->alike_barrier[t] = tji_lane_runs_alike(s, L->calls[t]);
+    L->alike_barriers = s != NULL;
     L->alike_return = s != NULL;
     L->alike_block = s ? calloc((size_t)L->nblocks + 1, 1) : NULL;
     for (int b = 0; L->alike_block && b < L->nblocks; b++)
@@ -1922,7 +1919,6 @@ tji_lane_loops(tj_context *ctx, LLVMValueRef fn, LLVMValueRef marker, uint32_t w
     LLVMDisposeBuilder(L.b);
     free(L.shaped_arr);
     free(L.shaped_step);
-    free(L.alike_barrier);
     free(L.alike_block);
     free(L.calls);
     free(L.barrier);

@@ -396,13 +396,10 @@ mark_global(tj_context *ctx, LLVMBuilderRef b, LLVMValueRef p)
     LLVMValueRef g = LLVMBuildAddrSpaceCast(b, p, LLVMPointerTypeInContext(ctx->llctx, 1), "");
     LLVMValueRef q = LLVMBuildAddrSpaceCast(b, g, tji_ptr(ctx), "");
     for (LLVMUseRef next; use; use = next) {
-        next = LLVMGetNextUse(use);
         LLVMValueRef user = LLVMGetUser(use);
+        next = tji_use_past_user(use, user);
         if (user == g)
             continue;
-        /* every use by 'user' moves to q's list: go on from a use by another */
-        while (next && LLVMGetUser(next) == user)
-            next = LLVMGetNextUse(next);
         for (int i = 0, nops = LLVMGetNumOperands(user); i < nops; i++)
             if (LLVMGetOperand(user, (unsigned)i) == p)
                 LLVMSetOperand(user, (unsigned)i, q);
